@@ -1,0 +1,106 @@
+"""What a seat can do (:class:`Action`), and why the engine may refuse it (:class:`Illegal`)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from durak.cards import Card
+
+
+class Act(StrEnum):
+    ATTACK = "attack"      # lead on an empty table, or throw in on an open bout
+    DEFEND = "defend"      # cover ``target`` with ``cards[0]``
+    TRANSFER = "transfer"  # lay cards of the attack rank and pass the bout on
+    SHOW = "show"          # transfer by showing the trump of the attack rank (проездной)
+    TAKE = "take"
+    PASS = "pass"
+    ACCUSE = "accuse"      # cheating mode: accuse ``suspect``
+
+
+class Action(NamedTuple):
+    """One atomic action. Use the constructors below rather than the fields.
+
+    ``cheat`` marks a card play made although it may break a card rule (cheating mode).
+    """
+
+    act: Act
+    cards: tuple[Card, ...] = ()
+    target: Card | None = None
+    suspect: int | None = None
+    cheat: bool = False
+
+    @property
+    def card(self) -> Card:
+        return self.cards[0]
+
+
+def attack(*cards: Card, cheat: bool = False) -> Action:
+    return Action(Act.ATTACK, tuple(cards), cheat=cheat)
+
+
+def defend(target: Card, card: Card, cheat: bool = False) -> Action:
+    return Action(Act.DEFEND, (card,), target=target, cheat=cheat)
+
+
+def transfer(*cards: Card, cheat: bool = False) -> Action:
+    return Action(Act.TRANSFER, tuple(cards), cheat=cheat)
+
+
+def show(card: Card, cheat: bool = False) -> Action:
+    return Action(Act.SHOW, (card,), cheat=cheat)
+
+
+TAKE = Action(Act.TAKE)
+PASS = Action(Act.PASS)
+
+
+def accuse(suspect: int) -> Action:
+    return Action(Act.ACCUSE, suspect=suspect)
+
+
+class Reason(StrEnum):
+    """Why an action was refused; a UI turns it (and its params) into a sentence."""
+
+    GAME_OVER = "game_over"
+    NO_SUCH_SEAT = "no_such_seat"
+    OUT = "out"                            # the seat has finished
+    NOT_YOUR_TURN = "not_your_turn"
+    NO_CARDS = "no_cards"                  # an action that lays cards names none
+    DUPLICATE_CARD = "duplicate_card"
+    NOT_IN_HAND = "not_in_hand"            # card
+    ONLY_ATTACKER_LEADS = "only_attacker_leads"
+    MIXED_RANKS = "mixed_ranks"
+    LEAD_MAX = "lead_max"                  # limit
+    LIMIT = "limit"                        # room: how many more cards fit
+    NO_THROW_IN = "no_throw_in"            # this seat may not throw in
+    RANK_NOT_ON_TABLE = "rank_not_on_table"  # card
+    NOT_ON_TABLE = "not_on_table"          # card (a cover target)
+    ALREADY_COVERED = "already_covered"    # card
+    CANNOT_COVER = "cannot_cover"          # card, target
+    TAKING = "taking"                      # the defender declared take and covers nothing more
+    NOTHING_TO_TAKE = "nothing_to_take"
+    PASS_NOT_NOW = "pass_not_now"          # uncovered cards lie on the table
+    ALREADY_PASSED = "already_passed"
+    TRANSFER_OFF = "transfer_off"
+    TRANSFER_FIRST_BOUT = "transfer_first_bout"
+    TRANSFER_AFTER_COVER = "transfer_after_cover"
+    TRANSFER_RANK = "transfer_rank"        # card
+    TRANSFER_LAST_CARD = "transfer_last_card"
+    SHOW_OFF = "show_off"
+    SHOW_USED = "show_used"
+    SHOW_NOT_TRUMP = "show_not_trump"      # card
+    CHEATING_OFF = "cheating_off"
+    ACCUSE_SELF = "accuse_self"
+    ACCUSE_USED = "accuse_used"            # a wrong accusation already made this bout
+    NOTHING_TO_ACCUSE = "nothing_to_accuse"
+
+
+class Illegal(Exception):
+    """A refused action: ``reason`` plus the cards or numbers a message needs."""
+
+    def __init__(self, reason: Reason, **params: Any) -> None:
+        detail = ", ".join(f"{k}={v}" for k, v in params.items())
+        super().__init__(f"{reason.value}" + (f" ({detail})" if detail else ""))
+        self.reason = reason
+        self.params = params

@@ -1,0 +1,630 @@
+"""The rules of RULES.md §4–§8: which actions are legal, and what an action does.
+
+:func:`legal_actions` lists what a seat may do now; :func:`apply` returns the new state
+and the events, or raises :class:`~durak.actions.Illegal` and changes nothing.
+
+Choices where RULES.md is silent (see also the README):
+
+* Attackers throw in at any moment of an open bout, in any order; the main attacker has
+  no priority. A player who passed may still throw in later (it clears all passes).
+* With ``throw_in=neighbours`` the main attacker may always throw in too.
+* A pass is needed from every attacker who may throw in and holds cards, even one with
+  no card of a rank on the table: passing reveals nothing about a hand.
+* Cards of players whose hands emptied while the stock still had cards, and who got
+  nothing in the draw, go out in the order of the draw.
+* Listing: a lead lists every same-rank set that fits; a throw-in, a transfer and a
+  cheat list one card each (several may be played in one action all the same).
+* Cheating: a player caught while out comes back in with the table's cards.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from durak.actions import TAKE, Act, Action, Illegal, Reason
+from durak.cards import Card, beats
+from durak.events import Ev, Event
+from durak.rules import ThrowIn
+from durak.state import State
+
+_PASS = Action(Act.PASS)
+# Single-card actions are built once: listing them is the hot path of every simulation.
+_CARDS = range(60)
+_ATTACK = [Action(Act.ATTACK, (c,)) for c in _CARDS]
+_ATTACK_CHEAT = [Action(Act.ATTACK, (c,), cheat=True) for c in _CARDS]
+_TRANSFER = [Action(Act.TRANSFER, (c,)) for c in _CARDS]
+_TRANSFER_CHEAT = [Action(Act.TRANSFER, (c,), cheat=True) for c in _CARDS]
+_SHOW = [Action(Act.SHOW, (c,)) for c in _CARDS]
+_SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
+_DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
+_DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
+
+
+# ---------------------------------------------------------------- seats and roles
+
+def is_active(state: State, seat: int) -> bool:
+    return seat not in state.out
+
+
+def next_active(state: State, seat: int, opponent_of: int | None = None) -> int | None:
+    """The next active seat clockwise (left) of ``seat``; in team games, optionally an opponent."""
+    n = len(state.hands)
+    out = state.out
+    team = state.rules.team_of
+    for i in range(1, n):
+        p = (seat + i) % n
+        if p in out:
+            continue
+        if opponent_of is not None and team(p) is not None and team(p) == team(opponent_of):
+            continue
+        return p
+    return None
+
+
+def previous_active(state: State, seat: int) -> int | None:
+    n = len(state.hands)
+    for i in range(1, n):
+        p = (seat - i) % n
+        if p not in state.out:
+            return p
+    return None
+
+
+def defender_for(state: State, attacker: int) -> int | None:
+    """The next active opponent on the attacker's left (everyone is an opponent without teams)."""
+    return next_active(state, attacker, opponent_of=attacker)
+
+
+def throwers(state: State) -> list[int]:
+    """Seats the ``throw_in`` option lets add cards to the open bout (cards in hand or not)."""
+    mode = state.rules.throw_in
+    d = state.defender
+    a = state.attacker
+    if mode is ThrowIn.OFF or d is None or a is None:
+        return []
+    if mode is ThrowIn.ATTACKER:
+        return [] if a in state.out else [a]
+    team = state.rules.team_of
+    cands = [p for p in range(len(state.hands))
+             if p != d and p not in state.out and (team(p) is None or team(p) != team(d))]
+    if mode is ThrowIn.ALL:
+        return cands
+    near = {next_active(state, d), previous_active(state, d), a}
+    return [p for p in cands if p in near]
+
+
+def bout_limit(state: State) -> int:
+    return state.rules.first_bout_limit if state.first_bout else state.rules.bout_limit
+
+
+def room(state: State) -> int | None:
+    """How many more attack cards fit in the open bout (None: no limit after a take)."""
+    if state.taking and state.rules.after_take_unlimited:
+        return None
+    return min(state.cap, bout_limit(state)) - len(state.attacks)
+
+
+def lead_room(state: State) -> int:
+    """How many cards the main attacker may lead on the empty table."""
+    assert state.defender is not None
+    n = min(len(state.hands[state.defender]), bout_limit(state))
+    lead_max = state.rules.lead_max
+    return n if lead_max is None else min(n, lead_max)
+
+
+def _transfer_blocker(state: State) -> Reason | None:
+    """Why the defender may not transfer now at all (rank and cards aside)."""
+    if not state.rules.transfer:
+        return Reason.TRANSFER_OFF
+    if state.taking:
+        return Reason.TAKING
+    if state.first_bout and not state.rules.transfer_first_bout:
+        return Reason.TRANSFER_FIRST_BOUT
+    if any(c is not None for c in state.covers):
+        return Reason.TRANSFER_AFTER_COVER
+    return None
+
+
+def _attack_rank(state: State) -> int | None:
+    """The one rank of all attack cards, or None if cheats mixed them."""
+    r = state.attacks[0] >> 2
+    return r if all(c >> 2 == r for c in state.attacks) else None
+
+
+def _table_ranks(state: State) -> set[int]:
+    ranks = {c >> 2 for c in state.attacks}
+    ranks.update(c >> 2 for c in state.covers if c is not None)
+    return ranks
+
+
+# ---------------------------------------------------------------- legal actions
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; each one is accepted by :func:`apply`."""
+    if state.over or seat in state.out or not 0 <= seat < len(state.hands):
+        return []
+    hand = state.hands[seat]
+    cheating = state.rules.cheating
+    acts: list[Action] = []
+    if not state.attacks:
+        if seat == state.attacker:
+            _list_leads(state, hand, acts)
+        return acts
+    if seat == state.defender:
+        if not state.taking:
+            _list_defence(state, hand, acts)
+    elif hand and seat in throwers(state):
+        left = room(state)
+        if left is None or left > 0:
+            ranks = _table_ranks(state)
+            for c in hand:
+                if c >> 2 in ranks:
+                    acts.append(_ATTACK[c])
+                elif cheating:
+                    acts.append(_ATTACK_CHEAT[c])
+        if seat not in state.passed and (state.taking or None not in state.covers):
+            acts.append(_PASS)
+    if cheating and seat not in state.accused:
+        acts.extend(Action(Act.ACCUSE, suspect=p) for p in range(len(state.hands)) if p != seat)
+    return acts
+
+
+def actors(state: State) -> list[int]:
+    """The seats that have at least one legal action now, cheaper than listing them."""
+    if state.over:
+        return []
+    if state.rules.cheating and state.attacks:
+        return [p for p in range(len(state.hands)) if legal_actions(state, p)]
+    if not state.attacks:
+        return [] if state.attacker is None else [state.attacker]
+    seats = []
+    uncovered = None in state.covers
+    if uncovered and not state.taking:
+        assert state.defender is not None
+        seats.append(state.defender)
+    may_pass = state.taking or not uncovered
+    left = room(state)
+    fits = left is None or left > 0
+    ranks = _table_ranks(state) if fits else set()
+    for p in throwers(state):
+        hand = state.hands[p]
+        if hand and ((may_pass and p not in state.passed) or any(c >> 2 in ranks for c in hand)):
+            seats.append(p)
+    return seats
+
+
+def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
+    most = lead_room(state)
+    if most < 1:
+        return
+    acts.extend(_ATTACK[c] for c in hand)
+    ranks = [c >> 2 for c in hand]
+    if most < 2 or len(set(ranks)) == len(ranks):
+        return
+    for rank in sorted(set(ranks)):
+        group = [c for c in hand if c >> 2 == rank]
+        for size in range(2, min(most, len(group)) + 1):
+            acts.extend(Action(Act.ATTACK, combo) for combo in combinations(group, size))
+
+
+def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
+    trump = state.trump
+    cheating = state.rules.cheating
+    for target, cover in zip(state.attacks, state.covers, strict=True):
+        if cover is not None:
+            continue
+        honest, cheat = _DEFEND[target], _DEFEND_CHEAT[target]
+        for c in hand:
+            if beats(c, target, trump):
+                acts.append(honest[c])
+            elif cheating:
+                acts.append(cheat[c])
+    if None in state.covers:
+        acts.append(TAKE)
+    if _transfer_blocker(state) is not None:
+        return
+    assert state.defender is not None
+    nxt = defender_for(state, state.defender)
+    if nxt is None:
+        return
+    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
+    rank = _attack_rank(state)
+    may_empty = state.rules.transfer_last_card or state.stock or len(hand) > 1
+    if fits >= 1 and may_empty:
+        for c in hand:
+            if c >> 2 == rank:
+                acts.append(_TRANSFER[c])
+            elif cheating:
+                acts.append(_TRANSFER_CHEAT[c])
+    if fits >= 0 and state.rules.transfer_show_trump and state.defender not in state.shown:
+        for c in hand:
+            if c >> 2 == rank and c & 3 == state.trump:
+                acts.append(_SHOW[c])
+            elif cheating:
+                acts.append(_SHOW_CHEAT[c])
+
+
+# ---------------------------------------------------------------- checking an action
+
+def check(state: State, seat: int, action: Action) -> bool:
+    """Raise :class:`Illegal` if ``seat`` may not play ``action``; else whether it breaks a
+    card rule (only possible as a cheat in cheating mode)."""
+    if state.over:
+        raise Illegal(Reason.GAME_OVER)
+    if not 0 <= seat < len(state.hands):
+        raise Illegal(Reason.NO_SUCH_SEAT)
+    if seat in state.out:
+        raise Illegal(Reason.OUT)
+    if action.cheat and not state.rules.cheating:
+        raise Illegal(Reason.CHEATING_OFF)
+    act = action.act
+    if act is Act.ACCUSE:
+        _check_accuse(state, seat, action)
+        return False
+    if act is Act.TAKE or act is Act.PASS:
+        if not state.attacks:
+            raise Illegal(Reason.NOT_YOUR_TURN)
+        (_check_take if act is Act.TAKE else _check_pass)(state, seat)
+        return False
+    cards = action.cards
+    if not cards:
+        raise Illegal(Reason.NO_CARDS)
+    if len(set(cards)) != len(cards):
+        raise Illegal(Reason.DUPLICATE_CARD)
+    hand = state.hands[seat]
+    for c in cards:
+        if c not in hand:
+            raise Illegal(Reason.NOT_IN_HAND, card=c)
+    if act is Act.ATTACK:
+        broken = _check_attack(state, seat, cards)
+    elif act is Act.DEFEND:
+        if len(cards) != 1:
+            raise Illegal(Reason.NO_CARDS)
+        broken = _check_defend(state, seat, action.target, cards[0])
+    elif act is Act.TRANSFER:
+        broken = _check_transfer(state, seat, cards)
+    else:
+        if len(cards) != 1:
+            raise Illegal(Reason.NO_CARDS)
+        broken = _check_show(state, seat, cards[0])
+    if broken is not None and not action.cheat:
+        raise broken
+    return broken is not None
+
+
+def _check_attack(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal | None:
+    if seat == state.defender:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if not state.attacks:
+        if seat != state.attacker:
+            raise Illegal(Reason.ONLY_ATTACKER_LEADS)
+        lead_max = state.rules.lead_max
+        if lead_max is not None and len(cards) > lead_max:
+            raise Illegal(Reason.LEAD_MAX, limit=lead_max)
+        most = lead_room(state)
+        if len(cards) > most:
+            raise Illegal(Reason.LIMIT, room=most)
+        rank = cards[0] >> 2
+        if any(c >> 2 != rank for c in cards):
+            return Illegal(Reason.MIXED_RANKS)
+        return None
+    if seat not in throwers(state):
+        raise Illegal(Reason.NO_THROW_IN)
+    left = room(state)
+    if left is not None and len(cards) > left:
+        raise Illegal(Reason.LIMIT, room=max(left, 0))
+    ranks = _table_ranks(state)
+    for c in cards:
+        if c >> 2 not in ranks:
+            return Illegal(Reason.RANK_NOT_ON_TABLE, card=c)
+    return None
+
+
+def _check_defend(state: State, seat: int, target: Card | None, card: Card) -> Illegal | None:
+    if seat != state.defender or not state.attacks:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if state.taking:
+        raise Illegal(Reason.TAKING)
+    if target is None or target not in state.attacks:
+        raise Illegal(Reason.NOT_ON_TABLE, card=target)
+    if state.covers[state.attacks.index(target)] is not None:
+        raise Illegal(Reason.ALREADY_COVERED, card=target)
+    if not beats(card, target, state.trump):
+        return Illegal(Reason.CANNOT_COVER, card=card, target=target)
+    return None
+
+
+def _check_transfer_common(state: State, seat: int) -> int:
+    """Checks shared by transfer and show; returns the new defender."""
+    if seat != state.defender or not state.attacks:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    blocker = _transfer_blocker(state)
+    if blocker is not None:
+        raise Illegal(blocker)
+    nxt = defender_for(state, seat)
+    if nxt is None:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    return nxt
+
+
+def _check_transfer(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal | None:
+    nxt = _check_transfer_common(state, seat)
+    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
+    if len(cards) > fits:
+        raise Illegal(Reason.LIMIT, room=max(fits, 0))
+    hand = state.hands[seat]
+    if len(cards) == len(hand) and not state.stock and not state.rules.transfer_last_card:
+        raise Illegal(Reason.TRANSFER_LAST_CARD)
+    rank = _attack_rank(state)
+    for c in cards:
+        if c >> 2 != rank:
+            return Illegal(Reason.TRANSFER_RANK, card=c)
+    return None
+
+
+def _check_show(state: State, seat: int, card: Card) -> Illegal | None:
+    if not state.rules.transfer or not state.rules.transfer_show_trump:
+        raise Illegal(Reason.SHOW_OFF)
+    nxt = _check_transfer_common(state, seat)
+    if seat in state.shown:
+        raise Illegal(Reason.SHOW_USED)
+    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
+    if fits < 0:
+        raise Illegal(Reason.LIMIT, room=0)
+    if card >> 2 != _attack_rank(state) or card & 3 != state.trump:
+        return Illegal(Reason.SHOW_NOT_TRUMP, card=card)
+    return None
+
+
+def _check_take(state: State, seat: int) -> None:
+    if seat != state.defender:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if state.taking:
+        raise Illegal(Reason.TAKING)
+    if None not in state.covers:
+        raise Illegal(Reason.NOTHING_TO_TAKE)
+
+
+def _check_pass(state: State, seat: int) -> None:
+    if seat == state.defender or seat not in throwers(state) or not state.hands[seat]:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if not state.taking and None in state.covers:
+        raise Illegal(Reason.PASS_NOT_NOW)
+    if seat in state.passed:
+        raise Illegal(Reason.ALREADY_PASSED)
+
+
+def _check_accuse(state: State, seat: int, action: Action) -> None:
+    if not state.rules.cheating:
+        raise Illegal(Reason.CHEATING_OFF)
+    suspect = action.suspect
+    if suspect is None or not 0 <= suspect < len(state.hands):
+        raise Illegal(Reason.NO_SUCH_SEAT)
+    if suspect == seat:
+        raise Illegal(Reason.ACCUSE_SELF)
+    if not state.attacks:
+        raise Illegal(Reason.NOTHING_TO_ACCUSE)
+    if seat in state.accused:
+        raise Illegal(Reason.ACCUSE_USED)
+
+
+# ---------------------------------------------------------------- applying an action
+
+def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    """Play ``action`` for ``seat``: the new state and what happened.
+
+    Raises :class:`Illegal` (and leaves ``state`` as it was) when the action is not allowed.
+    """
+    broken = check(state, seat, action)
+    s = state.copy()
+    events: list[Event] = []
+    act = action.act
+    if act is Act.ATTACK:
+        _lay_attack(s, seat, action.cards, events)
+    elif act is Act.DEFEND:
+        assert action.target is not None
+        card = action.cards[0]
+        s.hands[seat].remove(card)
+        s.covers[s.attacks.index(action.target)] = card
+        events.append(Event(Ev.COVER, seat, (action.target, card)))
+        _after_lay(s, seat, action.cards, events)
+    elif act is Act.TRANSFER or act is Act.SHOW:
+        _pass_bout_on(s, seat, action, events)
+    elif act is Act.TAKE:
+        s.taking = True
+        events.append(Event(Ev.TAKE, seat))
+    elif act is Act.PASS:
+        s.passed = s.passed | {seat}
+        events.append(Event(Ev.PASS, seat))
+    else:
+        assert action.suspect is not None
+        _accuse(s, seat, action.suspect, events)
+    if broken:
+        s.cheats = s.cheats | {seat}
+    if s.attacks and _bout_is_over(s):
+        _end_bout(s, events, taker=s.defender if s.taking else None)
+    s.moves += 1
+    return s, events
+
+
+def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+    lead = not s.attacks
+    hand = s.hands[seat]
+    for c in cards:
+        hand.remove(c)
+        s.attacks.append(c)
+        s.covers.append(None)
+    if lead:
+        assert s.defender is not None
+        s.cap = len(s.hands[s.defender])
+    s.passed = frozenset()
+    events.append(Event(Ev.LEAD if lead else Ev.THROW_IN, seat, cards))
+    _after_lay(s, seat, cards, events)
+
+
+def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    nxt = defender_for(s, seat)
+    assert nxt is not None
+    if action.act is Act.SHOW:
+        s.shown = s.shown | {seat}
+        events.append(Event(Ev.SHOW, seat, action.cards, other=nxt))
+    else:
+        hand = s.hands[seat]
+        for c in action.cards:
+            hand.remove(c)
+            s.attacks.append(c)
+            s.covers.append(None)
+        events.append(Event(Ev.TRANSFER, seat, action.cards, other=nxt))
+    s.attacker, s.defender = seat, nxt
+    s.cap = len(s.hands[nxt])
+    s.passed = frozenset()
+    if action.act is Act.TRANSFER:
+        _after_lay(s, seat, action.cards, events)
+
+
+def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+    """Note an emptied hand (for pogony) and put the seat out if the stock is empty."""
+    if s.hands[seat]:
+        return
+    trump = s.trump
+    sixes = len(cards) <= 2 and all(c >> 2 == 6 and c & 3 != trump for c in cards)
+    s.sixes = s.sixes | {seat} if sixes else s.sixes - {seat}
+    if not s.stock:
+        _go_out(s, seat, events)
+
+
+def _go_out(s: State, seat: int, events: list[Event]) -> None:
+    s.out.append(seat)
+    events.append(Event(Ev.OUT, seat, number=len(s.out)))
+
+
+def _accuse(s: State, seat: int, suspect: int, events: list[Event]) -> None:
+    if suspect not in s.cheats:
+        s.accused = s.accused | {seat}
+        events.append(Event(Ev.WRONG_ACCUSE, seat, other=suspect))
+        return
+    events.append(Event(Ev.CAUGHT, suspect, other=seat))
+    if suspect in s.out:
+        s.out.remove(suspect)
+    # A caught defender takes; a caught attacker's victim counts as having defended.
+    _end_bout(s, events, taker=suspect)
+
+
+def _bout_is_over(s: State) -> bool:
+    if not s.taking and None in s.covers:
+        return False
+    left = room(s)
+    if left is not None and left <= 0:
+        return True
+    assert s.defender is not None
+    if not s.taking and not s.hands[s.defender]:
+        return True
+    hands, passed = s.hands, s.passed
+    return not any(hands[p] and p not in passed for p in throwers(s))
+
+
+def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
+    attacker, defender = s.attacker, s.defender
+    assert attacker is not None and defender is not None
+    table = s.attacks + [c for c in s.covers if c is not None]
+    defended = taker != defender
+    if taker is None:
+        s.discard.extend(table)
+        events.append(Event(Ev.BEATEN, defender, tuple(table)))
+    else:
+        s.hands[taker].extend(table)
+        events.append(Event(Ev.PICKED_UP, taker, tuple(table)))
+    if defended:
+        s.first_bout = False
+    s.attacks, s.covers = [], []
+    s.taking = False
+    s.passed = s.shown = s.cheats = s.accused = frozenset()
+    s.cap = 0
+    _refill(s, attacker, defender, events)
+    if _game_over(s, defender, events):
+        return
+    if defended and defender in s.out:
+        # Teams: the attack passes to the out defender's next active partner (RULES.md §7).
+        mates = [p for p in _clockwise(s, defender) if s.rules.team_of(p) == s.rules.team_of(defender)]
+        nxt = mates[0] if mates and s.rules.team_of(defender) is not None else next_active(s, defender)
+    elif defended:
+        nxt = defender
+    else:
+        nxt = next_active(s, defender)
+    assert nxt is not None
+    s.attacker = nxt
+    s.defender = defender_for(s, nxt)
+
+
+def _clockwise(s: State, seat: int) -> list[int]:
+    """Active seats clockwise from the left of ``seat``."""
+    n = len(s.hands)
+    return [p for p in ((seat + i) % n for i in range(1, n)) if p not in s.out]
+
+
+def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None:
+    """Draw to ``hand_size``: the main attacker, the others clockwise from the defender's left,
+    the defender last."""
+    n = len(s.hands)
+    order = [attacker] + [p for p in ((defender + i) % n for i in range(1, n))
+                          if p != attacker and p != defender] + [defender]
+    size = s.rules.hand_size
+    for p in order:
+        if not s.stock:
+            break
+        if p in s.out:
+            continue
+        want = size - len(s.hands[p])
+        if want > 0:
+            got = s.stock[:want]
+            del s.stock[:want]
+            s.hands[p].extend(got)
+            events.append(Event(Ev.DREW, p, number=len(got)))
+    if not s.stock:
+        for p in order:
+            if p not in s.out and not s.hands[p]:
+                _go_out(s, p, events)
+
+
+def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:
+    active = [p for p in range(len(s.hands)) if p not in s.out]
+    team = s.rules.team_of
+    if team(0) is None:
+        if len(active) >= 2:
+            return False
+        if active:
+            losers: tuple[int, ...] = (active[0],)
+        elif s.rules.draw:
+            losers = ()
+        else:
+            losers = (last_defender,)
+    else:
+        alive = {team(p) for p in active}
+        if len(alive) == 2:
+            return False
+        if alive:
+            (lost,) = alive
+        elif s.rules.draw:
+            lost = None
+        else:
+            lost = team(last_defender)
+        losers = () if lost is None else tuple(p for p in range(len(s.hands)) if team(p) == lost)
+    if not losers:
+        s.draw = True
+    elif last_defender in losers and last_defender in s.out and not active:
+        # with draws off, the last defender is the durak and not among those out
+        s.out.remove(last_defender)
+    s.over = True
+    s.losers = losers
+    s.attacker = s.defender = None
+    s.pogony = bool(losers) and bool(s.out) and s.out[-1] in s.sixes
+    events.append(Event(Ev.GAME_OVER))
+    return True
+
+
+def is_legal(state: State, seat: int, action: Action) -> bool:
+    try:
+        check(state, seat, action)
+    except Illegal:
+        return False
+    return True

@@ -1,0 +1,33 @@
+"""What happened, for move logs and messages. Every event is public: no hidden card."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from durak.cards import Card
+
+
+class Ev(StrEnum):
+    LEAD = "lead"              # seat, cards
+    THROW_IN = "throw_in"      # seat, cards
+    COVER = "cover"            # seat, cards=(target, card)
+    TRANSFER = "transfer"      # seat, cards, other=new defender
+    SHOW = "show"              # seat, cards=(trump shown,), other=new defender
+    TAKE = "take"              # seat declared take
+    PASS = "pass"              # seat
+    BEATEN = "beaten"          # the bout ended in a successful defence by seat
+    PICKED_UP = "picked_up"    # seat picked up cards (a take, or a caught cheat)
+    CAUGHT = "caught"          # seat (the cheat) caught by other
+    WRONG_ACCUSE = "wrong_accuse"  # seat accused other, who was honest
+    DREW = "drew"              # seat drew number cards
+    OUT = "out"                # seat is out, number = place (1 = first)
+    GAME_OVER = "game_over"    # cards empty; see the state for loser, draw, pogony
+
+
+class Event(NamedTuple):
+    kind: Ev
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    other: int | None = None
+    number: int = 0

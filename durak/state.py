@@ -1,0 +1,169 @@
+"""The whole state of one game, its copy, and its lossless JSON form.
+
+A :class:`State` is treated as a value: :func:`durak.engine.apply` returns a new one and
+never changes the one it was given. Seat sets are frozensets so a copy can share them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from durak.cards import SUIT_LETTERS, Card, Suit, card_code, deck, parse_card, parse_suit
+from durak.rules import Rules, RulesError
+
+FORMAT_VERSION = 1
+
+
+class StateError(ValueError):
+    """A serialized state that cannot be read: wrong version, bad field, cards that do not add up."""
+
+
+@dataclass(slots=True, eq=True)
+class State:
+    rules: Rules
+    trump: Suit | None
+    trump_card: Card | None          # the face-up card, shown to everyone
+    hands: list[list[Card]]
+    stock: list[Card]                # top first; the last one is the trump card
+    discard: list[Card]
+    attacks: list[Card]              # attack cards in the order they were laid
+    covers: list[Card | None]        # the card covering attacks[i], or None
+    attacker: int | None             # the main attacker; None once the game is over
+    defender: int | None
+    first_bout: bool = True          # until the game's first successful defence
+    cap: int = 0                     # defender's hand size when he became defender
+    taking: bool = False
+    passed: frozenset[int] = frozenset()
+    shown: frozenset[int] = frozenset()    # showed a trump this bout (проездной)
+    cheats: frozenset[int] = frozenset()   # broke a card rule this bout
+    accused: frozenset[int] = frozenset()  # accused an honest player this bout
+    sixes: frozenset[int] = frozenset()    # emptied their hand laying only non-trump sixes
+    out: list[int] = field(default_factory=list)  # seats in the order they went out
+    over: bool = False
+    losers: tuple[int, ...] = ()
+    draw: bool = False
+    pogony: bool = False
+    moves: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def copy(self) -> State:
+        return State(
+            self.rules, self.trump, self.trump_card, [h[:] for h in self.hands], self.stock[:],
+            self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
+            self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
+            self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
+            self.moves,
+        )
+
+    def all_cards(self) -> list[Card]:
+        """Every card in play, wherever it lies (hands, stock, discard, table)."""
+        cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.attacks
+        return cards + [c for c in self.covers if c is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        codes = _codes
+        return {
+            "format": FORMAT_VERSION,
+            "rules": self.rules.to_dict(),
+            "trump": None if self.trump is None else SUIT_LETTERS[self.trump],
+            "trump_card": None if self.trump_card is None else card_code(self.trump_card),
+            "hands": [codes(h) for h in self.hands],
+            "stock": codes(self.stock),
+            "discard": codes(self.discard),
+            "table": [[card_code(a), None if c is None else card_code(c)]
+                      for a, c in zip(self.attacks, self.covers, strict=True)],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "first_bout": self.first_bout,
+            "cap": self.cap,
+            "taking": self.taking,
+            "passed": sorted(self.passed),
+            "shown": sorted(self.shown),
+            "cheats": sorted(self.cheats),
+            "accused": sorted(self.accused),
+            "sixes": sorted(self.sixes),
+            "out": list(self.out),
+            "over": self.over,
+            "losers": list(self.losers),
+            "draw": self.draw,
+            "pogony": self.pogony,
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> State:
+        """The inverse of :meth:`to_json`; raises :class:`StateError` for anything malformed."""
+        try:
+            return _from_json(data)
+        except StateError:
+            raise
+        except RulesError as e:
+            raise StateError(f"bad rules: {e}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise StateError(f"malformed game state: {type(e).__name__}: {e}") from None
+
+
+def _codes(cards: list[Card]) -> list[str]:
+    return [card_code(c) for c in cards]
+
+
+def _from_json(data: Any) -> State:
+    if not isinstance(data, dict):
+        raise StateError("a game state must be a JSON object")
+    if data.get("format") != FORMAT_VERSION:
+        raise StateError(f"unsupported state format {data.get('format')!r} (expected {FORMAT_VERSION})")
+    rules = Rules.from_dict(data["rules"])
+
+    def cards(items: Any) -> list[Card]:
+        return [parse_card(c) for c in items]
+
+    def seats(items: Any) -> frozenset[int]:
+        return frozenset(_seat(s) for s in items)
+
+    def _seat(s: Any) -> int:
+        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < len(data["hands"]):
+            raise StateError(f"bad seat {s!r}")
+        return s
+
+    def opt_seat(s: Any) -> int | None:
+        return None if s is None else _seat(s)
+
+    table = data["table"]
+    state = State(
+        rules=rules,
+        trump=None if data["trump"] is None else parse_suit(data["trump"]),
+        trump_card=None if data["trump_card"] is None else parse_card(data["trump_card"]),
+        hands=[cards(h) for h in data["hands"]],
+        stock=cards(data["stock"]),
+        discard=cards(data["discard"]),
+        attacks=[parse_card(a) for a, _ in table],
+        covers=[None if c is None else parse_card(c) for _, c in table],
+        attacker=opt_seat(data["attacker"]),
+        defender=opt_seat(data["defender"]),
+        first_bout=bool(data["first_bout"]),
+        cap=int(data["cap"]),
+        taking=bool(data["taking"]),
+        passed=seats(data["passed"]),
+        shown=seats(data["shown"]),
+        cheats=seats(data["cheats"]),
+        accused=seats(data["accused"]),
+        sixes=seats(data["sixes"]),
+        out=[_seat(s) for s in data["out"]],
+        over=bool(data["over"]),
+        losers=tuple(_seat(s) for s in data["losers"]),
+        draw=bool(data["draw"]),
+        pogony=bool(data["pogony"]),
+        moves=int(data["moves"]),
+    )
+    every = state.all_cards()
+    if len(set(every)) != len(every):
+        raise StateError("a card lies in two places")
+    if not set(every) <= set(deck(rules.deck_size)):
+        raise StateError(f"a card is not in a deck of {rules.deck_size}")
+    if not state.over and (state.attacker is None or state.defender is None):
+        raise StateError("a running game needs an attacker and a defender")
+    return state

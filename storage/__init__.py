@@ -1,0 +1,1 @@
+"""Placeholder until the bot issue: see ../shared/DESIGN.md."""
