@@ -190,7 +190,7 @@ def actors(state: State) -> list[int]:
         hand = state.hands[p]
         if hand and ((may_pass and p not in state.passed) or any(c >> 2 in ranks for c in hand)):
             seats.append(p)
-    return seats
+    return sorted(seats)
 
 
 def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:

@@ -1,0 +1,1 @@
+"""Computer players. Each exposes ``choose(state, seat) -> Action | None`` (None: wait)."""

@@ -1,0 +1,99 @@
+"""``durak-bench``: random-policy games per second, microseconds per action, peak memory.
+
+Each step picks a random seat among those that may act, then a random legal action of
+that seat. ``--json`` prints one object with an entry per workload.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from durak import engine
+from durak.engine import actors, apply, legal_actions
+from durak.rules import Rules
+from durak.setup import new_game
+
+WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6)]
+
+
+def play_random_game(rules: Rules, players: int, seed: int) -> int:
+    """Play one game with the random policy; returns the number of actions."""
+    rng = random.Random(seed)
+    state = new_game(rules, players, seed)
+    moves = 0
+    while not state.over:
+        seat = rng.choice(actors(state))
+        state, _ = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        moves += 1
+    return moves
+
+
+def _reset_peak() -> None:
+    """Reset the kernel's high-water mark of this process, so each workload has its own peak."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def _peak_mb() -> float:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_workload(preset: str, players: int, games: int) -> dict[str, Any]:
+    rules = Rules.from_dict({"preset": preset})
+    _reset_peak()
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        actions += play_random_game(rules, players, seed)
+    seconds = time.perf_counter() - start
+    return {
+        "games": games,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(games / seconds, 1),
+        "us_per_action": round(seconds / actions * 1e6, 2),
+        "peak_mb": round(_peak_mb(), 1),
+    }
+
+
+def compiled() -> bool:
+    return not engine.__file__.endswith(".py")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="durak-bench", description=__doc__)
+    parser.add_argument("--games", type=int, default=2000, help="games per workload (default 2000)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    results: dict[str, dict[str, Any]] = {}
+    if not args.json:
+        kind = "compiled with mypyc" if compiled() else "pure Python"
+        print(f"durak-bench: {args.games} random games per workload, engine {kind}")
+    for preset, players in WORKLOADS:
+        key = f"{preset}_{players}p"
+        results[key] = row = run_workload(preset, players, args.games)
+        if not args.json:
+            print(f"{key:16s} {row['games_per_s']:9.1f} games/s {row['us_per_action']:7.2f} us/action "
+                  f"peak {row['peak_mb']:.1f} MB")
+    if args.json:
+        json.dump(results, sys.stdout)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

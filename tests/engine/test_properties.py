@@ -1,0 +1,126 @@
+"""Random games for every preset and table size keep every invariant of the engine."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from durak import Act, Action, Illegal, Rules, State, apply, legal_actions, new_game, view
+from durak.cards import deck
+from durak.engine import actors
+
+MAX_ACTIONS = 5000  # a game that has not ended by then is a bug
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[Rules, int]:
+    preset = draw(st.sampled_from(["podkidnoy", "perevodnoy", "simple", "do_zavala"]))
+    deck_size = draw(st.sampled_from([24, 36, 52]))
+    teams = draw(st.sampled_from(["none", "none", "2x2", "3x3"]))
+    options = {
+        "preset": preset, "deck_size": deck_size, "teams": teams,
+        "cheating": draw(st.booleans()), "draw": draw(st.booleans()),
+        "throw_in": draw(st.sampled_from(["all", "neighbours", "attacker", "off"])),
+        "transfer_first_bout": draw(st.booleans()), "transfer_last_card": draw(st.booleans()),
+    }
+    if preset == "simple" and draw(st.booleans()):
+        del options["throw_in"]
+    rules = Rules.from_dict(options)
+    if teams == "2x2":
+        players = 4
+    elif teams == "3x3":
+        players = 6
+    else:
+        players = draw(st.integers(2, 6))
+    if players > rules.max_players():
+        rules = rules.replace(deck_size=52)
+    return rules, players
+
+
+def candidate_actions(state: State, seat: int) -> list[Action]:
+    """Every single-card action with any card of the deck, listed or not, plus the rest."""
+    cards = deck(state.rules.deck_size)
+    out = []
+    for cheat in (False, True):
+        for c in cards:
+            out += [Action(Act.ATTACK, (c,), cheat=cheat), Action(Act.TRANSFER, (c,), cheat=cheat),
+                    Action(Act.SHOW, (c,), cheat=cheat)]
+            out += [Action(Act.DEFEND, (c,), target=t, cheat=cheat) for t in state.attacks]
+        out += [Action(Act.TAKE, cheat=cheat), Action(Act.PASS, cheat=cheat)]
+    out += [Action(Act.ACCUSE, suspect=p) for p in range(state.players)]
+    return out
+
+
+def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) -> None:
+    assert Counter(state.all_cards()) == full_deck, "every card exactly once"
+    assert State.from_json(state.to_json()) == state, "JSON round trip"
+    listed = {p: legal_actions(state, p) for p in range(state.players)}
+    assert actors(state) == [p for p in range(state.players) if listed[p]]
+    for p in range(state.players):
+        seen = view(state, p)
+        assert list(seen.hand) == state.hands[p]
+        others = {c for q in range(state.players) if q != p for c in state.hands[q]}
+        public = {c for pair in seen.table for c in pair} | {seen.trump_card}
+        assert not (set(seen.hand) | public) & (others - public), "a view shows another seat's cards"
+        assert seen.legal == tuple(listed[p])
+    # every listed action is accepted; a sample of unlisted ones is refused, changing nothing
+    before = state.to_json()
+    for p, acts in listed.items():
+        for a in acts:
+            apply(state, p, a)
+        allowed = set(acts)
+        candidates = candidate_actions(state, p)
+        for a in rng.sample(candidates, min(60, len(candidates))):
+            honest = a._replace(cheat=False)
+            expected = a in allowed or (a.cheat and state.rules.cheating and honest in allowed)
+            try:
+                apply(state, p, a)
+                accepted = True
+            except Illegal:
+                accepted = False
+            assert accepted == expected, (p, a, accepted)
+    assert state.to_json() == before, "checking actions changed the state"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(), seed=st.integers(0, 2**32 - 1))
+def test_random_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
+    rules, players = table
+    rng = random.Random(seed)
+    state = new_game(rules, players, seed)
+    full_deck = Counter(deck(rules.deck_size))
+    for _ in range(MAX_ACTIONS):
+        check_invariants(state, full_deck, rng)
+        if state.over:
+            break
+        seat = rng.choice(actors(state))
+        state, events = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        assert events
+    assert state.over, "the game did not end"
+    assert state.attacker is None and state.defender is None
+    if state.draw:
+        assert state.losers == () and not state.pogony
+    else:
+        assert state.losers
+        assert all(not state.hands[p] for p in state.out)
+        assert not set(state.out) & set(state.losers) or rules.teams.value != "none"
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=tables(), seed=st.integers(0, 2**32 - 1))
+def test_fast_random_games_end(table: tuple[Rules, int], seed: int) -> None:
+    """Many more games, checking only that they end with a consistent result."""
+    rules, players = table
+    rng = random.Random(seed)
+    for game in range(5):
+        state = new_game(rules, players, seed + game)
+        for _ in range(MAX_ACTIONS):
+            if state.over:
+                break
+            seat = rng.choice(actors(state))
+            state, _ = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        assert state.over
+        assert len(set(state.out)) == len(state.out)
