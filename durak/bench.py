@@ -7,6 +7,7 @@ that seat. ``--json`` prints one object with an entry per workload.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import resource
@@ -37,10 +38,8 @@ def play_random_game(rules: Rules, players: int, seed: int) -> int:
 
 def _reset_peak() -> None:
     """Reset the kernel's high-water mark of this process, so each workload has its own peak."""
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def _peak_mb() -> float:

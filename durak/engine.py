@@ -24,7 +24,7 @@ from itertools import combinations
 from durak.actions import TAKE, Act, Action, Illegal, Reason
 from durak.cards import Card, beats
 from durak.events import Ev, Event
-from durak.rules import ThrowIn
+from durak.rules import Teams, ThrowIn
 from durak.state import State
 
 _PASS = Action(Act.PASS)
@@ -84,12 +84,15 @@ def throwers(state: State) -> list[int]:
         return []
     if mode is ThrowIn.ATTACKER:
         return [] if a in state.out else [a]
-    team = state.rules.team_of
-    cands = [p for p in range(len(state.hands))
-             if p != d and p not in state.out and (team(p) is None or team(p) != team(d))]
+    out = state.out
+    if state.rules.teams is Teams.NONE:
+        cands = [p for p in range(len(state.hands)) if p != d and p not in out]
+    else:
+        side = d % 2
+        cands = [p for p in range(len(state.hands)) if p % 2 != side and p not in out]
     if mode is ThrowIn.ALL:
         return cands
-    near = {next_active(state, d), previous_active(state, d), a}
+    near = (next_active(state, d), previous_active(state, d), a)
     return [p for p in cands if p in near]
 
 
@@ -198,13 +201,16 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     if most < 1:
         return
     acts.extend(_ATTACK[c] for c in hand)
-    ranks = [c >> 2 for c in hand]
-    if most < 2 or len(set(ranks)) == len(ranks):
+    if most < 2:
         return
-    for rank in sorted(set(ranks)):
-        group = [c for c in hand if c >> 2 == rank]
-        for size in range(2, min(most, len(group)) + 1):
-            acts.extend(Action(Act.ATTACK, combo) for combo in combinations(group, size))
+    counts = [0] * 15
+    for c in hand:
+        counts[c >> 2] += 1
+    for rank in range(15):
+        if counts[rank] > 1:
+            group = [c for c in hand if c >> 2 == rank]
+            for size in range(2, min(most, len(group)) + 1):
+                acts.extend(Action(Act.ATTACK, combo) for combo in combinations(group, size))
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:

@@ -1,0 +1,171 @@
+"""Refusals with their reasons, the JSON form, views and the computer player."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from durak import (
+    PASS,
+    TAKE,
+    Ev,
+    Illegal,
+    Reason,
+    Rules,
+    State,
+    StateError,
+    apply,
+    attack,
+    defend,
+    legal_actions,
+    new_game,
+    position,
+    show,
+    transfer,
+    view,
+)
+from durak.ai import greedy
+from durak.cards import parse_card
+
+
+def c(code: str) -> int:
+    return parse_card(code)
+
+
+def table(hands: list[list[str]], stock: list[str], **rules: object) -> State:
+    return position(Rules.from_dict(rules), [[c(x) for x in h] for h in hands], [c(x) for x in stock],
+                    trump=3, attacker=0, first_bout=False)
+
+
+def refused(state: State, seat: int, action: object) -> Illegal:
+    before = state.to_json()
+    with pytest.raises(Illegal) as caught:
+        apply(state, seat, action)  # type: ignore[arg-type]
+    assert state.to_json() == before
+    return caught.value
+
+
+def test_refusals_say_why() -> None:
+    s = table([["7S", "9S", "KD"], ["8S", "6S", "AD"], ["QC", "10D"]], ["AC", "7H"])
+    assert refused(s, 1, attack(c("8S"))).reason is Reason.NOT_YOUR_TURN
+    assert refused(s, 2, attack(c("QC"))).reason is Reason.ONLY_ATTACKER_LEADS
+    assert refused(s, 0, attack(c("AS"))).reason is Reason.NOT_IN_HAND
+    assert refused(s, 0, attack(c("7S"), c("9S"))).reason is Reason.MIXED_RANKS
+    assert refused(s, 0, attack()).reason is Reason.NO_CARDS
+    assert refused(s, 0, TAKE).reason is Reason.NOT_YOUR_TURN
+    s, _ = apply(s, 0, attack(c("7S")))
+    e = refused(s, 1, defend(c("7S"), c("6S")))
+    assert (e.reason, e.params) == (Reason.CANNOT_COVER, {"card": c("6S"), "target": c("7S")})
+    assert refused(s, 1, defend(c("9S"), c("8S"))).reason is Reason.NOT_ON_TABLE
+    assert refused(s, 0, PASS).reason is Reason.PASS_NOT_NOW
+    assert refused(s, 2, attack(c("QC"))).reason is Reason.RANK_NOT_ON_TABLE
+    assert refused(s, 1, transfer(c("8S"))).reason is Reason.TRANSFER_OFF
+    assert refused(s, 1, show(c("8S"))).reason is Reason.SHOW_OFF
+    s, _ = apply(s, 1, defend(c("7S"), c("8S")))
+    assert refused(s, 1, defend(c("7S"), c("AD"))).reason is Reason.ALREADY_COVERED
+    assert refused(s, 1, TAKE).reason is Reason.NOTHING_TO_TAKE
+    s, _ = apply(s, 0, PASS)
+    assert refused(s, 0, PASS).reason is Reason.ALREADY_PASSED
+
+
+def test_limit_says_how_many_more_fit() -> None:
+    s = table([["7S", "7C", "7D", "KD"], ["AS", "AC"]], ["KS", "7H"])
+    s, _ = apply(s, 0, attack(c("7S")))
+    e = refused(s, 0, attack(c("7C"), c("7D")))
+    assert (e.reason, e.params) == (Reason.LIMIT, {"room": 1})
+
+
+def test_transfer_reasons() -> None:
+    s = table([["7S", "7C", "KD"], ["8S", "7D", "JS", "7H"], ["9C", "10C"]], ["AS", "9H"], preset="perevodnoy")
+    s, _ = apply(s, 0, attack(c("7S")))
+    assert refused(s, 1, transfer(c("8S"))).reason is Reason.TRANSFER_RANK
+    assert refused(s, 1, show(c("7D"))).reason is Reason.SHOW_NOT_TRUMP
+    s, _ = apply(s, 1, defend(c("7S"), c("8S")))
+    assert refused(s, 1, transfer(c("7D"))).reason is Reason.TRANSFER_AFTER_COVER
+
+
+def test_apply_never_changes_its_input() -> None:
+    s = new_game(Rules(), 3, seed=11)
+    before = s.to_json()
+    action = legal_actions(s, s.attacker)[0]  # type: ignore[arg-type]
+    after, events = apply(s, s.attacker, action)  # type: ignore[arg-type]
+    assert s.to_json() == before
+    assert after.moves == 1 and events[0].kind is Ev.LEAD
+
+
+def test_json_round_trip_and_format_version() -> None:
+    s = new_game(Rules.from_dict({"preset": "perevodnoy", "cheating": True}), 4, seed=2)
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["format"] == 1
+    assert State.from_json(data) == s
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda d: d.update(format=99),
+    lambda d: d["hands"][0].append(d["hands"][1][0]),
+    lambda d: d["hands"][0].append("1Z"),
+    lambda d: d.update(attacker=17),
+    lambda d: d.pop("stock"),
+    lambda d: d["rules"].update(deck_size=33),
+    lambda d: d.update(table="nonsense"),
+])
+def test_corrupt_json_is_a_clear_error(corrupt: object) -> None:
+    data = new_game(Rules(), 2, seed=1).to_json()
+    corrupt(data)  # type: ignore[operator]
+    with pytest.raises(StateError):
+        State.from_json(data)
+    with pytest.raises(StateError, match="JSON object"):
+        State.from_json([1, 2])
+
+
+def test_views_show_only_the_own_hand() -> None:
+    s = new_game(Rules(), 3, seed=4)
+    mine = view(s, 1)
+    assert list(mine.hand) == s.hands[1]
+    assert mine.counts == (6, 6, 6)
+    assert mine.trump_card == s.stock[-1] and mine.stock == 18
+    public = view(s, None)
+    assert public.hand == () and public.legal == ()
+    assert view(s, s.attacker).legal == tuple(legal_actions(s, s.attacker))  # type: ignore[arg-type]
+
+
+def test_room_in_view_counts_down() -> None:
+    s = table([["7S", "7C", "KD"], ["AS", "AC", "QH"]], ["KS", "7H"])
+    s, _ = apply(s, 0, attack(c("7S")))
+    assert view(s, 0).room == 2
+
+
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy", "simple", "do_zavala"])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_greedy_players_finish_games_legally(preset: str, players: int) -> None:
+    rules = Rules.from_dict({"preset": preset})
+    for seed in range(5):
+        s = new_game(rules, players, seed)
+        for _ in range(2000):
+            if s.over:
+                break
+            moves = [(p, greedy.choose(s, p)) for p in range(players)]
+            seat, action = next((p, a) for p, a in moves if a is not None)
+            s, _ = apply(s, seat, action)
+        assert s.over
+
+
+def test_greedy_covers_cheaply_and_keeps_trumps() -> None:
+    s = table([["7S", "KD"], ["8S", "AS", "6H", "QH"], ["9C", "10C"]], ["AC", "KC", "QC", "JC", "10D", "9D", "7H"])
+    s, _ = apply(s, 0, attack(c("7S")))
+    assert greedy.choose(s, 1) == defend(c("7S"), c("8S"))
+    s2 = table([["AS", "KD"], ["8S", "QH", "JD"], ["9C", "10C"]], ["AC", "KC", "QC", "JC", "10D", "9D", "7H"])
+    s2, _ = apply(s2, 0, attack(c("AS")))
+    assert greedy.choose(s2, 1) == TAKE, "a queen of trumps is too dear for a plain ace early on"
+
+
+def test_greedy_leads_its_cheapest_rank_with_all_its_cards() -> None:
+    s = table([["9S", "9C", "7D", "7C", "AH"], ["8S", "AS", "6H", "QH", "JD"]], ["AC", "7H"])
+    assert greedy.choose(s, 0) == attack(c("7D"), c("7C"))
+
+
+def test_greedy_transfers_with_a_plain_card() -> None:
+    s = table([["7S", "KD"], ["7C", "AS", "6H"], ["9C", "10C", "JD"]], ["AC", "7H"], preset="perevodnoy")
+    s, _ = apply(s, 0, attack(c("7S")))
+    assert greedy.choose(s, 1) == transfer(c("7C"))

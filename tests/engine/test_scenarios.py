@@ -1,0 +1,87 @@
+"""The scenario files and the durak-scenarios runner (SCENARIOS.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from durak.scenarios import check_file, main
+
+HERE = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((HERE / "scenarios").glob("*.json"))
+INVALID = sorted((HERE / "invalid_scenarios").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_passes(path: Path) -> None:
+    name, why = check_file(path)
+    assert why is None, f"{name}: {why}"
+
+
+def test_every_section_of_the_rules_has_scenarios() -> None:
+    assert len(SCENARIOS) >= 80
+    sections = {p.name.split("_")[0] for p in SCENARIOS}
+    assert sections == {"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
+    names = [json.loads(p.read_text())["name"] for p in SCENARIOS]
+    assert len(set(names)) == len(names), "each scenario says what it shows, in its own words"
+
+
+EXPECTED_REASONS = {
+    "unknown_top_key": "unknown key 'players'",
+    "unknown_option": "jokers: unknown option",
+    "unknown_preset": "unknown preset 'japanese'",
+    "bad_option_value": "throw_in: unknown value 'everybody'",
+    "bad_card_code": "bad card code '1X'",
+    "card_not_in_deck": "card 2S is not in a deck of 36",
+    "card_listed_twice": "a card is listed twice",
+    "unknown_act": "step 1: unknown act 'cheer'",
+    "unknown_check_field": "step 1: unknown check field 'mood'",
+    "missing_step_field": "step 2: defend needs 'target'",
+    "bad_step_card": "step 1: bad card code '6Z'",
+    "not_json": "not valid JSON",
+    "too_many_players": "5 players do not fit a deck of 24",
+    "teams_with_three_players": "teams 2x2 need exactly 4 players, not 3",
+    "wrong_expectation": "step 2: defend by seat 1 was accepted, expected illegal",
+    "wrong_check": "step 1: defender is 1, expected 0",
+    "wrong_result": "result: loser is 1, expected 0",
+}
+
+
+@pytest.mark.parametrize("path", INVALID, ids=[p.stem for p in INVALID])
+def test_invalid_scenario_fails_with_its_reason(path: Path) -> None:
+    _, why = check_file(path)
+    assert why is not None
+    assert EXPECTED_REASONS[path.stem] in why
+
+
+def test_runner_prints_one_line_per_scenario_and_a_total(capsys: pytest.CaptureFixture[str]) -> None:
+    good = str(SCENARIOS[0])
+    bad = str(HERE / "invalid_scenarios" / "unknown_option.json")
+    assert main([good, bad]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("PASS ")
+    assert lines[1] == "FAIL unknown rules option: bad rules: jokers: unknown option"
+    assert lines[-1] == "1 passed, 1 failed"
+
+
+def test_runner_exits_zero_when_all_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(HERE / "scenarios")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(SCENARIOS)} passed, 0 failed"
+
+
+def test_missing_path_is_a_fail_not_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(HERE / "no_such_file.json")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("FAIL ") and "cannot read" in out[0]
+    assert out[-1] == "0 passed, 1 failed"
+
+
+def test_runner_runs_as_a_program() -> None:
+    done = subprocess.run([sys.executable, "-m", "durak.scenarios", str(HERE / "scenarios")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-1].endswith("passed, 0 failed")
