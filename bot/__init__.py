@@ -1,1 +1,1 @@
-"""Placeholder until the bot issue: see ../shared/DESIGN.md."""
+"""The bot: settings, the game service, rendering, the callback codec, i18n, and the app factory."""

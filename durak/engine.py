@@ -196,6 +196,20 @@ def actors(state: State) -> list[int]:
     return sorted(seats)
 
 
+def awaited(state: State) -> list[int]:
+    """The seats the game is waiting for: the leader, the defender, or attackers yet to pass.
+
+    Attackers who may throw in while the defender thinks are not waited for.
+    """
+    if state.over:
+        return []
+    if not state.attacks:
+        return [] if state.attacker is None else [state.attacker]
+    if not state.taking and None in state.covers:
+        return [] if state.defender is None else [state.defender]
+    return [p for p in throwers(state) if state.hands[p] and p not in state.passed]
+
+
 def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     most = lead_room(state)
     if most < 1:

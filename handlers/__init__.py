@@ -1,1 +1,1 @@
-"""Placeholder until the bot issue: see ../shared/DESIGN.md."""
+"""python-telegram-bot handlers: parse an update, call the game service, answer. No rules, no SQL."""

@@ -1,1 +1,1 @@
-"""Placeholder until the bot issue: see ../shared/DESIGN.md."""
+"""SQLite storage through aiosqlite: migrations and repositories. Imports only durak of ours."""

@@ -169,3 +169,16 @@ def test_greedy_transfers_with_a_plain_card() -> None:
     s = table([["7S", "KD"], ["7C", "AS", "6H"], ["9C", "10C", "JD"]], ["AC", "7H"], preset="perevodnoy")
     s, _ = apply(s, 0, attack(c("7S")))
     assert greedy.choose(s, 1) == transfer(c("7C"))
+
+
+def test_awaited_follows_the_bout() -> None:
+    from durak.engine import awaited
+
+    s = table([["7S", "KD"], ["8S", "AD", "JD"], ["QS", "10D"]], ["AC", "7H"])
+    assert awaited(s) == [0]
+    s, _ = apply(s, 0, attack(c("7S")))
+    assert awaited(s) == [1]
+    s, _ = apply(s, 1, defend(c("7S"), c("8S")))
+    assert awaited(s) == [0, 2]
+    s, _ = apply(s, 2, PASS)
+    assert awaited(s) == [0]

@@ -1,0 +1,114 @@
+"""The application factory: settings, database, service and handlers wired into PTB's Application."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from telegram import BotCommand, Update
+from telegram.ext import (
+    AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ChatMemberHandler, CommandHandler,
+    ContextTypes, MessageHandler, filters,
+)
+
+from bot import texts
+from bot.i18n import translator
+from bot.notifier import Notifier
+from bot.service import GameService
+from bot.settings import Settings
+from storage.db import Database
+from storage.repo import Repo
+
+log = logging.getLogger(__name__)
+
+
+def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+    api = settings.telegram_api_url
+    app = (
+        ApplicationBuilder()
+        .token(settings.bot_token.get_secret_value())
+        .base_url(f"{api}/bot")
+        .base_file_url(f"{api}/file/bot")
+        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, group_time_period=60,
+                                     max_retries=5))
+        .concurrent_updates(64)
+        .connection_pool_size(64)
+        .pool_timeout(30)
+        .post_init(_started(settings))
+        .post_shutdown(_stopped)
+        .build()
+    )
+    _register(app)
+    return app
+
+
+def _register(app: Application) -> None:  # type: ignore[type-arg]
+    from handlers import buttons, chat_events, commands
+
+    app.add_handler(CommandHandler("newgame", commands.newgame))
+    app.add_handler(CommandHandler("start", commands.start))
+    app.add_handler(CommandHandler("help", commands.help_command))
+    app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("cancel", commands.cancel))
+    app.add_handler(CommandHandler("language", commands.language))
+    app.add_handler(CallbackQueryHandler(buttons.on_button))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
+    app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(_on_error)
+
+
+def _started(settings: Settings) -> Callable[[Application], Awaitable[None]]:  # type: ignore[type-arg]
+    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+        db = await Database.open(settings.database_path)
+        repo = Repo(db)
+        service: GameService | None = None
+
+        async def forbidden(chat_id: int) -> None:
+            if service is not None:
+                await service.user_blocked(chat_id)
+
+        async def migrated(old: int, new: int) -> None:
+            if service is not None:
+                await service.chat_migrated(old, new)
+
+        notifier = Notifier(app.bot, on_forbidden=forbidden, on_migrated=migrated)
+        service = GameService(repo, app.bot, notifier, default_language=settings.default_language,
+                              lobby_timeout=settings.lobby_timeout, schedule=_scheduler(app))
+        app.bot_data.update(db=db, service=service, notifier=notifier)
+        for language in ("en", "ru"):
+            commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
+            await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)
+        await service.resume()
+        log.info("durak-bot started as @%s", service.bot_username)
+
+    return post_init
+
+
+async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
+    notifier: Notifier | None = app.bot_data.get("notifier")
+    if notifier is not None:
+        await notifier.flush()
+        await notifier.close()
+    db: Database | None = app.bot_data.get("db")
+    if db is not None:
+        await db.close()
+
+
+def _scheduler(app: Application) -> Callable[[float, Callable[[], Awaitable[None]]], None]:  # type: ignore[type-arg]
+    def schedule(when: float, work: Callable[[], Awaitable[None]]) -> None:
+        async def run(_: ContextTypes.DEFAULT_TYPE) -> None:
+            await work()
+
+        if app.job_queue is not None:
+            app.job_queue.run_once(run, when=max(0.0, when - time.time()))
+
+    return schedule
+
+
+async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    log.error("an update failed: %r", update, exc_info=context.error)
+
+
+def allowed_updates() -> list[str]:
+    return [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]

@@ -1,0 +1,66 @@
+"""The callback-data codec: ``v1:<verb>:<game>:<seq>:<arg>``, at most 64 bytes.
+
+Anyone can forge callback data, so a decoded press is only a request: the service checks
+the presser, the game, the turn and ``seq`` against the stored game.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+MAX_BYTES = 64
+_PATTERN = re.compile(r"v1:([a-z]):(\d{1,12}):(\d{1,9}):([0-9A-Za-z=_.,-]{0,40})")
+
+
+class Verb(StrEnum):
+    # lobby
+    JOIN = "j"
+    LEAVE = "l"
+    SETTINGS = "s"
+    OPTION = "o"       # arg: the option to cycle
+    BACK = "b"
+    START = "g"
+    CANCEL = "x"
+    REPLAY = "r"
+    # game
+    CARD = "c"         # arg: a card code: cover / throw in / lead
+    TARGET = "t"       # arg: card.target: cover target with card
+    LEAD = "m"         # arg: card codes joined by '.', a several-card lead
+    TRANSFER = "v"     # arg: a card code
+    SHOW = "w"         # arg: a card code
+    TAKE = "k"
+    PASS = "p"
+    ACCUSE = "a"       # arg: seat
+    CHEAT = "h"        # toggle cheat mode of the next card press
+    NOOP = "n"         # a label button
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    verb: Verb
+    game: int
+    seq: int
+    arg: str = ""
+
+
+def encode(verb: Verb, game: int, seq: int, arg: str = "") -> str:
+    data = f"v1:{verb.value}:{game}:{seq}:{arg}"
+    if len(data.encode()) > MAX_BYTES or not _PATTERN.fullmatch(data):
+        raise ValueError(f"callback data does not fit: {data!r}")
+    return data
+
+
+def decode(data: str | None) -> Press | None:
+    """The press, or None for anything that is not exactly our format."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        return None
+    match = _PATTERN.fullmatch(data)
+    if match is None:
+        return None
+    verb, game, seq, arg = match.groups()
+    try:
+        return Press(Verb(verb), int(game), int(seq), arg)
+    except ValueError:
+        return None

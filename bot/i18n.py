@@ -1,0 +1,45 @@
+"""Translations: gettext catalogs (``bot/locales/<lang>/LC_MESSAGES/messages.po``, kept with Babel).
+
+English is the source language. The .po files are compiled in memory when first used, so
+there is no binary catalog to forget to rebuild.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES = Path(__file__).parent / "locales"
+LANGUAGES = ("en", "ru")
+# Telegram language codes whose speakers most likely read Russian better than English.
+_RUSSIAN_READERS = ("ru", "uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
+
+Translator = gettext.NullTranslations
+
+
+@cache
+def translator(language: str) -> Translator:
+    """The catalog of ``language``; English (the source text) for anything unknown."""
+    path = LOCALES / language / "LC_MESSAGES" / "messages.po"
+    if language == "en" or not path.exists():
+        return gettext.NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def pick_language(chosen: str | None, telegram_code: str | None, default: str) -> str:
+    """A language of ours: the one chosen with /language, else Telegram's, else the default."""
+    if chosen in LANGUAGES:
+        return chosen
+    if telegram_code:
+        return "ru" if telegram_code.split("-")[0].lower() in _RUSSIAN_READERS else "en"
+    return default if default in LANGUAGES else "en"

@@ -1,0 +1,53 @@
+"""The lobby's Settings buttons: each press moves an option to its next value that fits."""
+
+from __future__ import annotations
+
+from durak import Rules, RulesError
+from durak.rules import PRESETS, TEAM_SIZES, Teams, ThrowIn
+
+DECKS = (24, 36, 52)
+OPTIONS_ORDER = ("preset", "deck", "players", "throw_in", "transfer", "draw", "cheating", "teams")
+MAX_TABLE = 6  # the bot seats at most six: a bigger group table is no fun to wait for
+
+
+def table_max(rules: Rules) -> int:
+    """Seats the lobby offers: a team game's exact size, else as many as the deck allows, up to six."""
+    return TEAM_SIZES[rules.teams] if rules.teams is not Teams.NONE else min(MAX_TABLE, rules.max_players())
+
+
+def fits(rules: Rules, seated: int) -> bool:
+    return seated <= table_max(rules) <= rules.max_players()
+
+
+def _after(values: list[str], current: str) -> list[str]:
+    """The other values in cycling order, starting after ``current``."""
+    i = values.index(current)
+    return values[i + 1:] + values[:i]
+
+
+def cycle(option: str, rules: Rules, max_players: int, seated: int) -> tuple[Rules, int]:
+    """The rules and seat count after one press of ``option``; raises RulesError if nothing fits."""
+    if option == "players":
+        sizes = list(range(max(2, seated), table_max(rules) + 1))
+        later = [n for n in sizes if n > max_players]
+        return rules, (later or sizes)[0]
+    if option in ("transfer", "draw", "cheating"):
+        candidates = [rules.replace(**{option: not getattr(rules, option)})]
+    elif option == "preset":
+        keep = {"deck_size": rules.deck_size, "teams": rules.teams.value, "cheating": rules.cheating,
+                "draw": rules.draw}
+        candidates = [Rules.from_dict({"preset": p, **keep}) for p in _after(list(PRESETS), rules.preset)]
+    elif option == "deck":
+        decks = [str(d) for d in DECKS]
+        candidates = [rules.replace(deck_size=int(d)) for d in _after(decks, str(rules.deck_size))]
+    elif option == "throw_in":
+        candidates = [rules.replace(throw_in=t) for t in _after([t.value for t in ThrowIn], rules.throw_in.value)]
+    elif option == "teams":
+        candidates = [rules.replace(teams=t) for t in _after([t.value for t in Teams], rules.teams.value)]
+    else:
+        raise RulesError(option, "unknown option")
+    for new in candidates:
+        if fits(new, seated):
+            players = table_max(new) if new.teams is not Teams.NONE else min(max(max_players, seated), table_max(new))
+            return new, players
+    raise RulesError(option, "no value fits the seated players")

@@ -1,0 +1,398 @@
+"""Texts and keyboards: the lobby, the table message, each player's hand, the result.
+
+Everything a user reads is built here, through the translator ``tr`` of the reader's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Verb, encode
+from bot.i18n import Translator
+from durak import Act, Action, Illegal, Reason, Rules, View, card_code, card_label, view
+from durak.cards import SUIT_SYMBOLS, parse_card, strength
+from durak.engine import awaited
+from durak.events import Ev
+from durak.rules import Teams, ThrowIn
+from storage.models import Game
+
+Markup = InlineKeyboardMarkup | None
+MAX_NAME = 24
+SHOWN_MOVES = 5
+
+
+def _button(text: str, verb: Verb, game: Game, seq: int, arg: str = "") -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=encode(verb, game.id, seq, arg))
+
+
+def name_of(game: Game, seat: int) -> str:
+    for s in game.seats:
+        if s.seat == seat:
+            name = s.user.name.strip() or "?"
+            return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+    return f"#{seat + 1}"
+
+
+def cards_text(cards: Sequence[int]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
+# ------------------------------------------------------------------ rules
+
+def preset_name(tr: Translator, preset: str) -> str:
+    return {
+        "podkidnoy": tr.gettext("Podkidnoy"),
+        "perevodnoy": tr.gettext("Perevodnoy"),
+        "simple": tr.gettext("Simple"),
+        "do_zavala": tr.gettext("Do zavala"),
+    }.get(preset, preset)
+
+
+def throw_in_name(tr: Translator, mode: ThrowIn) -> str:
+    return {
+        ThrowIn.ALL: tr.gettext("everyone"),
+        ThrowIn.NEIGHBOURS: tr.gettext("neighbours"),
+        ThrowIn.ATTACKER: tr.gettext("attacker only"),
+        ThrowIn.OFF: tr.gettext("nobody"),
+    }[mode]
+
+
+def on_off(tr: Translator, value: bool) -> str:
+    return tr.gettext("on") if value else tr.gettext("off")
+
+
+def teams_name(tr: Translator, teams: Teams) -> str:
+    return tr.gettext("no teams") if teams is Teams.NONE else tr.gettext("teams {teams}").format(teams=teams.value)
+
+
+def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> str:
+    parts = [preset_name(tr, rules.preset),
+             tr.ngettext("{n} card", "{n} cards", rules.deck_size).format(n=rules.deck_size)]
+    if max_players is not None:
+        parts.append(tr.ngettext("up to {n} player", "up to {n} players", max_players).format(n=max_players))
+    parts.append(tr.gettext("throw-in: {who}").format(who=throw_in_name(tr, rules.throw_in)))
+    if rules.transfer:
+        parts.append(tr.gettext("transfer"))
+    if rules.teams is not Teams.NONE:
+        parts.append(teams_name(tr, rules.teams))
+    if rules.cheating:
+        parts.append(tr.gettext("cheating allowed"))
+    if not rules.draw:
+        parts.append(tr.gettext("no draws"))
+    return " · ".join(parts)
+
+
+def rules_text(tr: Translator, rules: Rules) -> str:
+    """The table's rules in plain words, for /rules."""
+    lines = [tr.gettext("Rules of this table: {line}").format(line=rules_line(tr, rules)), ""]
+    lines.append(tr.gettext("Each player gets {n} cards; the card under the stock names the trump.")
+                 .format(n=rules.hand_size))
+    lines.append(tr.gettext("The attacker leads cards of one rank; the defender covers each with a higher card "
+                            "of its suit or with a trump, or takes them all."))
+    if rules.lead_max is not None:
+        lines.append(tr.gettext("A lead holds at most {n} cards.").format(n=rules.lead_max))
+    if rules.throw_in is ThrowIn.OFF:
+        lines.append(tr.gettext("Nobody throws in: the lead is the whole attack."))
+    else:
+        lines.append(tr.gettext("Who throws in cards of ranks on the table: {who}.")
+                     .format(who=throw_in_name(tr, rules.throw_in)))
+    lines.append(tr.gettext("At most {first} cards in the first bout, {later} later, and never more than the "
+                            "defender holds.").format(first=rules.first_bout_limit, later=rules.bout_limit))
+    if rules.after_take_unlimited:
+        lines.append(tr.gettext("After a take any number of cards may be thrown in."))
+    if rules.transfer:
+        lines.append(tr.gettext("The defender may transfer the attack with a card of the same rank "
+                                "while nothing is covered."))
+        if rules.transfer_show_trump:
+            lines.append(tr.gettext("Showing the trump of that rank transfers too; the card stays in hand."))
+    if rules.teams is not Teams.NONE:
+        lines.append(tr.gettext("Partners sit alternately and never attack each other; a team loses together."))
+    if rules.cheating:
+        lines.append(tr.gettext("Cheating is allowed: anyone may accuse a cheat before the bout ends; "
+                                "a caught cheat takes the table."))
+    lines.append(tr.gettext("The last player holding cards is the durak.") + " " +
+                 (tr.gettext("If the last cover empties every hand, it is a draw.") if rules.draw
+                  else tr.gettext("If the last cover empties every hand, the defender loses.")))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ lobby
+
+def lobby(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
+    lines = [tr.gettext("🃏 Durak: a new game"), rules_line(tr, game.rules, game.max_players), ""]
+    lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
+    lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
+    lines += ["", tr.gettext("Press Join to play. The creator starts the game.")]
+    seq = game.version
+    keyboard = [
+        [_button(tr.gettext("Join"), Verb.JOIN, game, seq), _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],
+        [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq), _button(tr.gettext("Start"), Verb.START, game, seq)],
+        [_button(tr.gettext("Cancel"), Verb.CANCEL, game, seq)],
+    ]
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+
+
+def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
+    r = game.rules
+    values = {
+        "preset": (tr.gettext("Game"), preset_name(tr, r.preset)),
+        "deck": (tr.gettext("Deck"), str(r.deck_size)),
+        "players": (tr.gettext("Players"), tr.gettext("up to {n}").format(n=game.max_players)),
+        "throw_in": (tr.gettext("Throw-in"), throw_in_name(tr, r.throw_in)),
+        "transfer": (tr.gettext("Transfer"), on_off(tr, r.transfer)),
+        "draw": (tr.gettext("Draw"), on_off(tr, r.draw)),
+        "cheating": (tr.gettext("Cheating"), on_off(tr, r.cheating)),
+        "teams": (tr.gettext("Teams"), teams_name(tr, r.teams)),
+    }
+    seq = game.version
+    rows = [[_button(f"{label}: {value}", Verb.OPTION, game, seq, option)]
+            for option, (label, value) in values.items()]
+    rows.append([_button(tr.gettext("« Back"), Verb.BACK, game, seq)])
+    text = "\n".join([tr.gettext("⚙️ Settings (the creator changes them; each press picks the next value)"),
+                      rules_line(tr, r, game.max_players)])
+    return text, InlineKeyboardMarkup(rows)
+
+
+# ------------------------------------------------------------------ events
+
+def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
+    """One move of the log in words; None for events not worth a line."""
+    kind = Ev(event["k"])
+    who = name_of(game, event["s"]) if event.get("s") is not None else ""
+    other = name_of(game, event["o"]) if event.get("o") is not None else ""
+    cards = " ".join(card_label(_parse(c)) for c in event.get("c", []))
+    texts = {
+        Ev.LEAD: tr.gettext("{who} led {cards}"),
+        Ev.THROW_IN: tr.gettext("{who} threw in {cards}"),
+        Ev.TRANSFER: tr.gettext("{who} transferred with {cards} to {other}"),
+        Ev.SHOW: tr.gettext("{who} showed {cards} and transferred to {other}"),
+        Ev.TAKE: tr.gettext("{who} takes"),
+        Ev.PASS: tr.gettext("{who}: done"),
+        Ev.BEATEN: tr.gettext("Beaten: {who} defended"),
+        Ev.PICKED_UP: tr.gettext("{who} picked up {cards}"),
+        Ev.CAUGHT: tr.gettext("{other} caught {who} cheating!"),
+        Ev.WRONG_ACCUSE: tr.gettext("{who} accused {other}, who was honest"),
+        Ev.OUT: tr.gettext("{who} is out"),
+    }
+    if kind is Ev.COVER:
+        target, card = event["c"]
+        return tr.gettext("{who} covered {target} with {card}").format(
+            who=who, target=card_label(_parse(target)), card=card_label(_parse(card)))
+    text = texts.get(kind)
+    return None if text is None else text.format(who=who, other=other, cards=cards)
+
+
+def _parse(code: str) -> int:
+    return parse_card(code)
+
+
+# ------------------------------------------------------------------ the table
+
+def _table_cards(tr: Translator, seen: View) -> str:
+    if not seen.table:
+        return tr.gettext("Table: empty")
+    pairs = [f"{card_label(a)}→{card_label(c)}" if c is not None else f"{card_label(a)}→?" for a, c in seen.table]
+    return tr.gettext("Table: {pairs}").format(pairs="  ".join(pairs))
+
+
+def _header(tr: Translator, seen: View) -> list[str]:
+    trump = tr.gettext("no trump") if seen.trump is None else SUIT_SYMBOLS[seen.trump]
+    line = tr.gettext("Trump: {trump}").format(trump=trump)
+    if seen.trump_card is not None:
+        line += " " + tr.gettext("(under the stock: {card})").format(card=card_label(seen.trump_card))
+    return [line, tr.gettext("Stock: {stock} · discard: {discard}").format(stock=seen.stock, discard=seen.discard)]
+
+
+def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
+    lines = []
+    for seat, count in enumerate(seen.counts):
+        name = name_of(game, seat)
+        if seat in seen.out:
+            place = seen.out.index(seat) + 1
+            lines.append(tr.gettext("🏁 {name}: out, place {place}").format(name=name, place=place))
+            continue
+        mark = "⚔️" if seat == seen.attacker else "🛡" if seat == seen.defender else "▫️"
+        text = tr.ngettext("{mark} {name}: {n} card", "{mark} {name}: {n} cards", count).format(
+            mark=mark, name=name, n=count)
+        if seat in seen.passed:
+            text += " " + tr.gettext("(done)")
+        lines.append(text)
+    return lines
+
+
+def _moves(tr: Translator, game: Game) -> list[str]:
+    lines = [line for line in (event_line(tr, game, e) for e in game.log) if line]
+    if not lines:
+        return []
+    return [tr.gettext("Last moves:")] + [f"• {line}" for line in lines[-SHOWN_MOVES:]]
+
+
+def waiting_line(tr: Translator, game: Game) -> str:
+    assert game.state is not None
+    seats = awaited(game.state)
+    if not seats:
+        return ""
+    return tr.gettext("⏳ Waiting for: {names}").format(names=", ".join(name_of(game, s) for s in seats))
+
+
+def table(tr: Translator, game: Game) -> str:
+    """The group's table message: public information only."""
+    assert game.state is not None
+    seen = view(game.state, None)
+    lines = [f"🃏 {rules_line(tr, game.rules)}", *_header(tr, seen), "", *_seat_lines(tr, game, seen), "",
+             _table_cards(tr, seen)]
+    if seen.taking:
+        lines.append(tr.gettext("{name} takes the cards.").format(name=name_of(game, seen.defender or 0)))
+    moves = _moves(tr, game)
+    if moves:
+        lines += ["", *moves]
+    if not seen.over:
+        lines += ["", waiting_line(tr, game)]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ a player's hand
+
+def sorted_hand(seen: View) -> list[int]:
+    return sorted(seen.hand, key=lambda c: (c & 3 == seen.trump, c & 3, strength(c, seen.trump)))
+
+
+def your_move(tr: Translator, seen: View) -> str:
+    if seen.over:
+        return tr.gettext("The game is over.")
+    if seen.seat in seen.out:
+        return tr.gettext("You are out. Well played!")
+    if not seen.legal:
+        return tr.gettext("Wait for the others.")
+    if not seen.table:
+        return tr.gettext("Your lead: press a card.")
+    if seen.seat == seen.defender:
+        return tr.gettext("Defend: press a card to cover, or Take.")
+    return tr.gettext("Throw in a card of a rank on the table, or press Done.")
+
+
+def private(tr: Translator, game: Game, seat: int, selected: int | None = None,
+            cheat_armed: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One player's private message: the table as he sees it, and his hand as buttons."""
+    assert game.state is not None
+    seen = view(game.state, seat)
+    lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat)), *_header(tr, seen), "",
+             *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
+    if seen.room is not None and seen.table and not seen.over:
+        lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
+    lines += ["", your_move(tr, seen)]
+    if seen.over:
+        return "\n".join(lines), None
+    seq = seen.moves
+    legal = set(seen.legal)
+    rows: list[list[InlineKeyboardButton]] = []
+    hand_buttons = []
+    playable = {a.card for a in seen.legal if a.act in (Act.ATTACK, Act.DEFEND) and len(a.cards) == 1}
+    for c in sorted_hand(seen):
+        label = card_label(c)
+        if c == selected:
+            label = f"[{label}]"
+        elif c not in playable and not cheat_armed:
+            label = f"({label})"
+        hand_buttons.append(_button(label, Verb.CARD, game, seq, card_code(c)))
+    per_row = 6 if len(hand_buttons) > 8 else 4
+    rows += [hand_buttons[i:i + per_row] for i in range(0, len(hand_buttons), per_row)]
+    if selected is not None:
+        targets = [a.target for a in seen.legal if a.act is Act.DEFEND and a.card == selected
+                   and (a.cheat == cheat_armed or not a.cheat)]
+        rows.append([_button(tr.gettext("on {card}").format(card=card_label(t)), Verb.TARGET, game, seq,
+                             f"{card_code(selected)}.{card_code(t)}") for t in targets if t is not None])
+    actions: list[InlineKeyboardButton] = []
+    for a in seen.legal:
+        if a.act is Act.ATTACK and len(a.cards) > 1:
+            actions.append(_button(tr.gettext("Lead {cards}").format(cards=cards_text(a.cards)), Verb.LEAD, game,
+                                   seq, ".".join(card_code(c) for c in a.cards)))
+        elif a.act is Act.TRANSFER and not a.cheat:
+            actions.append(_button(tr.gettext("↪ Transfer {card}").format(card=card_label(a.card)), Verb.TRANSFER,
+                                   game, seq, card_code(a.card)))
+        elif a.act is Act.SHOW and not a.cheat:
+            actions.append(_button(tr.gettext("👁 Show {card}").format(card=card_label(a.card)), Verb.SHOW, game,
+                                   seq, card_code(a.card)))
+    if Action(Act.TAKE) in legal:
+        actions.append(_button(tr.gettext("Take"), Verb.TAKE, game, seq))
+    if Action(Act.PASS) in legal:
+        actions.append(_button(tr.gettext("Done (bito)"), Verb.PASS, game, seq))
+    rows += [actions[i:i + 3] for i in range(0, len(actions), 3)]
+    if game.rules.cheating and seen.table:
+        rows.append([_button(tr.gettext("🎭 Cheat: on") if cheat_armed else tr.gettext("🎭 Cheat: off"),
+                             Verb.CHEAT, game, seq)])
+        accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(game, a.suspect)), Verb.ACCUSE, game, seq,
+                          str(a.suspect)) for a in seen.legal if a.act is Act.ACCUSE and a.suspect is not None]
+        rows += [accuse[i:i + 2] for i in range(0, len(accuse), 2)]
+    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+
+
+# ------------------------------------------------------------------ the end
+
+def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
+    assert game.state is not None
+    s = game.state
+    lines = [tr.gettext("🏁 Game over!")]
+    for place, seat in enumerate(s.out, 1):
+        lines.append(tr.gettext("{place}. {name}").format(place=place, name=name_of(game, seat)))
+    if s.draw:
+        lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
+    elif len(s.losers) == 1:
+        lines.append(tr.gettext("🃏 Durak: {name}").format(name=name_of(game, s.losers[0])))
+    else:
+        lines.append(tr.gettext("🃏 The losing team: {names}").format(
+            names=", ".join(name_of(game, p) for p in s.losers)))
+    if s.pogony:
+        lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
+    markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
+    return "\n".join(lines), markup
+
+
+# ------------------------------------------------------------------ refusals
+
+def reason(tr: Translator, refused: Illegal) -> str:
+    """A short toast saying why an action was refused."""
+    p = refused.params
+    card = card_label(p["card"]) if isinstance(p.get("card"), int) else ""
+    target = card_label(p["target"]) if isinstance(p.get("target"), int) else ""
+    texts = {
+        Reason.GAME_OVER: tr.gettext("The game is over."),
+        Reason.NO_SUCH_SEAT: tr.gettext("No such player."),
+        Reason.OUT: tr.gettext("You are out of this game."),
+        Reason.NOT_YOUR_TURN: tr.gettext("Not your turn."),
+        Reason.NO_CARDS: tr.gettext("Choose a card."),
+        Reason.DUPLICATE_CARD: tr.gettext("A card was chosen twice."),
+        Reason.NOT_IN_HAND: tr.gettext("{card} is not in your hand.").format(card=card),
+        Reason.ONLY_ATTACKER_LEADS: tr.gettext("Only the attacker leads."),
+        Reason.MIXED_RANKS: tr.gettext("Lead cards of one rank."),
+        Reason.LEAD_MAX: tr.gettext("Lead at most {n} cards.").format(n=p.get("limit")),
+        Reason.LIMIT: tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", int(p.get("room", 0)))
+        .format(n=p.get("room")),
+        Reason.NO_THROW_IN: tr.gettext("You may not throw in now."),
+        Reason.RANK_NOT_ON_TABLE: tr.gettext("No {card} rank on the table.").format(card=card),
+        Reason.NOT_ON_TABLE: tr.gettext("That card is not on the table."),
+        Reason.ALREADY_COVERED: tr.gettext("{card} is already covered.").format(card=card),
+        Reason.CANNOT_COVER: tr.gettext("{card} can't cover {target}.").format(card=card, target=target),
+        Reason.TAKING: tr.gettext("You are taking the cards."),
+        Reason.NOTHING_TO_TAKE: tr.gettext("Everything is covered."),
+        Reason.PASS_NOT_NOW: tr.gettext("Wait until every card is covered."),
+        Reason.ALREADY_PASSED: tr.gettext("You already said done."),
+        Reason.TRANSFER_OFF: tr.gettext("No transfers at this table."),
+        Reason.TRANSFER_FIRST_BOUT: tr.gettext("No transfer in the first bout."),
+        Reason.TRANSFER_AFTER_COVER: tr.gettext("No transfer after a cover."),
+        Reason.TRANSFER_RANK: tr.gettext("Transfer with a card of the attack rank."),
+        Reason.TRANSFER_LAST_CARD: tr.gettext("You can't go out by transferring."),
+        Reason.SHOW_OFF: tr.gettext("Showing the trump is off at this table."),
+        Reason.SHOW_USED: tr.gettext("You already showed a trump this bout."),
+        Reason.SHOW_NOT_TRUMP: tr.gettext("Show the trump of the attack rank."),
+        Reason.CHEATING_OFF: tr.gettext("Cheating is off at this table."),
+        Reason.ACCUSE_SELF: tr.gettext("You can't accuse yourself."),
+        Reason.ACCUSE_USED: tr.gettext("You already accused someone this bout."),
+        Reason.NOTHING_TO_ACCUSE: tr.gettext("Nothing to accuse yet."),
+    }
+    return texts[refused.reason]

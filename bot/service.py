@@ -1,0 +1,592 @@
+"""The game service: lobbies and games, one lock per game, decisions first and work after.
+
+A button press is decided twice: at once, without waiting, against the in-memory snapshot
+of the game (so the handler can answer the query with a toast right away), and again under
+the game's lock against the stored game before anything is written (so a stale or repeated
+press changes nothing). Every write goes to SQLite before any message is touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Bot, InlineKeyboardMarkup, ReplyParameters
+from telegram.error import Forbidden, TelegramError
+
+from bot import render
+from bot.callbacks import Press, Verb
+from bot.i18n import Translator, pick_language, translator
+from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
+from bot.notifier import Content, Notifier
+from durak import (
+    Act, Action, Illegal, Rules, RulesError, apply, card_code, is_legal, new_game, parse_card,
+)
+from durak.engine import check
+from durak.events import Ev, Event
+from durak.rules import PRESETS
+from durak.setup import Previous
+from storage.models import Game, Status, User
+from storage.repo import Conflict, Repo
+
+log = logging.getLogger(__name__)
+LOG_KEEP = 12  # events kept for the table's move log
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    kind: str                  # join, leave, settings, back, option, start, cancel, replay, play, select, cheat
+    seat: int | None = None
+    action: Action | None = None
+    arg: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    toast: str | None = None
+    url: str | None = None
+    intent: Intent | None = None
+
+
+Schedule = Callable[[float, Callable[[], Awaitable[None]]], None]
+
+
+class GameService:
+    def __init__(self, repo: Repo, bot: Bot, notifier: Notifier, *, default_language: str,
+                 lobby_timeout: float, schedule: Schedule | None = None) -> None:
+        self.repo = repo
+        self.bot = bot
+        self.notifier = notifier
+        self.default_language = default_language
+        self.lobby_timeout = lobby_timeout
+        self.schedule = schedule
+        self.games: dict[int, Game] = {}              # open games (lobby or playing), by id
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.users: dict[int, User] = {}
+        self.admins: dict[int, set[int]] = {}
+        self.chat_languages: dict[int, str] = {}
+        self.selected: dict[tuple[int, int], int] = {}  # (game, seat) -> card chosen to cover with
+        self.armed: set[tuple[int, int]] = set()        # (game, seat) whose next card is a cheat
+        self.settings_open: set[int] = set()
+        self.lobby_notes: dict[int, str] = {}
+        self.bot_username = ""
+
+    # ------------------------------------------------------------ start-up
+
+    async def resume(self) -> None:
+        """Load every open game and user, re-render what may be stale, re-arm lobby timers."""
+        me = await self.bot.get_me()
+        self.bot_username = me.username or ""
+        for user in await self.repo.users():
+            self.users[user.id] = user
+        for game in await self.repo.games_with_status(Status.LOBBY, Status.PLAYING):
+            self.games[game.id] = game
+            if game.status is Status.LOBBY:
+                self._arm_lobby_timer(game)
+            await self.refresh(game)
+        log.info("resumed %d open games", len(self.games))
+
+    # ------------------------------------------------------------ languages
+
+    def user_language(self, user_id: int, telegram_code: str | None = None) -> str:
+        user = self.users.get(user_id)
+        chosen = user.language if user else None
+        code = telegram_code or (user.telegram_language if user else None)
+        return pick_language(chosen, code, self.default_language)
+
+    def user_tr(self, user_id: int, telegram_code: str | None = None) -> Translator:
+        return translator(self.user_language(user_id, telegram_code))
+
+    async def chat_tr(self, chat_id: int) -> Translator:
+        if chat_id not in self.chat_languages:
+            chat = await self.repo.chat(chat_id)
+            self.chat_languages[chat_id] = chat.language or self.default_language
+        return translator(self.chat_languages[chat_id])
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        await self.repo.set_chat_language(chat_id, language)
+        self.chat_languages[chat_id] = language
+        for game in list(self.games.values()):
+            if game.chat_id == chat_id:
+                await self.refresh(game)
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        await self.repo.set_user_language(user_id, language)
+        stored = await self.repo.user(user_id)
+        if stored:
+            self.users[user_id] = stored
+        for game in list(self.games.values()):
+            if game.seat_of(user_id) is not None:
+                await self.refresh(game)
+
+    async def see_user(self, user: User, private_chat: bool | None = None) -> User:
+        """Record a user met in an update (name, Telegram language, private chat opened)."""
+        known = self.users.get(user.id)
+        if known and known.name == user.name and known.username == user.username and (
+                private_chat is None or known.private_chat == private_chat) and (
+                user.telegram_language in (None, known.telegram_language)):
+            return known
+        stored = await self.repo.save_user(user, private_chat)
+        self.users[user.id] = stored
+        return stored
+
+    async def set_admins(self, chat_id: int, admins: set[int]) -> None:
+        self.admins[chat_id] = admins
+
+    # ------------------------------------------------------------ lobby
+
+    async def open_lobby(self, chat_id: int, thread_id: int, creator: User, preset: str | None,
+                         previous: Previous | None = None, players: tuple[User, ...] = ()) -> Game | None:
+        """Open a lobby and post its message; None if the chat (topic) already has an open game."""
+        if await self.repo.open_game(chat_id, thread_id) is not None:
+            return None
+        chat = await self.repo.chat(chat_id)
+        rules = chat.rules or Rules()
+        if preset in PRESETS:
+            rules = Rules.from_dict({"preset": preset, "deck_size": rules.deck_size})
+        top = table_max(rules)
+        max_players = min(chat.max_players or top, top)
+        try:
+            game = await self.repo.create_lobby(chat_id, thread_id, creator, rules, max_players, previous, players)
+        except Conflict:
+            return None
+        tr = await self.chat_tr(chat_id)
+        text, markup = render.lobby(tr, game)
+        message = await self.bot.send_message(chat_id, text, reply_markup=markup,
+                                              message_thread_id=thread_id or None)
+        game = await self.repo.update_game(game, expected_version=game.version, message_id=message.message_id)
+        self.notifier.remember(chat_id, message.message_id, Content(*render.lobby(tr, game)))
+        self.games[game.id] = game
+        self._arm_lobby_timer(game)
+        await self.refresh(game)
+        return game
+
+    def deep_link(self, game_id: int) -> str:
+        return f"https://t.me/{self.bot_username}?start=join_{game_id}"
+
+    # ------------------------------------------------------------ deciding a press
+
+    def decide(self, press: Press, user_id: int, telegram_code: str | None = None) -> Decision:
+        """What a press means, judged against the snapshot alone: no waiting, no writing."""
+        tr = self.user_tr(user_id, telegram_code)
+        game = self.games.get(press.game)
+        if press.verb is Verb.REPLAY:
+            return Decision(intent=Intent("replay"))
+        if game is None:
+            return Decision(tr.gettext("This game is over."))
+        if game.status is Status.LOBBY:
+            return self._decide_lobby(tr, game, press, user_id)
+        return self._decide_play(tr, game, press, user_id)
+
+    def _decide_lobby(self, tr: Translator, game: Game, press: Press, user_id: int) -> Decision:
+        verb = press.verb
+        seated = game.seat_of(user_id) is not None
+        creator = user_id == game.creator_id
+        if verb is Verb.JOIN:
+            if seated:
+                return Decision(tr.gettext("You have already joined."))
+            if len(game.seats) >= game.max_players:
+                return Decision(tr.gettext("The table is full."))
+            user = self.users.get(user_id)
+            if user is None or not user.private_chat:
+                # the deep link opens the private chat; its /start seats the user
+                return Decision(url=self.deep_link(game.id))
+            return Decision(tr.gettext("You joined the game."), intent=Intent("join"))
+        if verb is Verb.LEAVE:
+            if not seated:
+                return Decision(tr.gettext("You are not in this game."))
+            return Decision(tr.gettext("You left the game."), intent=Intent("leave"))
+        if verb is Verb.CANCEL:
+            if creator or user_id in self.admins.get(game.chat_id, set()):
+                return Decision(intent=Intent("cancel"))
+            return Decision(tr.gettext("Only the creator or an admin can cancel."))
+        if not creator:
+            return Decision(tr.gettext("Only the creator can do that."))
+        if press.seq != game.version and verb is Verb.OPTION:
+            return Decision(tr.gettext("The lobby has changed: look again."))
+        if verb is Verb.SETTINGS:
+            return Decision(intent=Intent("settings"))
+        if verb is Verb.BACK:
+            return Decision(intent=Intent("back"))
+        if verb is Verb.OPTION:
+            if press.arg not in OPTIONS_ORDER:
+                return Decision(tr.gettext("Unknown button."))
+            try:
+                cycle(press.arg, game.rules, game.max_players, len(game.seats))
+            except RulesError:
+                return Decision(tr.gettext("That does not fit the seated players."))
+            return Decision(intent=Intent("option", arg=press.arg))
+        if verb is Verb.START:
+            return self._decide_start(tr, game)
+        return Decision(tr.gettext("Unknown button."))
+
+    def _decide_start(self, tr: Translator, game: Game) -> Decision:
+        n = len(game.seats)
+        if n < 2:
+            return Decision(tr.gettext("At least two players are needed."))
+        try:
+            game.rules.check_players(n)
+        except RulesError:
+            return Decision(tr.gettext("These rules need {n} players.").format(n=table_max(game.rules)))
+        unreachable = [s.user.name for s in game.seats if not s.user.private_chat]
+        if unreachable:
+            return Decision(tr.gettext("I can't write to {names} yet: they must press Join.").format(
+                names=", ".join(unreachable)))
+        return Decision(intent=Intent("start"))
+
+    def _decide_play(self, tr: Translator, game: Game, press: Press, user_id: int) -> Decision:
+        state = game.state
+        seat = game.seat_of(user_id)
+        if state is None or seat is None:
+            return Decision(tr.gettext("You are not in this game."))
+        if press.verb is Verb.CHEAT:
+            return Decision(intent=Intent("cheat", seat)) if game.rules.cheating else Decision(
+                tr.gettext("Cheating is off at this table."))
+        if press.seq != state.moves:
+            return Decision(tr.gettext("The table has changed: look again."), intent=Intent("refresh", seat))
+        armed = (game.id, seat) in self.armed
+        try:
+            action = self._action_of(game, seat, press, armed)
+        except ValueError:
+            return Decision(tr.gettext("Unknown button."))
+        if isinstance(action, Intent):
+            return Decision(intent=action)
+        try:
+            check(state, seat, action)
+        except Illegal as refused:
+            return Decision(render.reason(tr, refused))
+        return Decision(intent=Intent("play", seat, action))
+
+    def _action_of(self, game: Game, seat: int, press: Press, armed: bool) -> Action | Intent:
+        """The engine action a press asks for (or a selection); ValueError for a malformed button."""
+        state = game.state
+        assert state is not None
+        verb, arg = press.verb, press.arg
+        if verb is Verb.TAKE:
+            return Action(Act.TAKE)
+        if verb is Verb.PASS:
+            return Action(Act.PASS)
+        if verb is Verb.ACCUSE:
+            return Action(Act.ACCUSE, suspect=int(arg))
+        if verb is Verb.LEAD:
+            return Action(Act.ATTACK, tuple(parse_card(c) for c in arg.split(".")), cheat=armed)
+        if verb is Verb.TRANSFER:
+            return Action(Act.TRANSFER, (parse_card(arg),), cheat=armed)
+        if verb is Verb.SHOW:
+            return Action(Act.SHOW, (parse_card(arg),), cheat=armed)
+        if verb is Verb.TARGET:
+            card, target = (parse_card(c) for c in arg.split("."))
+            return Action(Act.DEFEND, (card,), target=target, cheat=armed)
+        if verb is not Verb.CARD:
+            raise ValueError(verb)
+        card = parse_card(arg)
+        if seat != state.defender or not state.attacks:
+            return Action(Act.ATTACK, (card,), cheat=armed)
+        if self.selected.get((game.id, seat)) == card:
+            return Intent("select", seat)  # a second press puts the card back
+        uncovered = [a for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
+        fits = [t for t in uncovered if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
+        if len(fits) > 1:
+            return Intent("select", seat, arg=card_code(card))
+        target = fits[0] if fits else (uncovered[0] if uncovered else state.attacks[0])
+        return Action(Act.DEFEND, (card,), target=target, cheat=armed)
+
+    # ------------------------------------------------------------ doing it
+
+    async def execute(self, press: Press, user: User) -> None:
+        """Carry out a press under the game's lock, after deciding it again on the stored game."""
+        if press.verb is Verb.REPLAY:
+            await self._replay(press.game, user)
+            return
+        async with self.locks[press.game]:
+            game = self.games.get(press.game)
+            if game is None:
+                return
+            decision = self.decide(press, user.id)
+            intent = decision.intent
+            if intent is None:
+                return
+            if intent.kind == "play":
+                assert intent.seat is not None and intent.action is not None
+                await self._play(game, intent.seat, intent.action)
+            elif intent.kind in ("select", "cheat", "refresh"):
+                self._toggle(game, intent)
+                await self.refresh(game)
+            else:
+                await self._lobby_intent(game, intent, user)
+
+    def _toggle(self, game: Game, intent: Intent) -> None:
+        assert intent.seat is not None
+        key = (game.id, intent.seat)
+        if intent.kind == "select":
+            if intent.arg:
+                self.selected[key] = parse_card(intent.arg)
+            else:
+                self.selected.pop(key, None)
+        elif intent.kind == "cheat":
+            self.armed.symmetric_difference_update({key})
+
+    async def join(self, game_id: int, user: User) -> str:
+        """Seat ``user`` (from the deep link in private); the reply for the private chat."""
+        tr = self.user_tr(user.id)
+        async with self.locks[game_id]:
+            game = self.games.get(game_id)
+            if game is None or game.status is not Status.LOBBY:
+                return tr.gettext("That game has already started or ended.")
+            if game.seat_of(user.id) is not None:
+                return tr.gettext("You are already in this game. Wait for the start here.")
+            if len(game.seats) >= game.max_players:
+                return tr.gettext("The table is full.")
+            await self._lobby_intent(game, Intent("join"), user)
+        return tr.gettext("You joined the game. Your cards will appear here when it starts.")
+
+    async def _lobby_intent(self, game: Game, intent: Intent, user: User) -> None:
+        kind = intent.kind
+        ids = [s.user.id for s in game.seats]
+        if kind == "join":
+            game = await self._write(game, seats=[*ids, user.id])
+        elif kind == "leave":
+            rest = [i for i in ids if i != user.id]
+            if not rest:
+                await self._close(game, Status.CANCELLED, "lobby_empty")
+                return
+            creator = game.creator_id if game.creator_id != user.id else rest[0]
+            game = await self._write(game, seats=rest, creator_id=creator)
+        elif kind == "settings":
+            self.settings_open.add(game.id)
+        elif kind == "back":
+            self.settings_open.discard(game.id)
+        elif kind == "option":
+            rules, max_players = cycle(intent.arg, game.rules, game.max_players, len(game.seats))
+            game = await self._write(game, rules=rules, max_players=max_players)
+            await self.repo.save_chat_defaults(game.chat_id, rules, max_players)
+        elif kind == "cancel":
+            await self._close(game, Status.CANCELLED, "cancelled", by=user)
+            return
+        elif kind == "start":
+            await self._start(game)
+            return
+        self._arm_lobby_timer(game)
+        await self.refresh(game)
+
+    async def _write(self, game: Game, **fields: Any) -> Game:
+        fresh = await self.repo.update_game(game, expected_version=game.version, **fields)
+        self.games[fresh.id] = fresh
+        return fresh
+
+    async def _start(self, game: Game) -> None:
+        state = new_game(game.rules, len(game.seats), secrets.randbits(64), game.previous)
+        started = Game(**{**_fields(game), "state": state, "status": Status.PLAYING})
+        sent: dict[int, int] = {}
+        for seat in game.seats:
+            tr = self.user_tr(seat.user.id)
+            text, markup = render.private(tr, started, seat.seat)
+            try:
+                message = await self.bot.send_message(seat.user.id, text, reply_markup=markup)
+            except Forbidden:
+                await self._unreachable(game, seat.user, sent)
+                return
+            except TelegramError as e:
+                log.warning("game %s: could not send the hand of seat %s: %s", game.id, seat.seat, e)
+                await self._unreachable(game, seat.user, sent)
+                return
+            sent[seat.seat] = message.message_id
+            self.notifier.remember(seat.user.id, message.message_id, Content(text, markup))
+        self.settings_open.discard(game.id)
+        self.lobby_notes.pop(game.id, None)
+        game = await self._write(game, status=Status.PLAYING, state=state, seat_messages=sent, log_lines=[])
+        await self.refresh(game)
+
+    async def _unreachable(self, game: Game, user: User, sent: dict[int, int]) -> None:
+        """A seat the bot cannot write to: undo the start, tell the lobby who must open the bot."""
+        for seat, message_id in sent.items():
+            try:
+                await self.bot.delete_message(game.seats[seat].user.id, message_id)
+            except TelegramError:
+                pass
+        await self.see_user(user, private_chat=False)
+        game = await self.repo.update_game(game, expected_version=game.version)
+        self.games[game.id] = game
+        tr = await self.chat_tr(game.chat_id)
+        self.lobby_notes[game.id] = tr.gettext("I can't write to {name}: open a private chat with me "
+                                               "(press Join) and try again.").format(name=user.name)
+        await self.refresh(game)
+
+    async def _play(self, game: Game, seat: int, action: Action) -> None:
+        assert game.state is not None
+        state, events = apply(game.state, seat, action)
+        self.selected.pop((game.id, seat), None)
+        self.armed.discard((game.id, seat))
+        moves = [*game.log, *(_event_json(e) for e in events if e.kind is not Ev.DREW)][-LOG_KEEP:]
+        if not state.over:
+            game = await self._write(game, state=state, log_lines=moves)
+            await self.refresh(game)
+            return
+        game = await self._write(game, state=state, log_lines=moves, status=Status.FINISHED,
+                                 results=_results(game, state))
+        await self._finish(game)
+
+    async def _finish(self, game: Game) -> None:
+        self.games.pop(game.id, None)
+        await self.refresh(game)
+        tr = await self.chat_tr(game.chat_id)
+        text, markup = render.result(tr, game)
+        try:
+            await self.bot.send_message(game.chat_id, text, reply_markup=markup,
+                                        message_thread_id=game.thread_id or None)
+        except TelegramError as e:
+            log.warning("game %s: the result message failed: %s", game.id, e)
+
+    async def _close(self, game: Game, status: Status, why: str, by: User | None = None) -> None:
+        """End a lobby or a game without a result."""
+        game = await self.repo.update_game(game, expected_version=game.version, status=status)
+        self.games.pop(game.id, None)
+        tr = await self.chat_tr(game.chat_id)
+        texts = {
+            "cancelled": tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
+            "expired": tr.gettext("The lobby expired: nobody started the game."),
+            "lobby_empty": tr.gettext("Everybody left: the lobby is closed."),
+        }
+        if game.message_id is not None:
+            self.notifier.want(game.chat_id, game.message_id, Content(texts[why], None))
+        for seat in game.seats:
+            if seat.message_id is not None:
+                utr = self.user_tr(seat.user.id)
+                self.notifier.want(seat.user.id, seat.message_id,
+                                   Content(utr.gettext("The game was cancelled."), None))
+
+    async def cancel_command(self, chat_id: int, thread_id: int, user: User) -> str | None:
+        """/cancel in a group: the reply, or None when the game was cancelled (its message says so)."""
+        tr = await self.chat_tr(chat_id)
+        game = next((g for g in self.games.values() if g.chat_id == chat_id and g.thread_id == thread_id), None)
+        if game is None:
+            return tr.gettext("There is no open game here.")
+        if user.id != game.creator_id and user.id not in self.admins.get(chat_id, set()):
+            return tr.gettext("Only the creator or an admin can cancel.")
+        async with self.locks[game.id]:
+            if game.id in self.games:
+                await self._close(self.games[game.id], Status.CANCELLED, "cancelled", by=user)
+        return None
+
+    async def _replay(self, game_id: int, user: User) -> None:
+        old = await self.repo.game(game_id)
+        if old is None or old.state is None or old.status is not Status.FINISHED:
+            return
+        loser = old.state.losers[-1] if old.state.losers else None
+        winner = old.state.out[0] if old.state.out else None
+        players = tuple(s.user for s in old.seats)
+        previous = Previous(loser, winner)
+        async with self.locks[-old.chat_id]:
+            await self.open_lobby(old.chat_id, old.thread_id, user, None, previous, players)
+
+    def open_game_in(self, chat_id: int, thread_id: int) -> Game | None:
+        return next((g for g in self.games.values() if g.chat_id == chat_id and g.thread_id == thread_id), None)
+
+    # ------------------------------------------------------------ timers
+
+    def _arm_lobby_timer(self, game: Game) -> None:
+        if self.schedule is None:
+            return
+        deadline = game.updated_at + self.lobby_timeout
+        self.schedule(deadline, lambda: self._expire_lobby(game.id))
+
+    async def _expire_lobby(self, game_id: int) -> None:
+        import time
+        async with self.locks[game_id]:
+            game = self.games.get(game_id)
+            if game is None or game.status is not Status.LOBBY:
+                return
+            if time.time() < game.updated_at + self.lobby_timeout - 0.5:
+                return  # touched since: a later timer is armed
+            await self._close(game, Status.CANCELLED, "expired")
+
+    # ------------------------------------------------------------ messages
+
+    async def refresh(self, game: Game) -> None:
+        """Make the group's message and every private message show the game as it is."""
+        tr = await self.chat_tr(game.chat_id)
+        if game.message_id is not None:
+            if game.status is Status.LOBBY:
+                text, markup = (render.settings(tr, game) if game.id in self.settings_open
+                                else render.lobby(tr, game))
+                note = self.lobby_notes.get(game.id)
+                content = Content(f"{text}\n\n{note}" if note else text, markup)
+            else:
+                content = Content(render.table(tr, game), None)
+            self.notifier.want(game.chat_id, game.message_id, content)
+        if game.state is None:
+            return
+        for seat in game.seats:
+            if seat.message_id is None:
+                continue
+            key = (game.id, seat.seat)
+            text, markup = render.private(self.user_tr(seat.user.id), game, seat.seat, self.selected.get(key),
+                                          key in self.armed)
+            self.notifier.want(seat.user.id, seat.message_id, Content(text, markup))
+
+    async def user_blocked(self, chat_id: int) -> None:
+        user = self.users.get(chat_id)
+        if user is not None:
+            await self.see_user(user, private_chat=False)
+
+    async def chat_migrated(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: games follow it, and the table is posted again there."""
+        await self.repo.migrate_chat(old_id, new_id)
+        if old_id in self.chat_languages:
+            self.chat_languages[new_id] = self.chat_languages.pop(old_id)
+        for game_id, game in list(self.games.items()):
+            if game.chat_id != old_id:
+                continue
+            async with self.locks[game_id]:
+                fresh = await self.repo.game(game_id)
+                if fresh is None:
+                    continue
+                tr = await self.chat_tr(new_id)
+                text: str
+                markup: InlineKeyboardMarkup | None
+                text, markup = render.lobby(tr, fresh) if fresh.status is Status.LOBBY else (
+                    render.table(tr, fresh), None)
+                try:
+                    message = await self.bot.send_message(new_id, text, reply_markup=markup,
+                                                          message_thread_id=fresh.thread_id or None)
+                except TelegramError as e:
+                    log.warning("game %s: could not post the table in the supergroup: %s", game_id, e)
+                    continue
+                self.games[game_id] = await self.repo.update_game(fresh, expected_version=fresh.version,
+                                                                  message_id=message.message_id)
+
+    async def point_to_table(self, chat_id: int, thread_id: int, game: Game) -> None:
+        tr = await self.chat_tr(chat_id)
+        text = tr.gettext("A game is already open here: see the message above.")
+        reply = ReplyParameters(game.message_id, allow_sending_without_reply=True) if game.message_id else None
+        await self.bot.send_message(chat_id, text, message_thread_id=thread_id or None, reply_parameters=reply)
+
+
+def _fields(game: Game) -> dict[str, Any]:
+    return {name: getattr(game, name) for name in Game.__dataclass_fields__}
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    data: dict[str, Any] = {"k": event.kind.value}
+    if event.seat is not None:
+        data["s"] = event.seat
+    if event.cards:
+        data["c"] = [card_code(c) for c in event.cards]
+    if event.other is not None:
+        data["o"] = event.other
+    if event.number:
+        data["n"] = event.number
+    return data
+
+
+def _results(game: Game, state: Any) -> list[tuple[int, int, int | None, bool, bool, bool]]:
+    rows = []
+    for seat in game.seats:
+        place = state.out.index(seat.seat) + 1 if seat.seat in state.out else None
+        rows.append((seat.seat, seat.user.id, place, seat.seat in state.losers, state.draw, state.pogony))
+    return rows

@@ -1,0 +1,67 @@
+"""Settings from the environment and ``.env`` (pydantic-settings). See ``.env.example``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_PATTERN = re.compile(r"\d{3,20}:[A-Za-z0-9_-]{30,64}")
+HOW_TO_GET_A_TOKEN = (
+    "Create a bot with @BotFather in Telegram (send /newbot), copy the token it gives you "
+    "(it looks like 123456789:AAE...), and put it in .env as BOT_TOKEN=<token> "
+    "(or set the BOT_TOKEN environment variable)."
+)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr
+    database_path: Path = Path("durak.sqlite3")
+    telegram_api_url: str = "https://api.telegram.org"
+    default_language: Literal["ru", "en"] = "ru"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    webhook_url: str | None = None          # set to use a webhook instead of long polling
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: SecretStr | None = None
+    group_edits_per_minute: int = Field(20, ge=1)
+    lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
+    poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_PATTERN.fullmatch(value.get_secret_value().strip()):
+            raise ValueError("BOT_TOKEN does not look like a bot token")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_root(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("TELEGRAM_API_URL must start with http:// or https://")
+        return value.rstrip("/")
+
+
+class SettingsError(Exception):
+    """Settings that cannot start the bot; the message says how to fix them."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as e:
+        problems = []
+        for err in e.errors():
+            field = ".".join(str(p) for p in err["loc"]).upper()
+            if field == "BOT_TOKEN":
+                what = "is missing" if err["type"] == "missing" else "is malformed"
+                problems.append(f"BOT_TOKEN {what}. {HOW_TO_GET_A_TOKEN}")
+            else:
+                problems.append(f"{field}: {err['msg']}")
+        raise SettingsError("\n".join(problems)) from None

@@ -1,0 +1,134 @@
+"""Commands: /newgame, /start (and its join deep link), /help, /rules, /cancel, /language."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bot import render, texts
+from bot.i18n import LANGUAGES
+from handlers.common import Context, as_user, service_of, thread_of
+
+
+def _in_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def newgame(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None:
+        return
+    user = await service.see_user(as_user(tg_user))
+    if not _in_group(update):
+        await message.reply_text(service.user_tr(user.id).gettext("Start a game in a group: add me there and "
+                                                                  "send /newgame."))
+        return
+    thread = thread_of(update)
+    existing = service.open_game_in(chat.id, thread)
+    if existing is not None:
+        await service.point_to_table(chat.id, thread, existing)
+        return
+    try:
+        admins = await chat.get_administrators()
+        await service.set_admins(chat.id, {a.user.id for a in admins})
+    except TelegramError:
+        pass
+    preset = context.args[0].lower() if context.args else None
+    game = await service.open_lobby(chat.id, thread, user, preset)
+    if game is None:
+        existing = service.open_game_in(chat.id, thread)
+        if existing is not None:
+            await service.point_to_table(chat.id, thread, existing)
+
+
+async def start(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user = update.effective_message, update.effective_user
+    if message is None or tg_user is None:
+        return
+    private = not _in_group(update)
+    user = await service.see_user(as_user(tg_user), private_chat=True if private else None)
+    tr = service.user_tr(user.id)
+    arg = context.args[0] if context.args else ""
+    if private and arg.startswith("join_") and arg[5:].isdigit():
+        await message.reply_text(await service.join(int(arg[5:]), user))
+        return
+    await message.reply_text(texts.help_text(tr))
+
+
+async def help_command(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    if _in_group(update):
+        tr = await service.chat_tr(chat.id)
+    else:
+        tr = service.user_tr(update.effective_user.id if update.effective_user else 0,
+                             update.effective_user.language_code if update.effective_user else None)
+    await message.reply_text(texts.help_text(tr))
+
+
+async def rules(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    if _in_group(update):
+        tr = await service.chat_tr(chat.id)
+        game = service.open_game_in(chat.id, thread_of(update))
+        table_rules = game.rules if game else (await service.repo.chat(chat.id)).rules
+    else:
+        tr = service.user_tr(update.effective_user.id if update.effective_user else 0)
+        table_rules = None
+    from durak import Rules
+    await message.reply_text(render.rules_text(tr, table_rules or Rules()))
+
+
+async def cancel(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None or not _in_group(update):
+        return
+    user = await service.see_user(as_user(tg_user))
+    try:
+        admins = await chat.get_administrators()
+        await service.set_admins(chat.id, {a.user.id for a in admins})
+    except TelegramError:
+        pass
+    reply = await service.cancel_command(chat.id, thread_of(update), user)
+    if reply:
+        await message.reply_text(reply)
+
+
+async def language(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None:
+        return
+    user = await service.see_user(as_user(tg_user))
+    choice = context.args[0].lower() if context.args else ""
+    if _in_group(update):
+        tr = await service.chat_tr(chat.id)
+        if choice not in LANGUAGES:
+            await message.reply_text(tr.gettext("Use /language ru or /language en."))
+            return
+        try:
+            member = await chat.get_member(user.id)
+            is_admin = member.status in ("creator", "administrator")
+        except TelegramError:
+            is_admin = False
+        if not is_admin:
+            await message.reply_text(tr.gettext("Only an admin can change the group's language."))
+            return
+        await service.set_chat_language(chat.id, choice)
+        await message.reply_text((await service.chat_tr(chat.id)).gettext("Done: I will speak English here."))
+        return
+    if choice not in LANGUAGES:
+        await message.reply_text(service.user_tr(user.id).gettext("Use /language ru or /language en."))
+        return
+    await service.set_user_language(user.id, choice)
+    await message.reply_text(service.user_tr(user.id).gettext("Done: I will speak English with you."))

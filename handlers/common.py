@@ -1,0 +1,29 @@
+"""What every handler needs: the service, and the Telegram user as ours."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from telegram import Update
+from telegram import User as TgUser
+from telegram.ext import ContextTypes
+
+from bot.service import GameService
+from storage.models import User
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def service_of(context: Context) -> GameService:
+    return cast(GameService, context.bot_data["service"])
+
+
+def as_user(user: TgUser) -> User:
+    return User(user.id, user.full_name, user.username, telegram_language=user.language_code)
+
+
+def thread_of(update: Update) -> int:
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return 0
+    return message.message_thread_id or 0

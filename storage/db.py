@@ -1,0 +1,87 @@
+"""One SQLite database through aiosqlite: pragmas, numbered migrations, write transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+
+def _migrations() -> list[tuple[int, str]]:
+    """Numbered SQL files of storage/migrations, in order: (number, sql)."""
+    found = []
+    for entry in resources.files("storage.migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:3].isdigit():
+            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Database:
+    """A connection in autocommit mode; writes go through :meth:`write` one at a time."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        db = cls(conn)
+        await db.migrate()
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def migrate(self) -> None:
+        """Apply every migration newer than ``PRAGMA user_version``, each in its own transaction."""
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        for number, sql in _migrations():
+            if number <= current:
+                continue
+            async with self.write() as conn:
+                for statement in sql.split(";\n"):
+                    if statement.strip():
+                        await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version={number}")
+            log.info("database migrated to version %d", number)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def version(self) -> int:
+        row = await self.one("PRAGMA user_version")
+        return int(row[0]) if row else 0

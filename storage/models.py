@@ -1,0 +1,64 @@
+"""Rows as typed values. A game's rules and state are the engine's own types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from durak import Rules, State
+from durak.setup import Previous
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    id: int
+    name: str
+    username: str | None = None
+    language: str | None = None
+    private_chat: bool = False
+    telegram_language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    user: User
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    id: int
+    language: str | None = None
+    rules: Rules | None = None
+    max_players: int | None = None
+    scoring: str = "rating"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    id: int
+    chat_id: int
+    thread_id: int
+    status: Status
+    creator_id: int
+    rules: Rules
+    max_players: int
+    state: State | None
+    version: int
+    message_id: int | None
+    seats: tuple[Seat, ...] = ()
+    log: tuple[dict[str, Any], ...] = ()  # the last events, as stored by the bot
+    previous: Previous | None = None
+    updated_at: float = 0.0
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user.id == user_id), None)

@@ -1,0 +1,223 @@
+"""Reading and writing users, chat settings and games. All SQL of the project lives here."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from durak import Rules, RulesError, State, StateError
+from durak.setup import Previous
+from storage.db import Database
+from storage.models import ChatSettings, Game, Seat, Status, User
+
+log = logging.getLogger(__name__)
+
+
+class CorruptRow(Exception):
+    """A stored row that cannot be read back; the message names the row."""
+
+
+class Conflict(Exception):
+    """A write that lost a race: the game changed since it was read, or the topic has a game."""
+
+
+class Repo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ------------------------------------------------------------ users and chats
+
+    async def save_user(self, user: User, private_chat: bool | None = None) -> User:
+        """Insert or refresh a user's name; ``private_chat`` True marks the private chat as open."""
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO users (id, name, username, telegram_language, private_chat, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, "
+                "telegram_language = COALESCE(excluded.telegram_language, users.telegram_language), "
+                "private_chat = MAX(users.private_chat, excluded.private_chat), updated_at = excluded.updated_at",
+                (user.id, user.name, user.username, user.telegram_language, int(bool(private_chat)), time.time()),
+            )
+            if private_chat is False:
+                await conn.execute("UPDATE users SET private_chat = 0 WHERE id = ?", (user.id,))
+        stored = await self.user(user.id)
+        assert stored is not None
+        return stored
+
+    async def user(self, user_id: int) -> User | None:
+        row = await self.db.one("SELECT * FROM users WHERE id = ?", (user_id,))
+        return None if row is None else _user(row)
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE users SET language = ? WHERE id = ?", (language, user_id))
+
+    async def chat(self, chat_id: int) -> ChatSettings:
+        row = await self.db.one("SELECT * FROM chats WHERE id = ?", (chat_id,))
+        if row is None:
+            return ChatSettings(chat_id)
+        rules = None
+        if row["rules"]:
+            try:
+                rules = Rules.from_dict(json.loads(row["rules"]))
+            except (ValueError, RulesError) as e:
+                log.error("chat %s: stored default rules are unreadable (%s); using the defaults", chat_id, e)
+        return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"])
+
+    async def save_chat_defaults(self, chat_id: int, rules: Rules, max_players: int) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO chats (id, rules, max_players) VALUES (?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET rules = excluded.rules, max_players = excluded.max_players",
+                (chat_id, json.dumps(rules.to_dict()), max_players),
+            )
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute(
+                "INSERT INTO chats (id, language) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET language = excluded.language",
+                (chat_id, language),
+            )
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its settings and games follow the new id."""
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE OR IGNORE chats SET id = ? WHERE id = ?", (new_id, old_id))
+            await conn.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+
+    # ------------------------------------------------------------ games
+
+    async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
+                           previous: Previous | None = None, players: Sequence[User] = ()) -> Game:
+        """A new lobby with the creator (and, for a rematch, the other players) seated."""
+        now = time.time()
+        prev = None if previous is None else json.dumps(list(previous))
+        async with self.db.write() as conn:
+            try:
+                cur = await conn.execute(
+                    "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
+                    "created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (chat_id, thread_id, creator.id, json.dumps(rules.to_dict()), max_players, prev, now, now),
+                )
+            except aiosqlite.IntegrityError:
+                raise Conflict("this chat already has an open game") from None
+            game_id = cur.lastrowid
+            assert game_id is not None
+            seated = [creator, *[p for p in players if p.id != creator.id]]
+            for seat, user in enumerate(seated[:max_players]):
+                await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
+                                   (game_id, seat, user.id))
+        game = await self.game(game_id)
+        assert game is not None
+        return game
+
+    async def game(self, game_id: int) -> Game | None:
+        row = await self.db.one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else await self._game(row)
+
+    async def open_game(self, chat_id: int, thread_id: int) -> Game | None:
+        row = await self.db.one(
+            "SELECT * FROM games WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
+            (chat_id, thread_id),
+        )
+        return None if row is None else await self._game(row)
+
+    async def games_with_status(self, *statuses: Status) -> list[Game]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.db.all(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses)
+        games = []
+        for row in rows:
+            try:
+                games.append(await self._game(row))
+            except CorruptRow as e:
+                log.error("%s; the game is left as it is", e)
+        return games
+
+    async def update_game(self, game: Game, *, expected_version: int, status: Status | None = None,
+                          rules: Rules | None = None, max_players: int | None = None,
+                          state: State | None = None, log_lines: Sequence[dict[str, Any]] | None = None,
+                          message_id: int | None = None, seats: Sequence[int] | None = None,
+                          results: Sequence[tuple[int, int, int | None, bool, bool, bool]] | None = None,
+                          creator_id: int | None = None, seat_messages: dict[int, int] | None = None) -> Game:
+        """Write the given fields if the game still has ``expected_version``; the version goes up by one.
+
+        ``seats`` re-orders the lobby: the user ids in their new seat order (leavers omitted).
+        ``results``: (seat, user_id, place, loser, draw, pogony) rows of a finished game.
+        """
+        sets: list[str] = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [time.time()]
+        for column, value in (("status", status), ("max_players", max_players), ("message_id", message_id),
+                              ("creator_id", creator_id)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value.value if isinstance(value, Status) else value)
+        if rules is not None:
+            sets.append("rules = ?")
+            params.append(json.dumps(rules.to_dict()))
+        if state is not None:
+            sets.append("state = ?")
+            params.append(json.dumps(state.to_json(), separators=(",", ":")))
+        if log_lines is not None:
+            sets.append("log = ?")
+            params.append(json.dumps(list(log_lines), ensure_ascii=False))
+        if status in (Status.FINISHED, Status.CANCELLED):
+            sets.append("finished_at = ?")
+            params.append(time.time())
+        async with self.db.write() as conn:
+            cur = await conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                                     (*params, game.id, expected_version))
+            if cur.rowcount != 1:
+                raise Conflict(f"game {game.id} changed since version {expected_version}")
+            if seats is not None:
+                await conn.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
+                for seat, user_id in enumerate(seats):
+                    await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
+                                       (game.id, seat, user_id))
+            for seat, msg in (seat_messages or {}).items():
+                await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
+                                   (msg, game.id, seat))
+            for row in results or ():
+                await conn.execute(
+                    "INSERT INTO game_results (game_id, seat, user_id, place, loser, draw, pogony) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (game.id, *row))
+        fresh = await self.game(game.id)
+        assert fresh is not None
+        return fresh
+
+    async def set_seat_message(self, game_id: int, seat: int, message_id: int | None) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
+                               (message_id, game_id, seat))
+
+    async def users(self) -> list[User]:
+        return [_user(r) for r in await self.db.all("SELECT * FROM users")]
+
+    async def results(self, game_id: int) -> list[aiosqlite.Row]:
+        return await self.db.all("SELECT * FROM game_results WHERE game_id = ? ORDER BY seat", (game_id,))
+
+    async def _game(self, row: aiosqlite.Row) -> Game:
+        seat_rows = await self.db.all(
+            "SELECT s.seat, s.message_id, u.* FROM seats s JOIN users u ON u.id = s.user_id "
+            "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
+        try:
+            rules = Rules.from_dict(json.loads(row["rules"]))
+            state = None if row["state"] is None else State.from_json(json.loads(row["state"]))
+            previous = None if row["previous"] is None else Previous(*json.loads(row["previous"]))
+            log_lines = tuple(json.loads(row["log"]))
+            status = Status(row["status"])
+        except (ValueError, TypeError, RulesError, StateError) as e:
+            raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
+        seats = tuple(Seat(r["seat"], _user(r), r["message_id"]) for r in seat_rows)
+        return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
+                    row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
+                    previous, row["updated_at"])
+
+
+def _user(row: aiosqlite.Row) -> User:
+    return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
+                row["telegram_language"])
