@@ -8,8 +8,15 @@ from collections.abc import Awaitable, Callable
 
 from telegram import BotCommand, Update
 from telegram.ext import (
-    AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, ChatMemberHandler, CommandHandler,
-    ContextTypes, MessageHandler, filters,
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from bot import texts

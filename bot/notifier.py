@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import Bot, InlineKeyboardMarkup
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,11 @@ class Content:
 
     def key(self) -> tuple[str, object]:
         return self.text, None if self.markup is None else self.markup.to_dict()
+
+
+def _seconds(value: object) -> float:
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
 
 
 OnForbidden = Callable[[int], Awaitable[None]]
@@ -87,6 +92,12 @@ class Notifier:
             log.info("chat %s blocked the bot: %s", chat_id, e)
             if self.on_forbidden is not None:
                 await self.on_forbidden(chat_id)
+            return
+        except RetryAfter as e:
+            # the limiter's own retries ran out: wait, then send the newest content there is
+            log.warning("chat %s is over its budget; waiting %s", chat_id, e.retry_after)
+            await asyncio.sleep(_seconds(e.retry_after))
+            self._pending.setdefault(chat_id, {}).setdefault(message_id, content)
             return
         except ChatMigrated as e:
             log.info("chat %s became supergroup %s", chat_id, e.new_chat_id)

@@ -129,7 +129,8 @@ def lobby(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     seq = game.version
     keyboard = [
         [_button(tr.gettext("Join"), Verb.JOIN, game, seq), _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],
-        [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq), _button(tr.gettext("Start"), Verb.START, game, seq)],
+        [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq),
+         _button(tr.gettext("Start"), Verb.START, game, seq)],
         [_button(tr.gettext("Cancel"), Verb.CANCEL, game, seq)],
     ]
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)

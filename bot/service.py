@@ -9,6 +9,7 @@ press changes nothing). Every write goes to SQLite before any message is touched
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections import defaultdict
@@ -25,7 +26,16 @@ from bot.i18n import Translator, pick_language, translator
 from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
 from bot.notifier import Content, Notifier
 from durak import (
-    Act, Action, Illegal, Rules, RulesError, apply, card_code, is_legal, new_game, parse_card,
+    Act,
+    Action,
+    Illegal,
+    Rules,
+    RulesError,
+    apply,
+    card_code,
+    is_legal,
+    new_game,
+    parse_card,
 )
 from durak.engine import check
 from durak.events import Ev, Event
@@ -35,7 +45,6 @@ from storage.models import Game, Status, User
 from storage.repo import Conflict, Repo
 
 log = logging.getLogger(__name__)
-LOG_KEEP = 12  # events kept for the table's move log
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,15 +164,16 @@ class GameService:
             game = await self.repo.create_lobby(chat_id, thread_id, creator, rules, max_players, previous, players)
         except Conflict:
             return None
-        tr = await self.chat_tr(chat_id)
-        text, markup = render.lobby(tr, game)
-        message = await self.bot.send_message(chat_id, text, reply_markup=markup,
-                                              message_thread_id=thread_id or None)
-        game = await self.repo.update_game(game, expected_version=game.version, message_id=message.message_id)
-        self.notifier.remember(chat_id, message.message_id, Content(*render.lobby(tr, game)))
-        self.games[game.id] = game
-        self._arm_lobby_timer(game)
-        await self.refresh(game)
+        async with self.locks[game.id]:
+            self.games[game.id] = game  # known before its message exists: an early press waits for the lock
+            tr = await self.chat_tr(chat_id)
+            text, markup = render.lobby(tr, game)
+            message = await self.bot.send_message(chat_id, text, reply_markup=markup,
+                                                  message_thread_id=thread_id or None)
+            self.notifier.remember(chat_id, message.message_id, Content(text, markup))
+            game = await self._write(game, message_id=message.message_id)
+            self._arm_lobby_timer(game)
+            await self.refresh(game)
         return game
 
     def deep_link(self, game_id: int) -> str:
@@ -188,12 +198,14 @@ class GameService:
         seated = game.seat_of(user_id) is not None
         creator = user_id == game.creator_id
         if verb is Verb.JOIN:
+            user = self.users.get(user_id)
+            reachable = user is not None and user.private_chat
             if seated:
-                return Decision(tr.gettext("You have already joined."))
+                return Decision(tr.gettext("You have already joined.")) if reachable else Decision(
+                    url=self.deep_link(game.id))
             if len(game.seats) >= game.max_players:
                 return Decision(tr.gettext("The table is full."))
-            user = self.users.get(user_id)
-            if user is None or not user.private_chat:
+            if not reachable:
                 # the deep link opens the private chat; its /start seats the user
                 return Decision(url=self.deep_link(game.id))
             return Decision(tr.gettext("You joined the game."), intent=Intent("join"))
@@ -233,11 +245,7 @@ class GameService:
             game.rules.check_players(n)
         except RulesError:
             return Decision(tr.gettext("These rules need {n} players.").format(n=table_max(game.rules)))
-        unreachable = [s.user.name for s in game.seats if not s.user.private_chat]
-        if unreachable:
-            return Decision(tr.gettext("I can't write to {names} yet: they must press Join.").format(
-                names=", ".join(unreachable)))
-        return Decision(intent=Intent("start"))
+        return Decision(intent=Intent("start"))  # whether every seat can be reached is found out by trying
 
     def _decide_play(self, tr: Translator, game: Game, press: Press, user_id: int) -> Decision:
         state = game.state
@@ -405,10 +413,8 @@ class GameService:
     async def _unreachable(self, game: Game, user: User, sent: dict[int, int]) -> None:
         """A seat the bot cannot write to: undo the start, tell the lobby who must open the bot."""
         for seat, message_id in sent.items():
-            try:
+            with contextlib.suppress(TelegramError):
                 await self.bot.delete_message(game.seats[seat].user.id, message_id)
-            except TelegramError:
-                pass
         await self.see_user(user, private_chat=False)
         game = await self.repo.update_game(game, expected_version=game.version)
         self.games[game.id] = game
@@ -422,7 +428,7 @@ class GameService:
         state, events = apply(game.state, seat, action)
         self.selected.pop((game.id, seat), None)
         self.armed.discard((game.id, seat))
-        moves = [*game.log, *(_event_json(e) for e in events if e.kind is not Ev.DREW)][-LOG_KEEP:]
+        moves = [*game.log, *(_event_json(e) for e in events if e.kind is not Ev.DREW)]  # the whole game
         if not state.over:
             game = await self._write(game, state=state, log_lines=moves)
             await self.refresh(game)

@@ -80,7 +80,8 @@ class Repo:
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         async with self.db.write() as conn:
             await conn.execute(
-                "INSERT INTO chats (id, language) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET language = excluded.language",
+                "INSERT INTO chats (id, language) VALUES (?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET language = excluded.language",
                 (chat_id, language),
             )
 

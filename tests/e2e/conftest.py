@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotProcess
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -1001
+NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    for i, name in enumerate(NAMES):
+        server.add_user(101 + i, name)
+    server.add_group(GROUP, "Friends", admins=[101])
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fake, tmp_path / "durak.sqlite3")
+    await process.start()
+    yield process
+    await process.stop()

@@ -1,0 +1,162 @@
+"""Runs the real Application against the fake Bot API server, and plays as scripted users."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import Application
+
+from bot.app import allowed_updates, build_application
+from bot.service import GameService
+from bot.settings import load_settings
+from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
+
+PRIVATE_MARK = "🃏 Durak · "  # the first line of a private game message (English)
+
+
+class BotProcess:
+    """The bot's Application, started and stopped the way ``run_polling`` does it."""
+
+    def __init__(self, fake: FakeTelegram, database: Path, **settings: Any) -> None:
+        self.fake = fake
+        self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database,
+                                      default_language="en", poll_timeout=1, group_edits_per_minute=6000,
+                                      **settings)
+        self.app: Application | None = None  # type: ignore[type-arg]
+
+    @property
+    def service(self) -> GameService:
+        assert self.app is not None
+        service: GameService = self.app.bot_data["service"]
+        return service
+
+    async def start(self) -> None:
+        app = build_application(self.settings)
+        await app.initialize()
+        assert app.post_init is not None
+        await app.post_init(app)
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=allowed_updates())
+        await app.start()
+        self.app = app
+
+    async def stop(self) -> None:
+        app, self.app = self.app, None
+        if app is None:
+            return
+        assert app.updater is not None
+        await app.updater.stop()
+        await app.stop()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        await app.shutdown()
+
+
+class Table:
+    """A group and its members, who play by pressing the buttons they see."""
+
+    def __init__(self, fake: FakeTelegram, group_id: int, players: list[int], seed: int = 0) -> None:
+        self.fake = fake
+        self.group = group_id
+        self.players = players
+        self.rng = random.Random(seed)
+        self.presses = 0
+
+    # --- reading
+    def group_messages(self) -> list[Message]:
+        return self.fake.chat_messages(self.group)
+
+    def lobby(self) -> Message:
+        return next(m for m in reversed(self.group_messages()) if any(
+            b.get("callback_data", "").startswith("v1:j:") for b in m.buttons()) or "Players (" in m.text)
+
+    def result(self) -> Message | None:
+        return next((m for m in self.group_messages() if m.text.startswith("🏁")), None)
+
+    def hand_message(self, user: int) -> Message | None:
+        found = [m for m in self.fake.chat_messages(user) if m.text.startswith(PRIVATE_MARK)]
+        return found[-1] if found else None
+
+    @staticmethod
+    def button(message: Message, label: str) -> str:
+        for b in message.buttons():
+            if b["text"] == label or b["text"].startswith(label):
+                return str(b["callback_data"])
+        raise AssertionError(f"no button {label!r} in {[b['text'] for b in message.buttons()]}")
+
+    # --- acting
+    async def press(self, user: int, message: Message, label_or_data: str) -> dict[str, Any]:
+        data = label_or_data if label_or_data.startswith("v1:") else self.button(message, label_or_data)
+        query = await self.fake.press(user, message.chat_id, message.message_id, data)
+        self.presses += 1
+        return await self.fake.answer(query)
+
+    async def newgame(self, creator: int, preset: str = "") -> Message:
+        before = len(self.group_messages())
+        await self.fake.send_text(creator, self.group, f"/newgame {preset}".strip())
+        await self.fake.wait_for(lambda: len(self.group_messages()) > before)
+        return self.group_messages()[-1]
+
+    async def join(self, user: int) -> None:
+        """Press Join; a user the bot cannot write to yet follows the deep link into the private chat."""
+        lobby = self.lobby()
+        answer = await self.press(user, lobby, "Join")
+        url = answer.get("url")
+        if url:
+            match = re.fullmatch(rf"https://t\.me/{BOT_USERNAME}\?start=(join_\d+)", url)
+            assert match, url
+            await self.fake.send_text(user, user, f"/start {match.group(1)}")
+        await self.fake.wait_for(lambda: self.fake.users[user].first_name in self.lobby().text)
+
+    async def start(self, creator: int) -> None:
+        lobby = self.lobby()
+        answer = await self.press(creator, lobby, "Start")
+        assert not answer.get("text"), answer
+        await self.fake.wait_for(lambda: all(self.hand_message(p) is not None for p in self.players), 15)
+
+    def over(self) -> bool:
+        return self.result() is not None
+
+    async def play_to_the_end(self, timeout: float = 120, choose: Callable[..., Any] | None = None) -> Message:
+        """Everyone plays at once, pressing buttons they see, until the result is posted."""
+        async def player(user: int) -> None:
+            while not self.over():
+                message = self.hand_message(user)
+                if message is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                seen = len(message.history)
+                options = playable(message)
+                if not options:
+                    await self._wait_change(message, seen)
+                    continue
+                data = (choose or self.choose)(options)
+                answer = await self.press(user, message, data)
+                assert answer.get("text") is None or isinstance(answer["text"], str)
+                await self._wait_change(message, seen)
+
+        await asyncio.wait_for(asyncio.gather(*(player(p) for p in self.players)), timeout)
+        result = self.result()
+        assert result is not None
+        return result
+
+    def choose(self, options: list[dict[str, Any]]) -> str:
+        plays = [b for b in options if not b["text"].startswith(("Take", "🎭", "Accuse"))]
+        others = [b for b in options if b not in plays]
+        pick = plays if plays and (not others or self.rng.random() < 0.85) else others
+        return str(self.rng.choice(pick)["callback_data"])
+
+    async def _wait_change(self, message: Message, seen: int) -> None:
+        with contextlib.suppress(TimeoutError):
+            await self.fake.wait_for(lambda: len(message.history) > seen or self.over(), 1.0)
+
+
+def playable(message: Message) -> list[dict[str, Any]]:
+    """Buttons a person would consider: hand cards not shown in brackets, and every action."""
+    return [b for b in message.buttons() if not b["text"].startswith("(") and not b["callback_data"].startswith("v1:n")]

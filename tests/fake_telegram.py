@@ -1,0 +1,335 @@
+"""A fake Telegram Bot API server (aiohttp) that speaks real Bot API HTTP on 127.0.0.1.
+
+The bot under test is python-telegram-bot's real ``Application`` pointed at this server's
+root. Scripted users talk to it from the other side: they send commands, read the messages
+the bot left in their chats, and press the buttons they see. It answers like Telegram does:
+long polling, "message is not modified", 403 for a private chat the user never opened,
+429 with ``retry_after`` when a group goes over its budget, and a migrated group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456789:AAEfakefakefakefakefakefakefakefake12"
+BOT_ID = 123456789
+BOT_USERNAME = "durak_test_bot"
+_JSON_FIELDS = {"reply_markup", "allowed_updates", "commands", "scope", "reply_parameters", "entities",
+                "link_preview_options", "chat_id", "message_id", "offset", "limit", "timeout", "user_id",
+                "message_thread_id", "cache_time", "show_alert", "disable_notification", "protect_content"}
+
+
+@dataclass
+class Message:
+    chat_id: int
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None
+    thread_id: int | None = None
+    history: list[str] = field(default_factory=list)  # every text it showed, in order
+
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.markup:
+            return []
+        return [b for row in self.markup.get("inline_keyboard", []) for b in row]
+
+
+@dataclass
+class FakeUser:
+    id: int
+    first_name: str
+    language_code: str = "en"
+    started: bool = False          # opened the private chat with the bot
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "is_bot": False, "first_name": self.first_name, "language_code": self.language_code}
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.parameters = parameters
+
+
+class FakeTelegram:
+    def __init__(self, group_budget: int = 10_000, group_window: float = 60.0) -> None:
+        self.users: dict[int, FakeUser] = {}
+        self.groups: dict[int, dict[str, Any]] = {}
+        self.messages: dict[tuple[int, int], Message] = {}
+        self.updates: list[dict[str, Any]] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.errors: list[tuple[str, int, str]] = []       # method, code, description sent to the bot
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}
+        self.group_budget = group_budget        # sends and edits a group allows per window
+        self.group_window = group_window
+        self.group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
+        self._ids = itertools.count(1)
+        self._message_ids: defaultdict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # ------------------------------------------------------------------ server
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+        return self.url
+
+    async def stop(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != TOKEN:
+            return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
+        method = request.match_info["method"]
+        params = await self._params(request)
+        self.calls.append((method, params))
+        handler = getattr(self, f"api_{method}", None)
+        if handler is None:
+            return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
+        try:
+            result = await handler(params)
+        except ApiError as e:
+            self.errors.append((method, e.code, e.description))
+            body: dict[str, Any] = {"ok": False, "error_code": e.code, "description": e.description}
+            if e.parameters:
+                body["parameters"] = e.parameters
+            return web.json_response(body, status=e.code)
+        return web.json_response({"ok": True, "result": result})
+
+    @staticmethod
+    async def _params(request: web.Request) -> dict[str, Any]:
+        if request.content_type == "application/json":
+            return dict(await request.json())
+        raw = dict(await request.post()) if request.can_read_body else dict(request.query)
+        return {k: json.loads(v) if k in _JSON_FIELDS and isinstance(v, str) else v for k, v in raw.items()}
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # ------------------------------------------------------------------ the Bot API
+
+    async def api_getMe(self, p: dict[str, Any]) -> dict[str, Any]:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Durak", "username": BOT_USERNAME,
+                "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+
+    async def api_deleteWebhook(self, p: dict[str, Any]) -> bool:
+        return True
+
+    async def api_setMyCommands(self, p: dict[str, Any]) -> bool:
+        self.commands[p.get("language_code")] = p["commands"]
+        return True
+
+    async def api_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(p.get("offset") or 0)
+        deadline = time.monotonic() + float(p.get("timeout") or 0)
+        while True:
+            ready = [u for u in self.updates if u["update_id"] >= offset]
+            if ready or time.monotonic() >= deadline:
+                return ready[:100]
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), max(0.01, deadline - time.monotonic()))
+
+    def _check_chat(self, chat_id: int) -> None:
+        group = self.groups.get(chat_id)
+        if group is not None:
+            if group.get("migrated_to"):
+                raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                               {"migrate_to_chat_id": group["migrated_to"]})
+            now = time.monotonic()
+            sends = self.group_sends[chat_id]
+            while sends and sends[0] < now - self.group_window:
+                sends.popleft()
+            if len(sends) >= self.group_budget:
+                wait = max(1, int(sends[0] + self.group_window - now + 0.999))
+                raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+            sends.append(now)
+        elif chat_id > 0:
+            user = self.users.get(chat_id)
+            if user is None or not user.started:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        else:
+            raise ApiError(400, "Bad Request: chat not found")
+
+    async def api_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(p["chat_id"])
+        self._check_chat(chat_id)
+        message = Message(chat_id, next(self._message_ids[chat_id]), str(p["text"]), p.get("reply_markup"),
+                          p.get("message_thread_id"))
+        message.history.append(message.text)
+        self.messages[(chat_id, message.message_id)] = message
+        await self._notify()
+        return self._message_json(message)
+
+    async def api_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id, message_id = int(p["chat_id"]), int(p["message_id"])
+        message = self.messages.get((chat_id, message_id))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        markup = p.get("reply_markup")
+        if message.text == p["text"] and message.markup == markup:
+            raise ApiError(400, "Bad Request: message is not modified: specified new message content and reply "
+                                "markup are exactly the same as a current content and reply markup of the message")
+        self._check_chat(chat_id)
+        message.text, message.markup = str(p["text"]), markup
+        message.history.append(message.text)
+        await self._notify()
+        return self._message_json(message)
+
+    async def api_editMessageReplyMarkup(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id, message_id = int(p["chat_id"]), int(p["message_id"])
+        message = self.messages.get((chat_id, message_id))
+        if message is None:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        if message.markup == p.get("reply_markup"):
+            raise ApiError(400, "Bad Request: message is not modified")
+        self._check_chat(chat_id)
+        message.markup = p.get("reply_markup")
+        await self._notify()
+        return self._message_json(message)
+
+    async def api_deleteMessage(self, p: dict[str, Any]) -> bool:
+        if self.messages.pop((int(p["chat_id"]), int(p["message_id"])), None) is None:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        await self._notify()
+        return True
+
+    async def api_answerCallbackQuery(self, p: dict[str, Any]) -> bool:
+        query_id = str(p["callback_query_id"])
+        if query_id in self.answers:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        self.answers[query_id] = {**p, "at": time.monotonic()}
+        await self._notify()
+        return True
+
+    async def api_getChatAdministrators(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        group = self.groups[int(p["chat_id"])]
+        return [{"status": "creator" if i == 0 else "administrator", "user": self.users[uid].json(),
+                 **({"is_anonymous": False} if i == 0 else _ADMIN_RIGHTS)} for i, uid in enumerate(group["admins"])]
+
+    async def api_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
+        group = self.groups[int(p["chat_id"])]
+        uid = int(p["user_id"])
+        if uid in group["admins"]:
+            status = "creator" if group["admins"][0] == uid else "administrator"
+            return {"status": status, "user": self.users[uid].json(),
+                    **({"is_anonymous": False} if status == "creator" else _ADMIN_RIGHTS)}
+        return {"status": "member", "user": self.users[uid].json()}
+
+    def _message_json(self, m: Message) -> dict[str, Any]:
+        chat = self._chat_json(m.chat_id)
+        data: dict[str, Any] = {"message_id": m.message_id, "date": int(time.time()), "chat": chat, "text": m.text,
+                                "from": {"id": BOT_ID, "is_bot": True, "first_name": "Durak",
+                                         "username": BOT_USERNAME}}
+        if m.markup:
+            data["reply_markup"] = m.markup
+        if m.thread_id:
+            data["message_thread_id"] = m.thread_id
+            data["is_topic_message"] = True
+        return data
+
+    def _chat_json(self, chat_id: int) -> dict[str, Any]:
+        if chat_id in self.groups:
+            g = self.groups[chat_id]
+            return {"id": chat_id, "type": g["type"], "title": g["title"], "is_forum": g.get("forum", False)}
+        return {"id": chat_id, "type": "private", "first_name": self.users[chat_id].first_name}
+
+    # ------------------------------------------------------------------ the people
+
+    def add_user(self, user_id: int, name: str, language_code: str = "en") -> FakeUser:
+        self.users[user_id] = FakeUser(user_id, name, language_code)
+        return self.users[user_id]
+
+    def add_group(self, chat_id: int, title: str, admins: list[int], type_: str = "group",
+                  forum: bool = False) -> None:
+        self.groups[chat_id] = {"title": title, "admins": admins, "type": type_, "forum": forum}
+
+    async def _push(self, update: dict[str, Any]) -> int:
+        update_id = next(self._ids)
+        self.updates.append({"update_id": update_id, **update})
+        await self._notify()
+        return update_id
+
+    async def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None) -> None:
+        """A user writes ``text`` in a chat (a command gets its bot_command entity)."""
+        if chat_id == user_id:
+            self.users[user_id].started = True
+        message: dict[str, Any] = {"message_id": next(self._message_ids[chat_id]), "date": int(time.time()),
+                                   "chat": self._chat_json(chat_id), "from": self.users[user_id].json(), "text": text}
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if thread_id:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+        await self._push({"message": message})
+
+    async def migrate_group(self, old_id: int, new_id: int) -> None:
+        """The group becomes a supergroup: the service message arrives, the old id refuses messages."""
+        old = self.groups[old_id]
+        self.groups[new_id] = {**old, "type": "supergroup"}
+        old["migrated_to"] = new_id
+        message = {"message_id": next(self._message_ids[old_id]), "date": int(time.time()),
+                   "chat": {"id": old_id, "type": "group", "title": old["title"]},
+                   "from": self.users[old["admins"][0]].json(), "migrate_to_chat_id": new_id}
+        await self._push({"message": message})
+
+    async def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> str:
+        """A user presses an inline button; returns the callback query's id."""
+        message = self.messages[(chat_id, message_id)]
+        query_id = f"q{next(self._ids)}"
+        await self._push({"callback_query": {"id": query_id, "from": self.users[user_id].json(),
+                                             "message": self._message_json(message), "chat_instance": "ci",
+                                             "data": data}})
+        return query_id
+
+    async def answer(self, query_id: str, timeout: float = 10) -> dict[str, Any]:
+        await self.wait_for(lambda: query_id in self.answers, timeout)
+        return self.answers[query_id]
+
+    async def wait_for(self, predicate: Any, timeout: float = 10) -> None:
+        """Wait until ``predicate()`` holds; fails the test after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not predicate():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the condition did not come true in time")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+
+    def chat_messages(self, chat_id: int) -> list[Message]:
+        return sorted((m for (c, _), m in self.messages.items() if c == chat_id), key=lambda m: m.message_id)
+
+    def bot_messages_in(self, chat_id: int) -> list[Message]:
+        return self.chat_messages(chat_id)
+
+
+_ADMIN_RIGHTS = {"can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                 "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
+                 "can_change_info": True, "can_invite_users": True, "can_post_stories": False,
+                 "can_edit_stories": False, "can_delete_stories": False}
