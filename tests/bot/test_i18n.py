@@ -1,0 +1,52 @@
+"""Every message in the code has a Russian translation, with the same placeholders."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from bot.i18n import pick_language, translator
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def code_messages() -> set[str | tuple[str, ...]]:
+    found: set[str | tuple[str, ...]] = set()
+    for folder in ("bot", "handlers"):
+        for _, _, message, _, _ in extract_from_dir(str(ROOT / folder)):
+            found.add(message)
+    return found
+
+
+def test_every_message_is_translated_to_russian() -> None:
+    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po, locale="ru")
+    missing = []
+    for message in code_messages():
+        entry = catalog.get(message if isinstance(message, str) else message[0])
+        if entry is None or not entry.string or (isinstance(entry.string, tuple) and not all(entry.string)):
+            missing.append(message)
+            continue
+        ids = [message] if isinstance(message, str) else list(message)
+        strings = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        placeholders = {p for i in ids for p in re.findall(r"\{\w+\}", i)}
+        for text in strings:
+            assert set(re.findall(r"\{\w+\}", text)) == placeholders, (message, text)
+    assert not missing, f"untranslated: {missing}"
+
+
+def test_russian_plurals() -> None:
+    tr = translator("ru")
+    assert [tr.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5, 21)] == [
+        "1 карта", "3 карты", "5 карт", "21 карта"]
+
+
+def test_language_choice() -> None:
+    assert pick_language("en", "ru", "ru") == "en"
+    assert pick_language(None, "uk", "en") == "ru"
+    assert pick_language(None, "de-AT", "ru") == "en"
+    assert pick_language(None, None, "ru") == "ru"
+    assert pick_language("xx", None, "en") == "en"
