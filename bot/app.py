@@ -37,7 +37,8 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .token(settings.bot_token.get_secret_value())
         .base_url(f"{api}/bot")
         .base_file_url(f"{api}/file/bot")
-        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_edits_per_minute, group_time_period=60,
+        .rate_limiter(AIORateLimiter(overall_max_rate=settings.sends_per_second, overall_time_period=1,
+                                     group_max_rate=settings.group_edits_per_minute, group_time_period=60,
                                      max_retries=5))
         .concurrent_updates(64)
         .connection_pool_size(64)

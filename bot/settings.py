@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     webhook_port: int = 8443
     webhook_secret: SecretStr | None = None
     group_edits_per_minute: int = Field(20, ge=1)
+    sends_per_second: int = Field(30, ge=1)      # the bot's overall budget (Telegram allows about 30)
     lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
 

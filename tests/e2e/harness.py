@@ -26,7 +26,7 @@ class BotProcess:
     def __init__(self, fake: FakeTelegram, database: Path, **settings: Any) -> None:
         self.fake = fake
         self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database,
-                                      default_language="en", poll_timeout=1, group_edits_per_minute=6000,
+                                      default_language="en", poll_timeout=1, group_edits_per_minute=6000, sends_per_second=1000,
                                       **settings)
         self.app: Application | None = None  # type: ignore[type-arg]
 
@@ -67,6 +67,7 @@ class Table:
         self.players = players
         self.rng = random.Random(seed)
         self.presses = 0
+        self.refused = 0
 
     # --- reading
     def group_messages(self) -> list[Message]:
@@ -74,7 +75,7 @@ class Table:
 
     def lobby(self) -> Message:
         return next(m for m in reversed(self.group_messages()) if any(
-            b.get("callback_data", "").startswith("v1:j:") for b in m.buttons()) or "Players (" in m.text)
+            b.get("callback_data", "").startswith(("v1:j:", "v1:o:")) for b in m.buttons()))
 
     def result(self) -> Message | None:
         return next((m for m in self.group_messages() if m.text.startswith("🏁")), None)
@@ -114,6 +115,35 @@ class Table:
             await self.fake.send_text(user, user, f"/start {match.group(1)}")
         await self.fake.wait_for(lambda: self.fake.users[user].first_name in self.lobby().text)
 
+    async def configure(self, creator: int, **wanted: str) -> None:
+        """Open Settings and press each option until its button shows the wanted value, then go back."""
+        labels = {"preset": "Game", "deck": "Deck", "players": "Players", "throw_in": "Throw-in",
+                  "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams"}
+        await self.press(creator, self.lobby(), "Settings")
+        await self.fake.wait_for(lambda: "« Back" in [b["text"] for b in self.lobby().buttons()])
+        for option, value in wanted.items():
+            for _ in range(8):
+                message = self.lobby()
+                label = next(b["text"] for b in message.buttons() if b["text"].startswith(labels[option] + ":"))
+                if label == f"{labels[option]}: {value}":
+                    break
+                seen = len(message.history)
+                answer = await self.press(creator, message, labels[option] + ":")
+                assert not answer.get("text"), answer
+                await self.fake.wait_for(lambda m=message, n=seen: len(m.history) > n)
+            else:
+                raise AssertionError(f"{option} never became {value}")
+        await self.press(creator, self.lobby(), "« Back")
+        await self.fake.wait_for(lambda: "Join" in [b["text"] for b in self.lobby().buttons()])
+
+    async def seat_everyone(self, preset: str = "", **options: str) -> None:
+        """The first player opens a lobby (with options), everyone joins."""
+        await self.newgame(self.players[0], preset)
+        if options:
+            await self.configure(self.players[0], **options)
+        for user in self.players:
+            await self.join(user)
+
     async def start(self, creator: int) -> None:
         lobby = self.lobby()
         answer = await self.press(creator, lobby, "Start")
@@ -138,7 +168,10 @@ class Table:
                     continue
                 data = (choose or self.choose)(options)
                 answer = await self.press(user, message, data)
-                assert answer.get("text") is None or isinstance(answer["text"], str)
+                if answer.get("text"):  # refused (a stale button, a wrong card): look again at once
+                    self.refused += 1
+                    await asyncio.sleep(0.01)
+                    continue
                 await self._wait_change(message, seen)
 
         await asyncio.wait_for(asyncio.gather(*(player(p) for p in self.players)), timeout)
@@ -147,9 +180,23 @@ class Table:
         return result
 
     def choose(self, options: list[dict[str, Any]]) -> str:
-        plays = [b for b in options if not b["text"].startswith(("Take", "🎭", "Accuse"))]
-        others = [b for b in options if b not in plays]
-        pick = plays if plays and (not others or self.rng.random() < 0.85) else others
+        """Like a quick, casual player: mostly cover or finish the bout, now and then something else."""
+        def starting(*prefixes: str) -> list[dict[str, Any]]:
+            return [b for b in options if b["text"].startswith(prefixes)]
+
+        rare = starting("🎭", "Accuse")
+        done = starting("Done")
+        take = starting("Take")
+        cards = [b for b in options if b not in rare + done + take]
+        roll = self.rng.random()
+        if rare and roll < 0.05:
+            pick = rare
+        elif done and (roll < 0.7 or not cards):
+            pick = done
+        elif cards and (roll < 0.9 or not take):
+            pick = cards
+        else:
+            pick = take or done or cards or rare
         return str(self.rng.choice(pick)["callback_data"])
 
     async def _wait_change(self, message: Message, seen: int) -> None:

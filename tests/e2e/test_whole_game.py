@@ -1,19 +1,81 @@
-"""Friends play whole games in a group by pressing the buttons they see."""
+"""Friends play whole games in a group by pressing only the buttons they see."""
 
 from __future__ import annotations
 
+import json
+import re
+import sqlite3
+
+import pytest
+
+from durak import State, card_label
+from durak.cards import parse_card
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
 
+CARD = re.compile(r"(10|[2-9JQKA])[♠♣♦♥]")
 
-async def test_two_players_play_a_whole_game(fake: FakeTelegram, bot: BotProcess) -> None:
-    table = Table(fake, GROUP, [101, 102], seed=1)
-    fake.users[101].started = True
-    await table.newgame(101)
-    await table.join(101)
-    await table.join(102)
+
+def stored_game(bot: BotProcess) -> sqlite3.Row:
+    with sqlite3.connect(bot.settings.database_path) as db:
+        db.row_factory = sqlite3.Row
+        row = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        assert row is not None
+        return row
+
+
+def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: int) -> None:
+    row = stored_game(bot)
+    assert row["status"] == "finished"
+    with sqlite3.connect(bot.settings.database_path) as db:
+        results = db.execute("SELECT seat, place, loser FROM game_results WHERE game_id = ?", (row["id"],)).fetchall()
+    assert len(results) == players
+    table_message = next(m for m in table.group_messages() if m.message_id == row["message_id"])
+    assert "Waiting for" not in table_message.text, "the table shows the final state"
+    # no group message ever showed a card before it was public
+    state = State.from_json(json.loads(row["state"]))
+    shown = {card_label(parse_card(c)) for event in json.loads(row["log"]) for c in event.get("c", [])}
+    trump_labels = {m.group(0) for text in table_message.history for m in re.finditer(r"under the stock: (\S+)", text)}
+    public = shown | {t.replace("under the stock: ", "") for t in trump_labels}
+    never_public = {card_label(c) for hand in state.hands for c in hand} - public
+    for message in table.group_messages():
+        for text in message.history:
+            leaked = {m.group(0) for m in CARD.finditer(text)} & never_public
+            assert not leaked, f"the group saw {leaked} from a hand: {text}"
+
+
+GAMES = [
+    pytest.param("podkidnoy", 2, {}, id="podkidnoy-2"),
+    pytest.param("perevodnoy", 3, {}, id="perevodnoy-3"),
+    pytest.param("simple", 4, {"deck": "24"}, id="simple-4-deck24"),
+    pytest.param("do_zavala", 5, {"deck": "52"}, id="do_zavala-5-deck52"),
+    pytest.param("podkidnoy", 6, {"throw_in": "neighbours"}, id="podkidnoy-6-neighbours"),
+    pytest.param("podkidnoy", 4, {"teams": "teams 2x2"}, id="teams-2x2"),
+    pytest.param("perevodnoy", 6, {"teams": "teams 3x3"}, id="teams-3x3"),
+    pytest.param("podkidnoy", 3, {"cheating": "on", "draw": "off"}, id="cheating-3"),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), GAMES)
+async def test_a_whole_game(fake: FakeTelegram, bot: BotProcess, preset: str, players: int,
+                            options: dict[str, str]) -> None:
+    table = Table(fake, GROUP, list(range(101, 101 + players)), seed=players)
+    await table.seat_everyone(preset, **options)
+    lobby_text = table.lobby().text
+    assert f"Players ({players}/" in lobby_text
     await table.start(101)
-    result = await table.play_to_the_end()
+    await fake.wait_for(lambda: stored_game(bot)["status"] == "playing")
+    # each player sees exactly his own hand as buttons
+    state = State.from_json(json.loads(stored_game(bot)["state"]))
+    for seat, user in enumerate(table.players):
+        message = table.hand_message(user)
+        assert message is not None
+        shown = {m.group(0) for b in message.buttons() if b["callback_data"].startswith("v1:c:")
+                 for m in CARD.finditer(b["text"])}
+        assert shown == {card_label(c) for c in state.hands[seat]}
+    result = await table.play_to_the_end(timeout=240)
     assert "Game over" in result.text
-    assert "Durak:" in result.text or "draw" in result.text
+    assert ("Durak:" in result.text) or ("losing team" in result.text) or ("draw" in result.text)
+    await bot.service.notifier.flush()
+    check_finished(fake, bot, table, players)
