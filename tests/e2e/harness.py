@@ -25,9 +25,9 @@ class BotProcess:
 
     def __init__(self, fake: FakeTelegram, database: Path, **settings: Any) -> None:
         self.fake = fake
-        self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database,
-                                      default_language="en", poll_timeout=1, group_edits_per_minute=6000, sends_per_second=1000,
-                                      **settings)
+        options: dict[str, Any] = {"default_language": "en", "poll_timeout": 1, "group_edits_per_minute": 6000,
+                                   "sends_per_second": 1000, **settings}
+        self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database, **options)
         self.app: Application | None = None  # type: ignore[type-arg]
 
     @property
