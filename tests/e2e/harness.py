@@ -68,6 +68,7 @@ class Table:
         self.rng = random.Random(seed)
         self.presses = 0
         self.refused = 0
+        self.accepted = 0
 
     # --- reading
     def group_messages(self) -> list[Message]:
@@ -155,8 +156,16 @@ class Table:
 
     async def play_to_the_end(self, timeout: float = 120, choose: Callable[..., Any] | None = None) -> Message:
         """Everyone plays at once, pressing buttons they see, until the result is posted."""
+        await self.play(lambda: False, timeout, choose)
+        result = self.result()
+        assert result is not None
+        return result
+
+    async def play(self, until: Callable[[], bool], timeout: float = 120,
+                   choose: Callable[..., Any] | None = None) -> None:
+        """Everyone plays at once until ``until()`` holds or the game is over."""
         async def player(user: int) -> None:
-            while not self.over():
+            while not self.over() and not until():
                 message = self.hand_message(user)
                 if message is None:
                     await asyncio.sleep(0.05)
@@ -172,12 +181,10 @@ class Table:
                     self.refused += 1
                     await asyncio.sleep(0.01)
                     continue
+                self.accepted += 1
                 await self._wait_change(message, seen)
 
         await asyncio.wait_for(asyncio.gather(*(player(p) for p in self.players)), timeout)
-        result = self.result()
-        assert result is not None
-        return result
 
     def choose(self, options: list[dict[str, Any]]) -> str:
         """Like a quick, casual player: mostly cover or finish the bout, now and then something else."""
@@ -198,6 +205,15 @@ class Table:
         else:
             pick = take or done or cards or rare
         return str(self.rng.choice(pick)["callback_data"])
+
+    def stored(self, database: Path) -> dict[str, Any]:
+        """The newest game row of this group, as stored."""
+        import sqlite3
+
+        with sqlite3.connect(database) as db:
+            db.row_factory = sqlite3.Row
+            row = db.execute("SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (self.group,)).fetchone()
+        return dict(row) if row is not None else {}
 
     async def _wait_change(self, message: Message, seen: int) -> None:
         with contextlib.suppress(TimeoutError):

@@ -1,0 +1,137 @@
+"""Restarts, forged and stale buttons, double presses, floods, and a group turning supergroup."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from durak import State
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram
+
+
+def moves(table: Table, database: Path) -> int:
+    return int(State.from_json(json.loads(table.stored(database)["state"])).moves)
+
+
+async def started_table(fake: FakeTelegram, bot: BotProcess, players: int = 2, preset: str = "") -> Table:
+    table = Table(fake, GROUP, list(range(101, 101 + players)), seed=7)
+    await table.seat_everyone(preset)
+    await table.start(101)
+    await fake.wait_for(lambda: table.stored(bot.settings.database_path).get("status") == "playing")
+    return table
+
+
+async def test_a_restart_in_the_middle_of_a_game_loses_nothing(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    first = BotProcess(fake, database)
+    await first.start()
+    table = await started_table(fake, first, players=3, preset="perevodnoy")
+    await table.play(until=lambda: table.accepted >= 15)
+    await first.service.notifier.flush()
+    before = moves(table, database)
+    hands_before = json.loads(table.stored(database)["state"])["hands"]
+    await first.stop()
+
+    second = BotProcess(fake, database)
+    await second.start()
+    assert moves(table, database) == before
+    assert json.loads(table.stored(database)["state"])["hands"] == hands_before
+    assert second.service.games, "the running game was resumed"
+    await table.play_to_the_end()
+    row = table.stored(database)
+    assert row["status"] == "finished"
+    assert State.from_json(json.loads(row["state"])).moves > before
+    await second.stop()
+
+
+async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = await started_table(fake, bot)
+    database = bot.settings.database_path
+    version = table.stored(database)["version"]
+    state = State.from_json(json.loads(table.stored(database)["state"]))
+    attacker = table.players[state.attacker or 0]
+    other = table.players[1 - (state.attacker or 0)]
+    message = table.hand_message(attacker)
+    assert message is not None
+    card = next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and not b["text"].startswith("("))
+    game_id = card["callback_data"].split(":")[2]
+
+    async def toast(user: int, data: str) -> str:
+        answer = await fake.answer(await fake.press(user, message.chat_id, message.message_id, data))
+        return str(answer.get("text") or "")
+
+    assert await toast(attacker, "hello") == "This button is not valid any more."
+    assert await toast(attacker, "v1:c:" + "9" * 12 + ":" + "9" * 9 + ":" + "A" * 40) == (
+        "This button is not valid any more.")
+    assert await toast(attacker, "v1:c:999:0:6S") == "This game is over."
+    assert await toast(attacker, f"v1:c:{game_id}:0:ZZ") == "Unknown button."
+    assert await toast(106, card["callback_data"]) == "You are not in this game."
+    assert await toast(attacker, f"v1:c:{game_id}:5:{card['callback_data'].split(':')[4]}") == (
+        "The table has changed: look again.")
+    assert "not in your hand" in await toast(other, card["callback_data"])
+    assert table.stored(database)["version"] == version, "nothing was written"
+
+    # the real press works, and pressing the same button again is stale
+    assert await toast(attacker, card["callback_data"]) == ""
+    await fake.wait_for(lambda: table.stored(database)["version"] == version + 1)
+    assert await toast(attacker, card["callback_data"]) == "The table has changed: look again."
+    await asyncio.sleep(0.2)
+    assert table.stored(database)["version"] == version + 1
+
+
+async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = await started_table(fake, bot)
+    database = bot.settings.database_path
+    state = State.from_json(json.loads(table.stored(database)["state"]))
+    attacker = table.players[state.attacker or 0]
+    message = table.hand_message(attacker)
+    assert message is not None
+    card = next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and not b["text"].startswith("("))
+    answers = await asyncio.gather(*(table.press(attacker, message, card["callback_data"]) for _ in range(3)))
+    await bot.service.notifier.flush()
+    await asyncio.sleep(0.3)
+    assert moves(table, database) == 1
+    assert all(a.get("at") is not None for a in answers), "every press was answered"
+
+
+async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTelegram, tmp_path: Path) -> None:
+    """With Telegram's 20 edits a minute the table is edited far less often than buttons are pressed."""
+    fake.group_budget, fake.group_window = 40, 60.0
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", group_edits_per_minute=20)
+    await bot.start()
+    table = await started_table(fake, bot, players=2)
+    await table.play_to_the_end(timeout=180)
+    await asyncio.wait_for(bot.service.notifier.flush(), 60)
+    assert not [e for e in fake.errors if e[1] == 429], "the bot kept within the group's budget"
+    table_message = table.group_messages()[0]
+    assert table.accepted > len(table_message.history), "edits were coalesced"
+    assert "Waiting for" not in table_message.text, "the latest state won"
+    await bot.stop()
+
+
+async def test_429_from_the_group_is_waited_out(fake: FakeTelegram, tmp_path: Path) -> None:
+    """A server stricter than the bot's own limiter answers 429; the bot retries and catches up."""
+    fake.group_budget, fake.group_window = 4, 3.0
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", group_edits_per_minute=6000)
+    await bot.start()
+    table = await started_table(fake, bot, players=2)
+    await table.play_to_the_end(timeout=180)
+    await asyncio.wait_for(bot.service.notifier.flush(), 60)
+    assert [e for e in fake.errors if e[1] == 429], "the budget was exceeded at least once"
+    assert "Waiting for" not in table.group_messages()[0].text
+    await bot.stop()
+
+
+async def test_the_game_follows_a_group_that_became_a_supergroup(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = await started_table(fake, bot)
+    await table.play(until=lambda: table.accepted >= 5)
+    await fake.migrate_group(GROUP, -100777)
+    await fake.wait_for(lambda: len(fake.chat_messages(-100777)) == 1)
+    table.group = -100777
+    result = await table.play_to_the_end()
+    assert result.chat_id == -100777
+    row = table.stored(bot.settings.database_path)
+    assert row["chat_id"] == -100777 and row["status"] == "finished"
