@@ -5,11 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import FakeTelegram, Message
+
+
+def playable_card(message: Message) -> dict[str, Any]:
+    return next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "(")
 
 
 def moves(table: Table, database: Path) -> int:
@@ -56,7 +61,7 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
     other = table.players[1 - (state.attacker or 0)]
     message = table.hand_message(attacker)
     assert message is not None
-    card = next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and not b["text"].startswith("("))
+    card = playable_card(message)
     game_id = card["callback_data"].split(":")[2]
 
     async def toast(user: int, data: str) -> str:
@@ -89,7 +94,7 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
     attacker = table.players[state.attacker or 0]
     message = table.hand_message(attacker)
     assert message is not None
-    card = next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and not b["text"].startswith("("))
+    card = playable_card(message)
     answers = await asyncio.gather(*(table.press(attacker, message, card["callback_data"]) for _ in range(3)))
     await bot.service.notifier.flush()
     await asyncio.sleep(0.3)
