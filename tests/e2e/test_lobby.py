@@ -1,0 +1,143 @@
+"""The lobby: joining, leaving, settings, starting, cancelling, expiry, rematch, one game per topic."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram
+
+
+async def test_join_through_the_deep_link_then_leave(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102, 103])
+    await table.newgame(101)
+    answer = await table.press(102, table.lobby(), "Join")
+    assert answer["url"].endswith("?start=join_1"), "a user the bot can't reach yet gets the deep link"
+    assert "102" not in table.lobby().text and "Boris" not in table.lobby().text
+    await fake.send_text(102, 102, "/start join_1")
+    await fake.wait_for(lambda: "Boris" in table.lobby().text)
+    private = fake.chat_messages(102)[-1]
+    assert "You joined the game" in private.text
+    answer = await table.press(102, table.lobby(), "Join")
+    assert answer["text"] == "You have already joined."
+    answer = await table.press(102, table.lobby(), "Leave")
+    assert answer["text"] == "You left the game."
+    await fake.wait_for(lambda: "Boris" not in table.lobby().text)
+    answer = await table.press(103, table.lobby(), "Leave")
+    assert answer["text"] == "You are not in this game."
+
+
+async def test_only_the_creator_changes_settings_and_they_become_the_groups_defaults(
+        fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101)
+    await table.join(102)
+    answer = await table.press(102, table.lobby(), "Settings")
+    assert answer["text"] == "Only the creator can do that."
+    await table.configure(101, deck="24", transfer="on", cheating="on")
+    assert "24 cards" in table.lobby().text and "transfer" in table.lobby().text
+    await table.press(101, table.lobby(), "Cancel")
+    await fake.wait_for(lambda: "cancelled" in table.group_messages()[-1].text)
+    await table.newgame(102)
+    text = table.lobby().text
+    assert "24 cards" in text and "transfer" in text and "cheating allowed" in text
+    assert "up to 4 players" in text
+
+
+async def test_start_needs_enough_players_for_the_rules(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102, 103])
+    await table.newgame(101)
+    await table.join(101)
+    answer = await table.press(101, table.lobby(), "Start")
+    assert answer["text"] == "At least two players are needed."
+    await table.join(102)
+    await table.join(103)
+    answer = await table.press(102, table.lobby(), "Start")
+    assert answer["text"] == "Only the creator can do that."
+    answer = await table.press(101, table.lobby(), "Settings")
+    await fake.wait_for(lambda: any(b["text"].startswith("Teams") for b in table.lobby().buttons()))
+    answer = await table.press(101, table.lobby(), "Teams:")
+    await fake.wait_for(lambda: any(b["text"] == "Teams: teams 2x2" for b in table.lobby().buttons()))
+    await table.press(101, table.lobby(), "« Back")
+    await fake.wait_for(lambda: any(b["text"] == "Start" for b in table.lobby().buttons()))
+    answer = await table.press(101, table.lobby(), "Start")
+    assert answer["text"] == "These rules need 4 players."
+
+
+async def test_a_seat_the_bot_cannot_reach_stops_the_start(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    fake.users[102].started = False  # Boris blocked the bot after joining
+    await table.press(101, table.lobby(), "Start")
+    await fake.wait_for(lambda: "I can't write to Boris" in table.lobby().text)
+    assert table.stored(bot.settings.database_path)["status"] == "lobby"
+    assert table.hand_message(101) is None, "the hand already sent to Anna was taken back"
+
+
+async def test_cancel_by_the_creator_or_an_admin_only(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [102, 103, 101])
+    await table.newgame(102)
+    answer = await table.press(103, table.lobby(), "Cancel")
+    assert answer["text"] == "Only the creator or an admin can cancel."
+    await table.press(101, table.lobby(), "Cancel")  # Anna is the group's admin
+    await fake.wait_for(lambda: table.group_messages()[0].text == "The game was cancelled by Anna.")
+    assert table.stored(bot.settings.database_path)["status"] == "cancelled"
+
+
+async def test_newgame_during_a_game_points_to_the_table(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    await table.start(101)
+    await fake.send_text(102, GROUP, "/newgame")
+    await fake.wait_for(lambda: table.group_messages()[-1].text.startswith("A game is already open here"))
+    assert len([m for m in table.group_messages() if "Players (" in m.history[0]]) == 1
+
+
+async def test_one_game_per_forum_topic(fake: FakeTelegram, bot: BotProcess) -> None:
+    fake.add_group(-1009, "Forum", admins=[101], type_="supergroup", forum=True)
+    await fake.send_text(101, -1009, "/newgame", thread_id=5)
+    await fake.send_text(102, -1009, "/newgame", thread_id=7)
+    await fake.wait_for(lambda: len(fake.chat_messages(-1009)) == 2)
+    assert sorted(m.thread_id or 0 for m in fake.chat_messages(-1009)) == [5, 7]
+
+
+async def test_an_idle_lobby_expires(fake: FakeTelegram, tmp_path: Path) -> None:
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", lobby_timeout=1)
+    await bot.start()
+    table = Table(fake, GROUP, [101])
+    await table.newgame(101)
+    await fake.wait_for(lambda: table.group_messages()[0].text == "The lobby expired: nobody started the game.", 10)
+    assert table.stored(bot.settings.database_path)["status"] == "cancelled"
+    await bot.stop()
+
+
+async def test_an_expiry_timer_survives_a_restart(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    first = BotProcess(fake, database, lobby_timeout=2)
+    await first.start()
+    table = Table(fake, GROUP, [101])
+    await table.newgame(101)
+    await first.stop()
+    second = BotProcess(fake, database, lobby_timeout=2)
+    await second.start()
+    await fake.wait_for(lambda: "expired" in table.group_messages()[0].text, 10)
+    await second.stop()
+
+
+async def test_play_again_seats_the_same_players(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102], seed=3)
+    await table.seat_everyone(deck="24")
+    await table.start(101)
+    result = await table.play_to_the_end()
+    await table.press(102, result, "🔁 Play again")
+    await fake.wait_for(lambda: len([m for m in table.group_messages() if "Players (2/" in m.text]) == 1)
+    lobby = table.lobby()
+    assert "Anna" in lobby.text and "Boris" in lobby.text
+    assert "24 cards" in lobby.text
+    await asyncio.sleep(0.1)
+    answer = await table.press(101, result, "🔁 Play again")
+    assert not answer.get("url")
+    await asyncio.sleep(0.3)
+    assert len([m for m in table.group_messages() if "Players (" in m.text]) == 1, "one open game per group"
