@@ -93,7 +93,11 @@ class GameService:
         self.bot_username = me.username or ""
         for user in await self.repo.users():
             self.users[user.id] = user
-        for game in await self.repo.games_with_status(Status.LOBBY, Status.PLAYING):
+        games, corrupt = await self.repo.games_with_status(Status.LOBBY, Status.PLAYING)
+        for game_id in corrupt:
+            await self.repo.close_unreadable(game_id)
+            log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
+        for game in games:
             self.games[game.id] = game
             if game.status is Status.LOBBY:
                 self._arm_lobby_timer(game)

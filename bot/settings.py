@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("missing")
         if not TOKEN_PATTERN.fullmatch(value.get_secret_value().strip()):
             raise ValueError("BOT_TOKEN does not look like a bot token")
         return SecretStr(value.get_secret_value().strip())
@@ -61,7 +63,8 @@ def load_settings(**overrides: object) -> Settings:
         for err in e.errors():
             field = ".".join(str(p) for p in err["loc"]).upper()
             if field == "BOT_TOKEN":
-                what = "is missing" if err["type"] == "missing" else "is malformed"
+                missing = err["type"] == "missing" or "missing" in str(err.get("msg", ""))
+                what = "is missing" if missing else "is malformed"
                 problems.append(f"BOT_TOKEN {what}. {HOW_TO_GET_A_TOKEN}")
             else:
                 problems.append(f"{field}: {err['msg']}")

@@ -128,16 +128,24 @@ class Repo:
         )
         return None if row is None else await self._game(row)
 
-    async def games_with_status(self, *statuses: Status) -> list[Game]:
+    async def games_with_status(self, *statuses: Status) -> tuple[list[Game], list[int]]:
+        """The readable games with these statuses, and the ids of rows that could not be read."""
         marks = ", ".join("?" for _ in statuses)
         rows = await self.db.all(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses)
-        games = []
+        games, corrupt = [], []
         for row in rows:
             try:
                 games.append(await self._game(row))
             except CorruptRow as e:
-                log.error("%s; the game is left as it is", e)
-        return games
+                log.error("%s", e)
+                corrupt.append(int(row["id"]))
+        return games, corrupt
+
+    async def close_unreadable(self, game_id: int) -> None:
+        """Cancel a game whose row cannot be read, so its chat can play again; the row stays for inspection."""
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE games SET status = 'cancelled', version = version + 1 WHERE id = ?",
+                               (game_id,))
 
     async def update_game(self, game: Game, *, expected_version: int, status: Status | None = None,
                           rules: Rules | None = None, max_players: int | None = None,

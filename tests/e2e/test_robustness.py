@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from durak import State
 from tests.e2e.conftest import GROUP
@@ -140,3 +144,22 @@ async def test_the_game_follows_a_group_that_became_a_supergroup(fake: FakeTeleg
     assert result.chat_id == -100777
     row = table.stored(bot.settings.database_path)
     assert row["chat_id"] == -100777 and row["status"] == "finished"
+
+
+async def test_a_corrupt_game_row_is_closed_with_a_log_line(fake: FakeTelegram, tmp_path: Path,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    database = tmp_path / "durak.sqlite3"
+    first = BotProcess(fake, database)
+    await first.start()
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101)
+    await first.stop()
+    with sqlite3.connect(database) as raw:
+        raw.execute("UPDATE games SET rules = 'not json'")
+    second = BotProcess(fake, database)
+    with caplog.at_level(logging.ERROR):
+        await second.start()
+    assert "could not be read and was closed" in caplog.text
+    await table.newgame(102)  # the group can play again
+    assert "Players (1/" in table.lobby().text
+    await second.stop()

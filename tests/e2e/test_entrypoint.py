@@ -1,0 +1,52 @@
+"""``durak-bot`` as a program: settings from the environment, long polling, a clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.e2e.conftest import GROUP
+from tests.fake_telegram import TOKEN, FakeTelegram
+
+
+def env(**values: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL")}
+    return {**clean, **values}
+
+
+async def run(cwd: Path, **values: str) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=cwd, env=env(**values),
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    return proc.returncode or 0, err.decode()
+
+
+async def test_a_missing_token_says_how_to_get_one(tmp_path: Path) -> None:
+    code, err = await run(tmp_path)
+    assert code == 2
+    assert "BOT_TOKEN is missing" in err and "@BotFather" in err
+
+
+async def test_a_malformed_token_is_refused(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN="not-a-token")
+    assert code == 2
+    assert "BOT_TOKEN is malformed" in err
+
+
+async def test_the_bot_runs_from_its_env_file_and_stops_cleanly(fake: FakeTelegram, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"BOT_TOKEN={TOKEN}\nTELEGRAM_API_URL={fake.url}\nPOLL_TIMEOUT=1\n"
+                                   "DEFAULT_LANGUAGE=en\n")
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=tmp_path, env=env(),
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await fake.wait_for(lambda: "ru" in fake.commands, 20)
+        await fake.send_text(101, GROUP, "/newgame")
+        await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert (tmp_path / "durak.sqlite3").exists(), "the database is created on first start"

@@ -1,0 +1,149 @@
+"""Storage on real SQLite files: migrations, optimistic versions, corrupt rows, crashes."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from durak import Rules, new_game
+from durak.setup import Previous
+from storage.db import Database
+from storage.models import Status, User
+from storage.repo import Conflict, CorruptRow, Repo
+
+ANNA = User(1, "Anna", "anna", telegram_language="ru")
+BORIS = User(2, "Boris")
+
+
+async def open_repo(path: Path) -> Repo:
+    return Repo(await Database.open(path))
+
+
+async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    assert await repo.db.version() == 1
+    assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+    assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+    await repo.db.close()
+    again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
+    assert await again.db.version() == 1
+    await again.db.close()
+
+
+async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    await repo.save_user(ANNA, private_chat=True)
+    await repo.save_user(BORIS)
+    await repo.save_user(User(1, "Anna K", "anna"))  # a later update without private_chat keeps it
+    await repo.save_chat_defaults(-5, Rules.from_dict({"preset": "perevodnoy"}), 4)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, Previous(1, 0), players=[ANNA, BORIS])
+    state = new_game(Rules(), 2, seed=1)
+    game = await repo.update_game(game, expected_version=game.version, status=Status.PLAYING, state=state,
+                                  seat_messages={0: 10, 1: 11}, log_lines=[{"k": "lead", "s": 0}])
+    await repo.db.close()
+
+    repo = await open_repo(path)
+    anna = await repo.user(1)
+    assert anna is not None and anna.name == "Anna K" and anna.private_chat and anna.telegram_language == "ru"
+    chat = await repo.chat(-5)
+    assert chat.rules is not None and chat.rules.transfer and chat.max_players == 4
+    stored = await repo.game(game.id)
+    assert stored is not None
+    assert stored.state == state and stored.status is Status.PLAYING
+    assert [(s.seat, s.user.id, s.message_id) for s in stored.seats] == [(0, 1, 10), (1, 2, 11)]
+    assert stored.previous == Previous(1, 0) and stored.log == ({"k": "lead", "s": 0},)
+    await repo.db.close()
+
+
+async def test_a_write_from_an_old_version_is_refused(tmp_path: Path) -> None:
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    newer = await repo.update_game(game, expected_version=game.version, max_players=4)
+    with pytest.raises(Conflict):
+        await repo.update_game(game, expected_version=game.version, max_players=3)
+    again = await repo.game(game.id)
+    assert again is not None and again.max_players == 4 and again.version == newer.version
+    await repo.db.close()
+
+
+async def test_one_open_game_per_chat_topic(tmp_path: Path) -> None:
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    with pytest.raises(Conflict):
+        await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    await repo.create_lobby(-5, 3, ANNA, Rules(), 6)  # another forum topic
+    await repo.db.close()
+
+
+async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> None:
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    with pytest.raises(RuntimeError):
+        async with repo.db.write() as conn:
+            await conn.execute("INSERT INTO chats (id, language) VALUES (1, 'ru')")
+            raise RuntimeError("boom")
+    assert await repo.db.one("SELECT * FROM chats") is None
+    await repo.set_chat_language(1, "en")  # the connection is usable again
+    assert (await repo.chat(1)).language == "en"
+    await repo.db.close()
+
+
+CRASH = """
+import os, sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+db.execute("UPDATE games SET max_players = 2, version = version + 1")
+db.execute("DELETE FROM seats")
+os._exit(1)  # the process dies in the middle of the transaction
+"""
+
+
+async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    await repo.save_user(ANNA)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    await repo.db.close()
+    done = subprocess.run([sys.executable, "-c", CRASH, str(path)], check=False)
+    assert done.returncode == 1
+    repo = await open_repo(path)
+    stored = await repo.game(game.id)
+    assert stored is not None and stored.max_players == 6 and len(stored.seats) == 1
+    await repo.update_game(stored, expected_version=stored.version, max_players=5)  # no lock was left behind
+    await repo.db.close()
+
+
+async def test_a_corrupt_row_is_reported_and_skipped(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    await repo.save_user(ANNA)
+    bad = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    good = await repo.create_lobby(-6, 0, ANNA, Rules(), 6)
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE games SET rules = '{\"deck_size\": 33' WHERE id = ?", (bad.id,))
+    with pytest.raises(CorruptRow, match=f"game {bad.id}"):
+        await repo.game(bad.id)
+    with caplog.at_level(logging.ERROR):
+        games, corrupt = await repo.games_with_status(Status.LOBBY)
+    assert [g.id for g in games] == [good.id] and corrupt == [bad.id]
+    assert f"game {bad.id}: stored row is unreadable" in caplog.text
+    await repo.close_unreadable(bad.id)
+    assert (await repo.games_with_status(Status.LOBBY))[1] == []
+    await repo.create_lobby(-5, 0, ANNA, Rules(), 6)  # the chat can play again
+    await repo.db.close()
+
+
+async def test_bad_default_rules_of_a_chat_fall_back_to_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    with sqlite3.connect(path) as raw:
+        raw.execute("INSERT INTO chats (id, rules) VALUES (-5, '{\"teams\": \"5x5\"}')")
+    assert (await repo.chat(-5)).rules is None
+    await repo.db.close()
