@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.ext import (
@@ -66,7 +67,7 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_error_handler(_on_error)
 
 
-def _started(settings: Settings) -> Callable[[Application], Awaitable[None]]:  # type: ignore[type-arg]
+def _started(settings: Settings) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(settings.database_path)
         repo = Repo(db)

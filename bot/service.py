@@ -535,9 +535,9 @@ class GameService:
             if seat.message_id is None:
                 continue
             key = (game.id, seat.seat)
-            text, markup = render.private(self.user_tr(seat.user.id), game, seat.seat, self.selected.get(key),
-                                          key in self.armed)
-            self.notifier.want(seat.user.id, seat.message_id, Content(text, markup))
+            hand = render.private(self.user_tr(seat.user.id), game, seat.seat, self.selected.get(key),
+                                  key in self.armed)
+            self.notifier.want(seat.user.id, seat.message_id, Content(*hand))
 
     async def user_blocked(self, chat_id: int) -> None:
         user = self.users.get(chat_id)
@@ -557,10 +557,11 @@ class GameService:
                 if fresh is None:
                     continue
                 tr = await self.chat_tr(new_id)
-                text: str
-                markup: InlineKeyboardMarkup | None
-                text, markup = render.lobby(tr, fresh) if fresh.status is Status.LOBBY else (
-                    render.table(tr, fresh), None)
+                markup: InlineKeyboardMarkup | None = None
+                if fresh.status is Status.LOBBY:
+                    text, markup = render.lobby(tr, fresh)
+                else:
+                    text = render.table(tr, fresh)
                 try:
                     message = await self.bot.send_message(new_id, text, reply_markup=markup,
                                                           message_thread_id=fresh.thread_id or None)

@@ -1,0 +1,79 @@
+"""A player's hand in the private chat: covering with a choice of targets, toasts for illegal cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from durak import Rules, apply, attack, position
+from durak.cards import parse_card
+from storage.db import Database
+from storage.models import Status, User
+from storage.repo import Repo
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram, Message
+
+
+async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[str]], lead: list[str],
+                          rules: Rules | None = None) -> None:
+    """A game in the database whose attacker (seat 0, Anna) has just led ``lead``, as a restart finds it."""
+    repo = Repo(await Database.open(database))
+    anna, boris = User(101, "Anna"), User(102, "Boris")
+    for user in (anna, boris):
+        await repo.save_user(user, private_chat=True)
+        fake.users[user.id].started = True
+    state = position(rules or Rules(), [[parse_card(c) for c in h] for h in hands],
+                     [parse_card(c) for c in ("AC", "KC", "QH")], trump=3, attacker=0, first_bout=False)
+    state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
+    game = await repo.create_lobby(GROUP, 0, anna, rules or Rules(), 2, players=[anna, boris])
+    for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped
+        fake.messages[(chat, 1)] = Message(chat, 1, "…", None)
+    await repo.update_game(game, expected_version=game.version, status=Status.PLAYING, state=state, message_id=1,
+                           seat_messages={0: 1, 1: 1})
+    await repo.db.close()
+
+
+def buttons(message: Message) -> list[str]:
+    return [b["text"] for b in message.buttons()]
+
+
+async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7C", "KD"], ["9H", "8S", "6D", "JS"]], ["7S", "7C"])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    boris = fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Defend" in boris.text)
+    assert "(6♦)" in buttons(boris) and "9♥" in buttons(boris) and "Take" in buttons(boris)
+    answer = await table.press(102, boris, "(6♦)")
+    assert answer["text"] == "6♦ can't cover 7♠."
+    await table.press(102, boris, "9♥")
+    await fake.wait_for(lambda: "on 7♣" in buttons(boris))
+    assert "[9♥]" in buttons(boris) and "on 7♠" in buttons(boris)
+    await table.press(102, boris, "on 7♣")
+    await fake.wait_for(lambda: "7♣→9♥" in boris.text)
+    await table.press(102, boris, "8♠")  # fits only 7♠: covered at once
+    await fake.wait_for(lambda: "7♠→8♠" in boris.text)
+    anna = fake.messages[(101, 1)]
+    await fake.wait_for(lambda: "Done (bito)" in buttons(anna))
+    await fake.wait_for(lambda: "7♠→8♠" in fake.messages[(GROUP, 1)].text)
+    await bot.stop()
+
+
+async def test_transfer_and_show_buttons_appear_only_when_legal(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    rules = Rules.from_dict({"preset": "perevodnoy"})
+    await stored_position(fake, database, [["7S", "KD", "AS", "10C"], ["7H", "7D", "8S", "JS"]], ["7S"], rules)
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    boris = fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Defend" in boris.text)
+    assert {"↪ Transfer 7♦", "↪ Transfer 7♥", "👁 Show 7♥", "Take"} <= set(buttons(boris))
+    await table.press(102, boris, "👁 Show 7♥")
+    anna = fake.messages[(101, 1)]
+    await fake.wait_for(lambda: "Defend" in anna.text)
+    assert not [b for b in buttons(anna) if b.startswith(("↪", "👁"))], "Anna holds no seven"
+    assert "7♥" in buttons(boris) or "(7♥)" in buttons(boris), "a shown trump stays in hand"
+    await bot.stop()
