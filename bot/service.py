@@ -2,8 +2,9 @@
 
 A button press is decided twice: at once, without waiting, against the in-memory snapshot
 of the game (so the handler can answer the query with a toast right away), and again under
-the game's lock against the stored game before anything is written (so a stale or repeated
-press changes nothing). Every write goes to SQLite before any message is touched.
+the game's lock against the game as it is then (so a stale or repeated press changes
+nothing). Every write goes to SQLite before any message is touched; the snapshot is the
+stored row as last written.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -76,6 +78,7 @@ class GameService:
         self.schedule = schedule
         self.games: dict[int, Game] = {}              # open games (lobby or playing), by id
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.users: dict[int, User] = {}
         self.admins: dict[int, set[int]] = {}
         self.chat_languages: dict[int, str] = {}
@@ -441,8 +444,16 @@ class GameService:
                                  results=_results(game, state))
         await self._finish(game)
 
+    def _forget(self, game_id: int) -> None:
+        self.games.pop(game_id, None)
+        self.settings_open.discard(game_id)
+        self.lobby_notes.pop(game_id, None)
+        for key in [k for k in self.selected if k[0] == game_id]:
+            del self.selected[key]
+        self.armed = {k for k in self.armed if k[0] != game_id}
+
     async def _finish(self, game: Game) -> None:
-        self.games.pop(game.id, None)
+        self._forget(game.id)
         await self.refresh(game)
         tr = await self.chat_tr(game.chat_id)
         text, markup = render.result(tr, game)
@@ -455,7 +466,7 @@ class GameService:
     async def _close(self, game: Game, status: Status, why: str, by: User | None = None) -> None:
         """End a lobby or a game without a result."""
         game = await self.repo.update_game(game, expected_version=game.version, status=status)
-        self.games.pop(game.id, None)
+        self._forget(game.id)
         tr = await self.chat_tr(game.chat_id)
         texts = {
             "cancelled": tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
@@ -491,7 +502,7 @@ class GameService:
         winner = old.state.out[0] if old.state.out else None
         players = tuple(s.user for s in old.seats)
         previous = Previous(loser, winner)
-        async with self.locks[-old.chat_id]:
+        async with self.chat_locks[old.chat_id]:  # two Play again presses open one lobby
             await self.open_lobby(old.chat_id, old.thread_id, user, None, previous, players)
 
     def open_game_in(self, chat_id: int, thread_id: int) -> Game | None:
@@ -506,7 +517,6 @@ class GameService:
         self.schedule(deadline, lambda: self._expire_lobby(game.id))
 
     async def _expire_lobby(self, game_id: int) -> None:
-        import time
         async with self.locks[game_id]:
             game = self.games.get(game_id)
             if game is None or game.status is not Status.LOBBY:
