@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -21,6 +20,7 @@ from telegram.ext import (
 )
 
 from bot import texts
+from bot.clock import Clock, RealClock
 from bot.i18n import translator
 from bot.notifier import Notifier
 from bot.service import GameService
@@ -31,7 +31,7 @@ from storage.repo import Repo
 log = logging.getLogger(__name__)
 
 
-def build_application(settings: Settings) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings, clock: Clock | None = None) -> Application:  # type: ignore[type-arg]
     api = settings.telegram_api_url
     app = (
         ApplicationBuilder()
@@ -44,7 +44,7 @@ def build_application(settings: Settings) -> Application:  # type: ignore[type-a
         .concurrent_updates(64)
         .connection_pool_size(64)
         .pool_timeout(30)
-        .post_init(_started(settings))
+        .post_init(_started(settings, clock or RealClock()))
         .post_shutdown(_stopped)
         .build()
     )
@@ -61,16 +61,19 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("rules", commands.rules))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("language", commands.language))
+    app.add_handler(CommandHandler("stop", commands.stop))
+    app.add_handler(CommandHandler("leave", commands.leave))
+    app.add_handler(CommandHandler("kick", commands.kick))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
     app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(_on_error)
 
 
-def _started(settings: Settings) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
+def _started(settings: Settings, clock: Clock) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(settings.database_path)
-        repo = Repo(db)
+        repo = Repo(db, now=clock.now)
         service: GameService | None = None
 
         async def forbidden(chat_id: int) -> None:
@@ -83,7 +86,7 @@ def _started(settings: Settings) -> Callable[[Application], Coroutine[Any, Any, 
 
         notifier = Notifier(app.bot, on_forbidden=forbidden, on_migrated=migrated)
         service = GameService(repo, app.bot, notifier, default_language=settings.default_language,
-                              lobby_timeout=settings.lobby_timeout, schedule=_scheduler(app))
+                              lobby_timeout=settings.lobby_timeout, clock=clock)
         app.bot_data.update(db=db, service=service, notifier=notifier)
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
@@ -102,17 +105,6 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     db: Database | None = app.bot_data.get("db")
     if db is not None:
         await db.close()
-
-
-def _scheduler(app: Application) -> Callable[[float, Callable[[], Awaitable[None]]], None]:  # type: ignore[type-arg]
-    def schedule(when: float, work: Callable[[], Awaitable[None]]) -> None:
-        async def run(_: ContextTypes.DEFAULT_TYPE) -> None:
-            await work()
-
-        if app.job_queue is not None:
-            app.job_queue.run_once(run, when=max(0.0, when - time.time()))
-
-    return schedule
 
 
 async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

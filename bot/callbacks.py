@@ -34,6 +34,9 @@ class Verb(StrEnum):
     PASS = "p"
     ACCUSE = "a"       # arg: seat
     CHEAT = "h"        # toggle cheat mode of the next card press
+    BACK_IN = "i"      # "I'm back": stop the computer playing for me
+    KICK = "u"         # arg: the seat to remove from the lobby
+    VOTE = "y"         # vote to stop the game
     NOOP = "n"         # a label button
 
 

@@ -78,7 +78,10 @@ class Notifier:
             content = pending.pop(message_id)
             if self._sent.get((chat_id, message_id)) == content.key():
                 continue
-            await self._edit(chat_id, message_id, content)
+            try:
+                await self._edit(chat_id, message_id, content)
+            except Exception:
+                log.exception("updating message %s in chat %s failed", message_id, chat_id)
 
     async def _edit(self, chat_id: int, message_id: int, content: Content) -> None:
         try:

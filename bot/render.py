@@ -17,7 +17,7 @@ from durak.cards import SUIT_SYMBOLS, parse_card, strength
 from durak.engine import awaited
 from durak.events import Ev
 from durak.rules import Teams, ThrowIn
-from storage.models import Game
+from storage.models import Away, Game
 
 Markup = InlineKeyboardMarkup | None
 MAX_NAME = 24
@@ -66,6 +66,10 @@ def on_off(tr: Translator, value: bool) -> str:
 
 def teams_name(tr: Translator, teams: Teams) -> str:
     return tr.gettext("no teams") if teams is Teams.NONE else tr.gettext("teams {teams}").format(teams=teams.value)
+
+
+def timer_name(tr: Translator, seconds: int) -> str:
+    return tr.gettext("off") if not seconds else tr.gettext("{n} s").format(n=seconds)
 
 
 def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> str:
@@ -122,7 +126,8 @@ def rules_text(tr: Translator, rules: Rules) -> str:
 # ------------------------------------------------------------------ lobby
 
 def lobby(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
-    lines = [tr.gettext("🃏 Durak: a new game"), rules_line(tr, game.rules, game.max_players), ""]
+    lines = [tr.gettext("🃏 Durak: a new game"), rules_line(tr, game.rules, game.max_players),
+             tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout)), ""]
     lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
     lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
     lines += ["", tr.gettext("Press Join to play. The creator starts the game.")]
@@ -150,9 +155,13 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
         "cheating": (tr.gettext("Cheating"), on_off(tr, r.cheating)),
         "teams": (tr.gettext("Teams"), teams_name(tr, r.teams)),
     }
+    values["timer"] = (tr.gettext("Turn timer"), timer_name(tr, game.turn_timeout))
     seq = game.version
     rows = [[_button(f"{label}: {value}", Verb.OPTION, game, seq, option)]
             for option, (label, value) in values.items()]
+    kick = [_button(tr.gettext("✖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.seat))
+            for s in game.seats if s.user.id != game.creator_id]
+    rows += [kick[i:i + 3] for i in range(0, len(kick), 3)]
     rows.append([_button(tr.gettext("« Back"), Verb.BACK, game, seq)])
     text = "\n".join([tr.gettext("⚙️ Settings (the creator changes them; each press picks the next value)"),
                       rules_line(tr, r, game.max_players)])
@@ -182,10 +191,16 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
     }
     if kind is Ev.COVER:
         target, card = event["c"]
-        return tr.gettext("{who} covered {target} with {card}").format(
+        line: str | None = tr.gettext("{who} covered {target} with {card}").format(
             who=who, target=card_label(_parse(target)), card=card_label(_parse(card)))
-    text = texts.get(kind)
-    return None if text is None else text.format(who=who, other=other, cards=cards)
+    else:
+        text = texts.get(kind)
+        line = None if text is None else text.format(who=who, other=other, cards=cards)
+    if line is not None and event.get("by") == "timeout":
+        line = "⏰ " + line
+    elif line is not None and event.get("by") == "computer":
+        line = "🤖 " + line
+    return line
 
 
 def _parse(code: str) -> int:
@@ -222,6 +237,11 @@ def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
             mark=mark, name=name, n=count)
         if seat in seen.passed:
             text += " " + tr.gettext("(done)")
+        away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
+        if away is Away.LEFT:
+            text += " " + tr.gettext("🚪 left, 🤖 plays")
+        elif away is not Away.PLAYING:
+            text += " " + tr.gettext("💤 away, 🤖 plays")
         lines.append(text)
     return lines
 
@@ -233,15 +253,19 @@ def _moves(tr: Translator, game: Game) -> list[str]:
     return [tr.gettext("Last moves:")] + [f"• {line}" for line in lines[-SHOWN_MOVES:]]
 
 
-def waiting_line(tr: Translator, game: Game) -> str:
+def waiting_line(tr: Translator, game: Game, now: float | None = None) -> str:
     assert game.state is not None
     seats = awaited(game.state)
     if not seats:
         return ""
-    return tr.gettext("⏳ Waiting for: {names}").format(names=", ".join(name_of(game, s) for s in seats))
+    line = tr.gettext("⏳ Waiting for: {names}").format(names=", ".join(name_of(game, s) for s in seats))
+    if game.deadline is not None and now is not None:
+        left = max(0, round(game.deadline - now))
+        line += " " + tr.ngettext("(⏰ {n} second left)", "(⏰ {n} seconds left)", left).format(n=left)
+    return line
 
 
-def table(tr: Translator, game: Game) -> str:
+def table(tr: Translator, game: Game, now: float | None = None) -> str:
     """The group's table message: public information only."""
     assert game.state is not None
     seen = view(game.state, None)
@@ -253,7 +277,7 @@ def table(tr: Translator, game: Game) -> str:
     if moves:
         lines += ["", *moves]
     if not seen.over:
-        lines += ["", waiting_line(tr, game)]
+        lines += ["", waiting_line(tr, game, now)]
     return "\n".join(lines)
 
 
@@ -277,8 +301,8 @@ def your_move(tr: Translator, seen: View) -> str:
     return tr.gettext("Throw in a card of a rank on the table, or press Done.")
 
 
-def private(tr: Translator, game: Game, seat: int, selected: int | None = None,
-            cheat_armed: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
+def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
+            now: float | None = None, leaving: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
     """One player's private message: the table as he sees it, and his hand as buttons."""
     assert game.state is not None
     seen = view(game.state, seat)
@@ -287,7 +311,15 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None,
     if seen.room is not None and seen.table and not seen.over:
         lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
     lines += ["", your_move(tr, seen)]
-    if seen.over:
+    away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
+    if not seen.over and seat in awaited(game.state) and game.deadline is not None and now is not None:
+        left = max(0, round(game.deadline - now))
+        lines.append(tr.ngettext("⏰ {n} second left.", "⏰ {n} seconds left.", left).format(n=left))
+    if away is Away.LEFT:
+        lines.append(tr.gettext("You left this game: the computer plays your cards."))
+    elif away is not Away.PLAYING:
+        lines.append(tr.gettext("You are away: the computer plays for you. Press I'm back to play again."))
+    if seen.over or away is Away.LEFT:
         return "\n".join(lines), None
     seq = seen.moves
     legal = set(seen.legal)
@@ -330,7 +362,11 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None,
         accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(game, a.suspect)), Verb.ACCUSE, game, seq,
                           str(a.suspect)) for a in seen.legal if a.act is Act.ACCUSE and a.suspect is not None]
         rows += [accuse[i:i + 2] for i in range(0, len(accuse), 2)]
-    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+    if away is not Away.PLAYING:
+        rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game, seq)])
+    rows.append([_button(tr.gettext("🚪 Yes, leave the game") if leaving else tr.gettext("🚪 Leave the game"),
+                         Verb.LEAVE, game, seq)])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
 # ------------------------------------------------------------------ the end
@@ -352,6 +388,12 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
         lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
     markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
     return "\n".join(lines), markup
+
+
+def stop_vote(tr: Translator, game: Game, votes: int, needed: int) -> tuple[str, InlineKeyboardMarkup]:
+    text = tr.gettext("Stop the game? Seated players vote: {votes} of {needed} needed, within a minute.").format(
+        votes=votes, needed=needed)
+    return text, InlineKeyboardMarkup([[_button(tr.gettext("✋ Stop the game"), Verb.VOTE, game, 0)]])
 
 
 # ------------------------------------------------------------------ refusals

@@ -13,9 +13,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,9 +22,11 @@ from telegram.error import Forbidden, TelegramError
 
 from bot import render
 from bot.callbacks import Press, Verb
+from bot.clock import Clock
 from bot.i18n import Translator, pick_language, translator
 from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
 from bot.notifier import Content, Notifier
+from bot.turns import TIMEOUTS, computer_move, timeout_action
 from durak import (
     Act,
     Action,
@@ -39,11 +39,11 @@ from durak import (
     new_game,
     parse_card,
 )
-from durak.engine import check
+from durak.engine import awaited, check
 from durak.events import Ev, Event
 from durak.rules import PRESETS
 from durak.setup import Previous
-from storage.models import Game, Status, User
+from storage.models import Away, Game, Status, User
 from storage.repo import Conflict, Repo
 
 log = logging.getLogger(__name__)
@@ -64,18 +64,30 @@ class Decision:
     intent: Intent | None = None
 
 
-Schedule = Callable[[float, Callable[[], Awaitable[None]]], None]
+VOTE_SECONDS = 60
+WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out
+
+
+@dataclass
+class Vote:
+    """A /stop vote among the seated players."""
+
+    message_id: int
+    deadline: float
+    voters: set[int]
 
 
 class GameService:
     def __init__(self, repo: Repo, bot: Bot, notifier: Notifier, *, default_language: str,
-                 lobby_timeout: float, schedule: Schedule | None = None) -> None:
+                 lobby_timeout: float, clock: Clock) -> None:
         self.repo = repo
         self.bot = bot
         self.notifier = notifier
         self.default_language = default_language
         self.lobby_timeout = lobby_timeout
-        self.schedule = schedule
+        self.clock = clock
+        self.votes: dict[int, Vote] = {}
+        self.leaving: set[tuple[int, int]] = set()      # (game, seat) asked to leave, to confirm
         self.games: dict[int, Game] = {}              # open games (lobby or playing), by id
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -104,6 +116,8 @@ class GameService:
             self.games[game.id] = game
             if game.status is Status.LOBBY:
                 self._arm_lobby_timer(game)
+            else:
+                self._arm_turn_timer(game)
             await self.refresh(game)
         log.info("resumed %d open games", len(self.games))
 
@@ -167,8 +181,10 @@ class GameService:
             rules = Rules.from_dict({"preset": preset, "deck_size": rules.deck_size})
         top = table_max(rules)
         max_players = min(chat.max_players or top, top)
+        timeout = chat.turn_timeout if chat.turn_timeout in TIMEOUTS else 60
         try:
-            game = await self.repo.create_lobby(chat_id, thread_id, creator, rules, max_players, previous, players)
+            game = await self.repo.create_lobby(chat_id, thread_id, creator, rules, max_players, previous, players,
+                                                timeout)
         except Conflict:
             return None
         async with self.locks[game.id]:
@@ -196,6 +212,8 @@ class GameService:
             return Decision(intent=Intent("replay"))
         if game is None:
             return Decision(tr.gettext("This game is over."))
+        if press.verb is Verb.VOTE:
+            return self._decide_vote(tr, game, user_id)
         if game.status is Status.LOBBY:
             return self._decide_lobby(tr, game, press, user_id)
         return self._decide_play(tr, game, press, user_id)
@@ -224,7 +242,8 @@ class GameService:
             if creator or user_id in self.admins.get(game.chat_id, set()):
                 return Decision(intent=Intent("cancel"))
             return Decision(tr.gettext("Only the creator or an admin can cancel."))
-        if not creator:
+        admin = user_id in self.admins.get(game.chat_id, set())
+        if not creator and not (verb in (Verb.KICK, Verb.SETTINGS, Verb.BACK) and admin):
             return Decision(tr.gettext("Only the creator can do that."))
         if press.seq != game.version and verb is Verb.OPTION:
             return Decision(tr.gettext("The lobby has changed: look again."))
@@ -232,6 +251,14 @@ class GameService:
             return Decision(intent=Intent("settings"))
         if verb is Verb.BACK:
             return Decision(intent=Intent("back"))
+        if verb is Verb.KICK:
+            kicked = next((s for s in game.seats if str(s.seat) == press.arg), None)
+            if kicked is None or kicked.user.id == game.creator_id:
+                return Decision(tr.gettext("Unknown button."))
+            return Decision(tr.gettext("{name} was removed.").format(name=kicked.user.name),
+                            intent=Intent("kick", arg=str(kicked.user.id)))
+        if verb is Verb.OPTION and press.arg == "timer":
+            return Decision(intent=Intent("timer"))
         if verb is Verb.OPTION:
             if press.arg not in OPTIONS_ORDER:
                 return Decision(tr.gettext("Unknown button."))
@@ -259,6 +286,18 @@ class GameService:
         seat = game.seat_of(user_id)
         if state is None or seat is None:
             return Decision(tr.gettext("You are not in this game."))
+        if press.verb is Verb.BACK_IN:
+            away = game.seats[seat].away
+            if away in (Away.AWAY, Away.UNREACHABLE):
+                return Decision(tr.gettext("Welcome back!"), intent=Intent("back_in", seat))
+            return Decision(tr.gettext("You are playing."))
+        if press.verb is Verb.LEAVE:
+            if game.seats[seat].away is Away.LEFT:
+                return Decision(tr.gettext("You have left this game."))
+            if (game.id, seat) not in self.leaving:
+                return Decision(tr.gettext("Press again to leave: the computer will play for you, "
+                                           "and it counts as a loss."), intent=Intent("leave_ask", seat))
+            return Decision(tr.gettext("You left the game."), intent=Intent("leave_game", seat))
         if press.verb is Verb.CHEAT:
             return Decision(intent=Intent("cheat", seat)) if game.rules.cheating else Decision(
                 tr.gettext("Cheating is off at this table."))
@@ -328,7 +367,21 @@ class GameService:
                 return
             if intent.kind == "play":
                 assert intent.seat is not None and intent.action is not None
-                await self._play(game, intent.seat, intent.action)
+                self.leaving.discard((game.id, intent.seat))
+                await self._advance(game, [(intent.seat, intent.action, False)])
+            elif intent.kind == "vote":
+                await self._vote(game, user.id)
+            elif intent.kind == "back_in":
+                assert intent.seat is not None
+                await self._advance(game, [], flags={intent.seat: (0, Away.PLAYING)})
+            elif intent.kind == "leave_ask":
+                assert intent.seat is not None
+                self.leaving.add((game.id, intent.seat))
+                await self.refresh(game)
+            elif intent.kind == "leave_game":
+                assert intent.seat is not None
+                self.leaving.discard((game.id, intent.seat))
+                await self._advance(game, [], flags={intent.seat: (0, Away.LEFT)})
             elif intent.kind in ("select", "cheat", "refresh"):
                 self._toggle(game, intent)
                 await self.refresh(game)
@@ -379,7 +432,13 @@ class GameService:
         elif kind == "option":
             rules, max_players = cycle(intent.arg, game.rules, game.max_players, len(game.seats))
             game = await self._write(game, rules=rules, max_players=max_players)
-            await self.repo.save_chat_defaults(game.chat_id, rules, max_players)
+            await self.repo.save_chat_defaults(game.chat_id, rules, max_players, game.turn_timeout)
+        elif kind == "timer":
+            later = [t for t in TIMEOUTS if t > game.turn_timeout]
+            game = await self._write(game, turn_timeout=(later or list(TIMEOUTS))[0])
+            await self.repo.save_chat_defaults(game.chat_id, game.rules, game.max_players, game.turn_timeout)
+        elif kind == "kick":
+            game = await self._write(game, seats=[i for i in ids if str(i) != intent.arg])
         elif kind == "cancel":
             await self._close(game, Status.CANCELLED, "cancelled", by=user)
             return
@@ -415,7 +474,7 @@ class GameService:
         self.settings_open.discard(game.id)
         self.lobby_notes.pop(game.id, None)
         game = await self._write(game, status=Status.PLAYING, state=state, seat_messages=sent, log_lines=[])
-        await self.refresh(game)
+        await self._advance(game, [])
 
     async def _unreachable(self, game: Game, user: User, sent: dict[int, int]) -> None:
         """A seat the bot cannot write to: undo the start, tell the lobby who must open the bot."""
@@ -430,19 +489,73 @@ class GameService:
                                                "(press Join) and try again.").format(name=user.name)
         await self.refresh(game)
 
-    async def _play(self, game: Game, seat: int, action: Action) -> None:
+    async def _advance(self, game: Game, moves: list[tuple[int, Action, bool]],
+                       flags: dict[int, tuple[int, Away]] | None = None) -> None:
+        """Play ``moves`` (seat, action, timed out), let the computer move for absent seats, write it
+        all in one transaction, arm the next deadline, and update the messages."""
         assert game.state is not None
-        state, events = apply(game.state, seat, action)
-        self.selected.pop((game.id, seat), None)
-        self.armed.discard((game.id, seat))
-        moves = [*game.log, *(_event_json(e) for e in events if e.kind is not Ev.DREW)]  # the whole game
-        if not state.over:
-            game = await self._write(game, state=state, log_lines=moves)
-            await self.refresh(game)
+        state = game.state
+        log_lines = list(game.log)
+        seats = {s.seat: (s.missed, s.away) for s in game.seats}
+        seats.update(flags or {})
+        for seat, action, timed_out in moves:
+            if not is_legal(state, seat, action):
+                continue
+            state, events = apply(state, seat, action)
+            log_lines += _events_json(events, "timeout" if timed_out else None)
+            missed, away = seats[seat]
+            if timed_out:
+                missed += 1
+                away = Away.AWAY if missed >= 2 and away is Away.PLAYING else away
+            seats[seat] = (0 if not timed_out else missed, away)
+            self.selected.pop((game.id, seat), None)
+            self.armed.discard((game.id, seat))
+        computer = {seat for seat, (_, away) in seats.items() if away is not Away.PLAYING}
+        for _ in range(10_000):  # the computer finishes even a game of absent players
+            move = None if state.over else computer_move(state, computer)
+            if move is None:
+                break
+            state, events = apply(state, *move)
+            log_lines += _events_json(events, "computer")
+        deadline = None if state.over or not game.turn_timeout else self.clock.now() + game.turn_timeout
+        before = {s.seat: (s.missed, s.away) for s in game.seats}
+        changed = {seat: flag for seat, flag in seats.items() if flag != before[seat]}
+        if state.over:
+            game = await self._write(game, state=state, log_lines=log_lines, status=Status.FINISHED,
+                                     results=_results(game, state, seats), seat_flags=changed, deadline=None)
+            await self._finish(game)
             return
-        game = await self._write(game, state=state, log_lines=moves, status=Status.FINISHED,
-                                 results=_results(game, state))
-        await self._finish(game)
+        game = await self._write(game, state=state, log_lines=log_lines, seat_flags=changed, deadline=deadline)
+        self._arm_turn_timer(game)
+        await self.refresh(game)
+
+    def _arm_turn_timer(self, game: Game) -> None:
+        if game.deadline is None or game.state is None:
+            return
+        moves = game.state.moves
+        self.clock.call_at(game.deadline, lambda: self._turn_timeout(game.id, moves))
+        warn = game.deadline - WARN_SECONDS
+        if game.turn_timeout > 2 * WARN_SECONDS and warn > self.clock.now():
+            self.clock.call_at(warn, lambda: self._refresh_if(game.id, moves))
+
+    async def _refresh_if(self, game_id: int, moves: int) -> None:
+        """Show the last seconds of a turn (messages are only edited when something changes)."""
+        game = self.games.get(game_id)
+        if game is not None and game.state is not None and game.state.moves == moves:
+            await self.refresh(game)
+
+    async def _turn_timeout(self, game_id: int, moves: int) -> None:
+        """The awaited players' time ran out: each makes a careful move. A late or repeated timer does nothing."""
+        async with self.locks[game_id]:
+            game = self.games.get(game_id)
+            if game is None or game.state is None or game.state.moves != moves or game.deadline is None:
+                return
+            if self.clock.now() < game.deadline - 0.001:
+                return
+            state = game.state
+            forced = [(seat, action, True) for seat in awaited(state)
+                      if (action := timeout_action(state, seat)) is not None]
+            await self._advance(game, forced)
 
     def _forget(self, game_id: int) -> None:
         self.games.pop(game_id, None)
@@ -465,13 +578,17 @@ class GameService:
 
     async def _close(self, game: Game, status: Status, why: str, by: User | None = None) -> None:
         """End a lobby or a game without a result."""
-        game = await self.repo.update_game(game, expected_version=game.version, status=status)
+        game = await self.repo.update_game(game, expected_version=game.version, status=status, deadline=None)
         self._forget(game.id)
+        self.votes.pop(game.id, None)
         tr = await self.chat_tr(game.chat_id)
         texts = {
             "cancelled": tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
             "expired": tr.gettext("The lobby expired: nobody started the game."),
             "lobby_empty": tr.gettext("Everybody left: the lobby is closed."),
+            "stopped": tr.gettext("The game was stopped by {name}. No result is recorded.").format(
+                name=by.name if by else "?"),
+            "voted": tr.gettext("The players voted to stop the game. No result is recorded."),
         }
         if game.message_id is not None:
             self.notifier.want(game.chat_id, game.message_id, Content(texts[why], None))
@@ -494,6 +611,110 @@ class GameService:
                 await self._close(self.games[game.id], Status.CANCELLED, "cancelled", by=user)
         return None
 
+    async def stop_command(self, chat_id: int, thread_id: int, user: User) -> str | None:
+        """/stop: the creator or an admin ends the game at once; a seated player opens a vote."""
+        tr = await self.chat_tr(chat_id)
+        game = self.open_game_in(chat_id, thread_id)
+        if game is None or game.status is not Status.PLAYING:
+            return tr.gettext("There is no game to stop here.")
+        if user.id == game.creator_id or user.id in self.admins.get(chat_id, set()):
+            async with self.locks[game.id]:
+                if game.id in self.games:
+                    await self._close(self.games[game.id], Status.CANCELLED, "stopped", by=user)
+            return None
+        if game.seat_of(user.id) is None:
+            return tr.gettext("Only the players, the creator or an admin can stop the game.")
+        if game.id in self.votes:
+            return tr.gettext("A vote is already running: press its button.")
+        if self._votes_needed(game) <= 1:
+            async with self.locks[game.id]:
+                if game.id in self.games:
+                    await self._close(self.games[game.id], Status.CANCELLED, "voted")
+            return None
+        vote = Vote(0, self.clock.now() + VOTE_SECONDS, {user.id})
+        self.votes[game.id] = vote
+        self.clock.call_at(vote.deadline, lambda: self._vote_expired(game.id, vote))
+        text, markup = render.stop_vote(tr, game, 1, self._votes_needed(game))
+        message = await self.bot.send_message(chat_id, text, reply_markup=markup, message_thread_id=thread_id or None)
+        self.notifier.remember(chat_id, message.message_id, Content(text, markup))
+        vote.message_id = message.message_id
+        return None
+
+    def _votes_needed(self, game: Game) -> int:
+        voters = [s for s in game.seats if s.away is not Away.LEFT]
+        return len(voters) // 2 + 1
+
+    def _decide_vote(self, tr: Translator, game: Game, user_id: int) -> Decision:
+        vote = self.votes.get(game.id)
+        if vote is None:
+            return Decision(tr.gettext("This vote is over."))
+        if game.seat_of(user_id) is None:
+            return Decision(tr.gettext("Only the seated players vote."))
+        if user_id in vote.voters:
+            return Decision(tr.gettext("You have already voted."))
+        return Decision(tr.gettext("Your vote counts."), intent=Intent("vote"))
+
+    async def _vote(self, game: Game, user_id: int) -> None:
+        vote = self.votes.get(game.id)
+        if vote is None:
+            return
+        vote.voters.add(user_id)
+        tr = await self.chat_tr(game.chat_id)
+        needed = self._votes_needed(game)
+        if len(vote.voters) >= needed:
+            del self.votes[game.id]
+            self.notifier.want(game.chat_id, vote.message_id, Content(tr.gettext("The players voted to stop."), None))
+            await self._close(game, Status.CANCELLED, "voted")
+            return
+        self.notifier.want(game.chat_id, vote.message_id, Content(*render.stop_vote(tr, game, len(vote.voters),
+                                                                                    needed)))
+
+    async def _vote_expired(self, game_id: int, vote: Vote) -> None:
+        async with self.locks[game_id]:
+            if self.votes.get(game_id) is not vote:
+                return
+            del self.votes[game_id]
+            game = self.games.get(game_id)
+            if game is not None:
+                tr = await self.chat_tr(game.chat_id)
+                self.notifier.want(game.chat_id, vote.message_id,
+                                   Content(tr.gettext("The vote to stop failed: the game goes on."), None))
+
+    async def leave_command(self, chat_id: int, thread_id: int, user: User, private: bool) -> str | None:
+        """/leave: in a lobby, leave it; in a game, the computer plays the seat to the end."""
+        tr = self.user_tr(user.id) if private else await self.chat_tr(chat_id)
+        mine = [g for g in self.games.values() if g.seat_of(user.id) is not None
+                and (private or (g.chat_id == chat_id and g.thread_id == thread_id))]
+        if len(mine) != 1:
+            return tr.gettext("You are not in a game here.") if not mine else tr.gettext(
+                "You are in several games: use the Leave button of the one to leave.")
+        game = mine[0]
+        async with self.locks[game.id]:
+            game = self.games.get(game.id, game)
+            seat = game.seat_of(user.id)
+            assert seat is not None
+            if game.status is Status.LOBBY:
+                await self._lobby_intent(game, Intent("leave"), user)
+            elif game.seats[seat].away is not Away.LEFT:
+                await self._advance(game, [], flags={seat: (0, Away.LEFT)})
+        return tr.gettext("You left the game.")
+
+    async def kick_command(self, chat_id: int, thread_id: int, user: User, target: int) -> str:
+        """/kick as a reply: the creator or an admin removes a player from the lobby."""
+        tr = await self.chat_tr(chat_id)
+        game = self.open_game_in(chat_id, thread_id)
+        if game is None or game.status is not Status.LOBBY:
+            return tr.gettext("There is no lobby here.")
+        if user.id != game.creator_id and user.id not in self.admins.get(chat_id, set()):
+            return tr.gettext("Only the creator or an admin can remove players.")
+        if game.seat_of(target) is None or target == game.creator_id:
+            return tr.gettext("That player is not in the lobby.")
+        async with self.locks[game.id]:
+            game = self.games.get(game.id, game)
+            await self._lobby_intent(game, Intent("kick", arg=str(target)), user)
+        name = self.users[target].name if target in self.users else "?"
+        return tr.gettext("{name} was removed.").format(name=name)
+
     async def _replay(self, game_id: int, user: User) -> None:
         old = await self.repo.game(game_id)
         if old is None or old.state is None or old.status is not Status.FINISHED:
@@ -511,17 +732,14 @@ class GameService:
     # ------------------------------------------------------------ timers
 
     def _arm_lobby_timer(self, game: Game) -> None:
-        if self.schedule is None:
-            return
-        deadline = game.updated_at + self.lobby_timeout
-        self.schedule(deadline, lambda: self._expire_lobby(game.id))
+        self.clock.call_at(game.updated_at + self.lobby_timeout, lambda: self._expire_lobby(game.id))
 
     async def _expire_lobby(self, game_id: int) -> None:
         async with self.locks[game_id]:
             game = self.games.get(game_id)
             if game is None or game.status is not Status.LOBBY:
                 return
-            if time.time() < game.updated_at + self.lobby_timeout - 0.5:
+            if self.clock.now() < game.updated_at + self.lobby_timeout - 0.001:
                 return  # touched since: a later timer is armed
             await self._close(game, Status.CANCELLED, "expired")
 
@@ -537,7 +755,7 @@ class GameService:
                 note = self.lobby_notes.get(game.id)
                 content = Content(f"{text}\n\n{note}" if note else text, markup)
             else:
-                content = Content(render.table(tr, game), None)
+                content = Content(render.table(tr, game, self.clock.now()), None)
             self.notifier.want(game.chat_id, game.message_id, content)
         if game.state is None:
             return
@@ -546,13 +764,30 @@ class GameService:
                 continue
             key = (game.id, seat.seat)
             hand = render.private(self.user_tr(seat.user.id), game, seat.seat, self.selected.get(key),
-                                  key in self.armed)
+                                  key in self.armed, self.clock.now(), key in self.leaving)
             self.notifier.want(seat.user.id, seat.message_id, Content(*hand))
 
     async def user_blocked(self, chat_id: int) -> None:
+        """The bot can no longer write to this user: the computer takes his seats; each group is told once."""
         user = self.users.get(chat_id)
-        if user is not None:
-            await self.see_user(user, private_chat=False)
+        if user is None:
+            return
+        await self.see_user(user, private_chat=False)
+        for game_id, game in list(self.games.items()):
+            seat = game.seat_of(user.id)
+            if game.status is not Status.PLAYING or seat is None:
+                continue
+            async with self.locks[game_id]:
+                game = self.games.get(game_id, game)
+                if game.seats[seat].away is not Away.PLAYING:
+                    continue
+                await self._advance(game, [], flags={seat: (0, Away.UNREACHABLE)})
+                tr = await self.chat_tr(game.chat_id)
+                with contextlib.suppress(TelegramError):
+                    await self.bot.send_message(
+                        game.chat_id, tr.gettext("I can't reach {name} any more (the bot was blocked?): the "
+                                                 "computer plays for them.").format(name=user.name),
+                        message_thread_id=game.thread_id or None)
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: games follow it, and the table is posted again there."""
@@ -592,6 +827,19 @@ def _fields(game: Game) -> dict[str, Any]:
     return {name: getattr(game, name) for name in Game.__dataclass_fields__}
 
 
+def _events_json(events: list[Event], by: str | None) -> list[dict[str, Any]]:
+    """Events as stored in the game's log; ``by`` marks moves made by the timer or the computer."""
+    stored = []
+    for event in events:
+        if event.kind is Ev.DREW:
+            continue
+        data = _event_json(event)
+        if by is not None and event.kind not in (Ev.BEATEN, Ev.PICKED_UP, Ev.OUT, Ev.GAME_OVER):
+            data["by"] = by
+        stored.append(data)
+    return stored
+
+
 def _event_json(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"k": event.kind.value}
     if event.seat is not None:
@@ -605,9 +853,13 @@ def _event_json(event: Event) -> dict[str, Any]:
     return data
 
 
-def _results(game: Game, state: Any) -> list[tuple[int, int, int | None, bool, bool, bool]]:
+def _results(game: Game, state: Any, seats: dict[int, tuple[int, Away]]
+             ) -> list[tuple[int, int, int | None, bool, bool, bool, bool]]:
+    """One row per seat; a player who left counts as a loser whatever the computer made of his seat."""
     rows = []
     for seat in game.seats:
         place = state.out.index(seat.seat) + 1 if seat.seat in state.out else None
-        rows.append((seat.seat, seat.user.id, place, seat.seat in state.losers, state.draw, state.pogony))
+        left = seats[seat.seat][1] is Away.LEFT
+        rows.append((seat.seat, seat.user.id, place, seat.seat in state.losers or left, state.draw, state.pogony,
+                     left))
     return rows

@@ -132,3 +132,53 @@ async def language(update: Update, context: Context) -> None:
         return
     await service.set_user_language(user.id, choice)
     await message.reply_text(service.user_tr(user.id).gettext("Done: I will speak English with you."))
+
+
+async def _refresh_admins(update: Update, context: Context) -> None:
+    chat = update.effective_chat
+    if chat is None or not _in_group(update):
+        return
+    try:
+        admins = await chat.get_administrators()
+        await service_of(context).set_admins(chat.id, {a.user.id for a in admins})
+    except TelegramError:
+        pass
+
+
+async def stop(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None or not _in_group(update):
+        return
+    user = await service.see_user(as_user(tg_user))
+    await _refresh_admins(update, context)
+    reply = await service.stop_command(chat.id, thread_of(update), user)
+    if reply:
+        await message.reply_text(reply)
+
+
+async def leave(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None:
+        return
+    user = await service.see_user(as_user(tg_user))
+    reply = await service.leave_command(chat.id, thread_of(update), user, private=not _in_group(update))
+    if reply:
+        await message.reply_text(reply)
+
+
+async def kick(update: Update, context: Context) -> None:
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None or not _in_group(update):
+        return
+    user = await service.see_user(as_user(tg_user))
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is None:
+        tr = await service.chat_tr(chat.id)
+        await message.reply_text(tr.gettext("Reply with /kick to a message of the player to remove, or use the "
+                                            "buttons in the lobby's Settings."))
+        return
+    await _refresh_admins(update, context)
+    await message.reply_text(await service.kick_command(chat.id, thread_of(update), user, target.id))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 from durak import Rules, State
@@ -27,11 +27,22 @@ class User:
     telegram_language: str | None = None
 
 
+class Away(IntEnum):
+    """Who plays a seat: its owner, or the computer (and why)."""
+
+    PLAYING = 0
+    AWAY = 1         # missed two turns in a row; "I'm back" returns
+    LEFT = 2         # left the game: the computer plays to the end, a loss in stats
+    UNREACHABLE = 3  # the bot cannot write to the player (blocked); "I'm back" returns
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     seat: int
     user: User
     message_id: int | None = None
+    missed: int = 0
+    away: Away = Away.PLAYING
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +52,7 @@ class ChatSettings:
     rules: Rules | None = None
     max_players: int | None = None
     scoring: str = "rating"
+    turn_timeout: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +71,8 @@ class Game:
     log: tuple[dict[str, Any], ...] = ()  # the last events, as stored by the bot
     previous: Previous | None = None
     updated_at: float = 0.0
+    turn_timeout: int = 60          # seconds for a move; 0 = no timer
+    deadline: float | None = None   # when the awaited move times out
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -13,7 +13,7 @@ import aiosqlite
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
 from storage.db import Database
-from storage.models import ChatSettings, Game, Seat, Status, User
+from storage.models import Away, ChatSettings, Game, Seat, Status, User
 
 log = logging.getLogger(__name__)
 
@@ -22,13 +22,21 @@ class CorruptRow(Exception):
     """A stored row that cannot be read back; the message names the row."""
 
 
+class Unset:
+    """The default of an argument whose None means 'clear it'."""
+
+
+UNSET = Unset()
+
+
 class Conflict(Exception):
     """A write that lost a race: the game changed since it was read, or the topic has a game."""
 
 
 class Repo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
+        self.now = now  # the service's clock, so stored times and timers agree
 
     # ------------------------------------------------------------ users and chats
 
@@ -41,7 +49,7 @@ class Repo:
                 "ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, "
                 "telegram_language = COALESCE(excluded.telegram_language, users.telegram_language), "
                 "private_chat = MAX(users.private_chat, excluded.private_chat), updated_at = excluded.updated_at",
-                (user.id, user.name, user.username, user.telegram_language, int(bool(private_chat)), time.time()),
+                (user.id, user.name, user.username, user.telegram_language, int(bool(private_chat)), self.now()),
             )
             if private_chat is False:
                 await conn.execute("UPDATE users SET private_chat = 0 WHERE id = ?", (user.id,))
@@ -67,14 +75,15 @@ class Repo:
                 rules = Rules.from_dict(json.loads(row["rules"]))
             except (ValueError, RulesError) as e:
                 log.error("chat %s: stored default rules are unreadable (%s); using the defaults", chat_id, e)
-        return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"])
+        return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"], row["turn_timeout"])
 
-    async def save_chat_defaults(self, chat_id: int, rules: Rules, max_players: int) -> None:
+    async def save_chat_defaults(self, chat_id: int, rules: Rules, max_players: int, turn_timeout: int) -> None:
         async with self.db.write() as conn:
             await conn.execute(
-                "INSERT INTO chats (id, rules, max_players) VALUES (?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET rules = excluded.rules, max_players = excluded.max_players",
-                (chat_id, json.dumps(rules.to_dict()), max_players),
+                "INSERT INTO chats (id, rules, max_players, turn_timeout) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET rules = excluded.rules, max_players = excluded.max_players, "
+                "turn_timeout = excluded.turn_timeout",
+                (chat_id, json.dumps(rules.to_dict()), max_players, turn_timeout),
             )
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
@@ -94,16 +103,18 @@ class Repo:
     # ------------------------------------------------------------ games
 
     async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
-                           previous: Previous | None = None, players: Sequence[User] = ()) -> Game:
+                           previous: Previous | None = None, players: Sequence[User] = (),
+                           turn_timeout: int = 60) -> Game:
         """A new lobby with the creator (and, for a rematch, the other players) seated."""
-        now = time.time()
+        now = self.now()
         prev = None if previous is None else json.dumps(list(previous))
         async with self.db.write() as conn:
             try:
                 cur = await conn.execute(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
-                    "created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (chat_id, thread_id, creator.id, json.dumps(rules.to_dict()), max_players, prev, now, now),
+                    "turn_timeout, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (chat_id, thread_id, creator.id, json.dumps(rules.to_dict()), max_players, prev, turn_timeout,
+                     now, now),
                 )
             except aiosqlite.IntegrityError:
                 raise Conflict("this chat already has an open game") from None
@@ -151,17 +162,23 @@ class Repo:
                           rules: Rules | None = None, max_players: int | None = None,
                           state: State | None = None, log_lines: Sequence[dict[str, Any]] | None = None,
                           message_id: int | None = None, seats: Sequence[int] | None = None,
-                          results: Sequence[tuple[int, int, int | None, bool, bool, bool]] | None = None,
-                          creator_id: int | None = None, seat_messages: dict[int, int] | None = None) -> Game:
+                          results: Sequence[tuple[int, int, int | None, bool, bool, bool, bool]] | None = None,
+                          creator_id: int | None = None, seat_messages: dict[int, int] | None = None,
+                          turn_timeout: int | None = None, deadline: float | Unset | None = UNSET,
+                          seat_flags: dict[int, tuple[int, Away]] | None = None) -> Game:
         """Write the given fields if the game still has ``expected_version``; the version goes up by one.
 
         ``seats`` re-orders the lobby: the user ids in their new seat order (leavers omitted).
-        ``results``: (seat, user_id, place, loser, draw, pogony) rows of a finished game.
+        ``results``: (seat, user_id, place, loser, draw, pogony, left) rows of a finished game.
+        ``deadline``: the turn's deadline (None clears it); ``seat_flags``: seat -> (missed, away).
         """
         sets: list[str] = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [time.time()]
+        params: list[Any] = [self.now()]
+        if not isinstance(deadline, Unset):
+            sets.append("deadline = ?")
+            params.append(deadline)
         for column, value in (("status", status), ("max_players", max_players), ("message_id", message_id),
-                              ("creator_id", creator_id)):
+                              ("creator_id", creator_id), ("turn_timeout", turn_timeout)):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value.value if isinstance(value, Status) else value)
@@ -176,7 +193,7 @@ class Repo:
             params.append(json.dumps(list(log_lines), ensure_ascii=False))
         if status in (Status.FINISHED, Status.CANCELLED):
             sets.append("finished_at = ?")
-            params.append(time.time())
+            params.append(self.now())
         async with self.db.write() as conn:
             cur = await conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                                      (*params, game.id, expected_version))
@@ -190,10 +207,13 @@ class Repo:
             for seat, msg in (seat_messages or {}).items():
                 await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
                                    (msg, game.id, seat))
+            for seat, (missed, away) in (seat_flags or {}).items():
+                await conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
+                                   (missed, int(away), game.id, seat))
             for row in results or ():
                 await conn.execute(
-                    "INSERT INTO game_results (game_id, seat, user_id, place, loser, draw, pogony) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (game.id, *row))
+                    "INSERT INTO game_results (game_id, seat, user_id, place, loser, draw, pogony, left_game) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game.id, *row))
         fresh = await self.game(game.id)
         assert fresh is not None
         return fresh
@@ -211,7 +231,7 @@ class Repo:
 
     async def _game(self, row: aiosqlite.Row) -> Game:
         seat_rows = await self.db.all(
-            "SELECT s.seat, s.message_id, u.* FROM seats s JOIN users u ON u.id = s.user_id "
+            "SELECT s.seat, s.message_id, s.missed, s.away, u.* FROM seats s JOIN users u ON u.id = s.user_id "
             "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
         try:
             rules = Rules.from_dict(json.loads(row["rules"]))
@@ -219,12 +239,12 @@ class Repo:
             previous = None if row["previous"] is None else Previous(*json.loads(row["previous"]))
             log_lines = tuple(json.loads(row["log"]))
             status = Status(row["status"])
+            seats = tuple(Seat(r["seat"], _user(r), r["message_id"], r["missed"], Away(r["away"])) for r in seat_rows)
         except (ValueError, TypeError, RulesError, StateError) as e:
             raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
-        seats = tuple(Seat(r["seat"], _user(r), r["message_id"]) for r in seat_rows)
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
-                    previous, row["updated_at"])
+                    previous, row["updated_at"], row["turn_timeout"], row["deadline"])
 
 
 def _user(row: aiosqlite.Row) -> User:

@@ -274,7 +274,8 @@ class FakeTelegram:
         await self._notify()
         return update_id
 
-    async def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None) -> None:
+    async def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None,
+                        reply_to_user: int | None = None) -> None:
         """A user writes ``text`` in a chat (a command gets its bot_command entity)."""
         if chat_id == user_id:
             self.users[user_id].started = True
@@ -286,6 +287,9 @@ class FakeTelegram:
         if thread_id:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
+        if reply_to_user is not None:
+            message["reply_to_message"] = {"message_id": 0, "date": int(time.time()), "text": "…",
+                                           "chat": self._chat_json(chat_id), "from": self.users[reply_to_user].json()}
         await self._push({"message": message})
 
     async def migrate_group(self, old_id: int, new_id: int) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from telegram.ext import Application
 
 from bot.app import allowed_updates, build_application
+from bot.clock import Clock
 from bot.service import GameService
 from bot.settings import load_settings
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
@@ -23,8 +24,9 @@ PRIVATE_MARK = "🃏 Durak · "  # the first line of a private game message (Eng
 class BotProcess:
     """The bot's Application, started and stopped the way ``run_polling`` does it."""
 
-    def __init__(self, fake: FakeTelegram, database: Path, **settings: Any) -> None:
+    def __init__(self, fake: FakeTelegram, database: Path, clock: Clock | None = None, **settings: Any) -> None:
         self.fake = fake
+        self.clock = clock
         options: dict[str, Any] = {"default_language": "en", "poll_timeout": 1, "group_edits_per_minute": 6000,
                                    "sends_per_second": 1000, **settings}
         self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database, **options)
@@ -37,7 +39,7 @@ class BotProcess:
         return service
 
     async def start(self) -> None:
-        app = build_application(self.settings)
+        app = build_application(self.settings, self.clock)
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)
@@ -119,7 +121,8 @@ class Table:
     async def configure(self, creator: int, **wanted: str) -> None:
         """Open Settings and press each option until its button shows the wanted value, then go back."""
         labels = {"preset": "Game", "deck": "Deck", "players": "Players", "throw_in": "Throw-in",
-                  "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams"}
+                  "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams",
+                  "timer": "Turn timer"}
         await self.press(creator, self.lobby(), "Settings")
         await self.fake.wait_for(lambda: "« Back" in [b["text"] for b in self.lobby().buttons()])
         for option, value in wanted.items():
@@ -221,5 +224,5 @@ class Table:
 
 
 def playable(message: Message) -> list[dict[str, Any]]:
-    """Buttons a person would consider: hand cards not shown in brackets, and every action."""
-    return [b for b in message.buttons() if not b["text"].startswith("(") and not b["callback_data"].startswith("v1:n")]
+    """Buttons a person playing on would consider: hand cards not shown in brackets, and the moves."""
+    return [b for b in message.buttons() if not b["text"].startswith(("(", "🚪", "🙋"))]

@@ -26,12 +26,12 @@ async def open_repo(path: Path) -> Repo:
 
 async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
-    assert await repo.db.version() == 1
+    assert await repo.db.version() == 2
     assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
     assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
     await repo.db.close()
     again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
-    assert await again.db.version() == 1
+    assert await again.db.version() == 2
     await again.db.close()
 
 
@@ -41,7 +41,7 @@ async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
     await repo.save_user(ANNA, private_chat=True)
     await repo.save_user(BORIS)
     await repo.save_user(User(1, "Anna K", "anna"))  # a later update without private_chat keeps it
-    await repo.save_chat_defaults(-5, Rules.from_dict({"preset": "perevodnoy"}), 4)
+    await repo.save_chat_defaults(-5, Rules.from_dict({"preset": "perevodnoy"}), 4, 120)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, Previous(1, 0), players=[ANNA, BORIS])
     state = new_game(Rules(), 2, seed=1)
     game = await repo.update_game(game, expected_version=game.version, status=Status.PLAYING, state=state,
@@ -52,7 +52,7 @@ async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
     anna = await repo.user(1)
     assert anna is not None and anna.name == "Anna K" and anna.private_chat and anna.telegram_language == "ru"
     chat = await repo.chat(-5)
-    assert chat.rules is not None and chat.rules.transfer and chat.max_players == 4
+    assert chat.rules is not None and chat.rules.transfer and chat.max_players == 4 and chat.turn_timeout == 120
     stored = await repo.game(game.id)
     assert stored is not None
     assert stored.state == state and stored.status is Status.PLAYING
