@@ -10,6 +10,9 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("newgame", tr.gettext("open a new game (podkidnoy, perevodnoy, simple, do_zavala)")),
         ("rules", tr.gettext("the rules of this table")),
         ("cancel", tr.gettext("cancel the open game (creator or admin)")),
+        ("stop", tr.gettext("stop the running game (creator or admin at once, players by vote)")),
+        ("leave", tr.gettext("leave your game: the computer plays your cards, it counts as a loss")),
+        ("kick", tr.gettext("reply to a player's message to remove him from the lobby")),
         ("language", tr.gettext("language: /language ru or /language en")),
         ("help", tr.gettext("how to play with this bot")),
     ]
@@ -25,6 +28,9 @@ def help_text(tr: Translator) -> str:
                    "chat with me: press a card to lead, cover or throw in; Take and Done appear when you may "
                    "use them."),
         tr.gettext("To cover when several cards are open, press your card, then the card it covers."),
+        tr.gettext("Each move has a time limit (a lobby setting, 60 seconds by default). When it runs out the "
+                   "defender takes, attackers say done, and a leader's lowest card is played. Miss two turns in a "
+                   "row and the computer plays for you until you press I'm back."),
         "",
     ]
     lines += [f"/{name}: {what}" for name, what in commands(tr)]
