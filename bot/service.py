@@ -20,7 +20,7 @@ from typing import Any
 from telegram import Bot, InlineKeyboardMarkup, ReplyParameters
 from telegram.error import Forbidden, TelegramError
 
-from bot import render
+from bot import ratings, render
 from bot.callbacks import Press, Verb
 from bot.clock import Clock
 from bot.i18n import Translator, pick_language, translator
@@ -33,6 +33,7 @@ from durak import (
     Illegal,
     Rules,
     RulesError,
+    State,
     apply,
     card_code,
     is_legal,
@@ -42,8 +43,9 @@ from durak import (
 from durak.engine import awaited, check
 from durak.events import Ev, Event
 from durak.rules import PRESETS
+from durak.scoring import penalty, ranks
 from durak.setup import Previous
-from storage.models import Away, Game, Status, User
+from storage.models import Away, Game, RatingUpdate, ResultRow, Status, User
 from storage.repo import Conflict, Repo
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,7 @@ class GameService:
         self.games: dict[int, Game] = {}              # open games (lobby or playing), by id
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.chat_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.ratings_lock = asyncio.Lock()
         self.users: dict[int, User] = {}
         self.admins: dict[int, set[int]] = {}
         self.chat_languages: dict[int, str] = {}
@@ -521,13 +524,25 @@ class GameService:
         before = {s.seat: (s.missed, s.away) for s in game.seats}
         changed = {seat: flag for seat, flag in seats.items() if flag != before[seat]}
         if state.over:
-            game = await self._write(game, state=state, log_lines=log_lines, status=Status.FINISHED,
-                                     results=_results(game, state, seats), seat_flags=changed, deadline=None)
+            results = _results(game, state, seats)
+            async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
+                new_ratings = await self._new_ratings(game, results)
+                game = await self._write(game, state=state, log_lines=log_lines, status=Status.FINISHED,
+                                         results=results, ratings=new_ratings, seat_flags=changed, deadline=None)
             await self._finish(game)
             return
         game = await self._write(game, state=state, log_lines=log_lines, seat_flags=changed, deadline=deadline)
         self._arm_turn_timer(game)
         await self.refresh(game)
+
+    async def _new_ratings(self, game: Game, results: list[ResultRow]) -> list[RatingUpdate]:
+        players = [(r.user_id, r.rank, r.team) for r in results]
+        updates = []
+        for scope in (game.chat_id, ratings.GLOBAL):
+            current = await self.repo.ratings(scope, [r.user_id for r in results])
+            for user_id, (mu, sigma) in ratings.rate(current, players).items():
+                updates.append(RatingUpdate(scope, user_id, mu, sigma, ratings.ordinal(mu, sigma)))
+        return updates
 
     def _arm_turn_timer(self, game: Game) -> None:
         if game.deadline is None or game.state is None:
@@ -853,13 +868,19 @@ def _event_json(event: Event) -> dict[str, Any]:
     return data
 
 
-def _results(game: Game, state: Any, seats: dict[int, tuple[int, Away]]
-             ) -> list[tuple[int, int, int | None, bool, bool, bool, bool]]:
-    """One row per seat; a player who left counts as a loser whatever the computer made of his seat."""
+def _results(game: Game, state: State, seats: dict[int, tuple[int, Away]]) -> list[ResultRow]:
+    """One row per seat. A player who left counts as a loser (ranked last in free-for-all games)
+    whatever the computer made of his seat."""
+    rank_of = ranks(state)
+    worst = max(rank_of)
+    team = game.rules.team_of
     rows = []
     for seat in game.seats:
-        place = state.out.index(seat.seat) + 1 if seat.seat in state.out else None
-        left = seats[seat.seat][1] is Away.LEFT
-        rows.append((seat.seat, seat.user.id, place, seat.seat in state.losers or left, state.draw, state.pogony,
-                     left))
+        number = seat.seat
+        place = state.out.index(number) + 1 if number in state.out else None
+        away = seats[number][1]
+        left = away is Away.LEFT
+        rank = worst if left and team(number) is None else rank_of[number]
+        rows.append(ResultRow(number, seat.user.id, place, rank, number in state.losers or left, state.draw,
+                              state.pogony, left, away is not Away.PLAYING, penalty(state, number), team(number)))
     return rows

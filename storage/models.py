@@ -25,6 +25,51 @@ class User:
     language: str | None = None
     private_chat: bool = False
     telegram_language: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat of a finished game."""
+
+    seat: int
+    user_id: int
+    place: int | None       # 1 = first out; None for the durak
+    rank: int               # for ratings: 1 = best, ties share
+    loser: bool
+    draw: bool
+    pogony: bool
+    left: bool              # left the game (a loss whatever the computer made of the seat)
+    away: bool              # the computer was playing the seat at the end
+    penalty: int            # the penalty scoring's points
+    team: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    scope: int              # a chat id, or 0 for the global rating
+    user_id: int
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game from one player's side, for stats."""
+
+    game_id: int
+    chat_id: int
+    finished_at: float
+    players: int
+    place: int | None
+    rank: int
+    loser: bool
+    draw: bool
+    pogony: bool
+    left: bool
+    penalty: int
+    gave_pogony: bool
 
 
 class Away(IntEnum):

@@ -13,7 +13,7 @@ import aiosqlite
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
 from storage.db import Database
-from storage.models import Away, ChatSettings, Game, Seat, Status, User
+from storage.models import Away, ChatSettings, Game, PlayedGame, RatingUpdate, ResultRow, Seat, Status, User
 
 log = logging.getLogger(__name__)
 
@@ -162,14 +162,14 @@ class Repo:
                           rules: Rules | None = None, max_players: int | None = None,
                           state: State | None = None, log_lines: Sequence[dict[str, Any]] | None = None,
                           message_id: int | None = None, seats: Sequence[int] | None = None,
-                          results: Sequence[tuple[int, int, int | None, bool, bool, bool, bool]] | None = None,
+                          results: Sequence[ResultRow] | None = None, ratings: Sequence[RatingUpdate] = (),
                           creator_id: int | None = None, seat_messages: dict[int, int] | None = None,
                           turn_timeout: int | None = None, deadline: float | Unset | None = UNSET,
                           seat_flags: dict[int, tuple[int, Away]] | None = None) -> Game:
         """Write the given fields if the game still has ``expected_version``; the version goes up by one.
 
         ``seats`` re-orders the lobby: the user ids in their new seat order (leavers omitted).
-        ``results``: (seat, user_id, place, loser, draw, pogony, left) rows of a finished game.
+        ``results``: the rows of a finished game; ``ratings``: the new ratings it gave, in the same transaction.
         ``deadline``: the turn's deadline (None clears it); ``seat_flags``: seat -> (missed, away).
         """
         sets: list[str] = ["version = version + 1", "updated_at = ?"]
@@ -191,6 +191,9 @@ class Repo:
         if log_lines is not None:
             sets.append("log = ?")
             params.append(json.dumps(list(log_lines), ensure_ascii=False))
+        if status is Status.PLAYING:
+            sets.append("started_at = ?")
+            params.append(self.now())
         if status in (Status.FINISHED, Status.CANCELLED):
             sets.append("finished_at = ?")
             params.append(self.now())
@@ -210,10 +213,19 @@ class Repo:
             for seat, (missed, away) in (seat_flags or {}).items():
                 await conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
                                    (missed, int(away), game.id, seat))
-            for row in results or ():
+            for r in results or ():
                 await conn.execute(
-                    "INSERT INTO game_results (game_id, seat, user_id, place, loser, draw, pogony, left_game) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game.id, *row))
+                    "INSERT INTO game_results (game_id, seat, user_id, place, rank, loser, draw, pogony, left_game, "
+                    "away, penalty, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game.id, r.seat, r.user_id, r.place, r.rank, r.loser, r.draw, r.pogony, r.left, r.away,
+                     r.penalty, r.team))
+            for u in ratings:
+                await conn.execute(
+                    "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                    (u.scope, u.user_id, u.mu, u.sigma))
+                await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
+                                   "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, game.id, u.ordinal))
         fresh = await self.game(game.id)
         assert fresh is not None
         return fresh
@@ -222,6 +234,64 @@ class Repo:
         async with self.db.write() as conn:
             await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
                                (message_id, game_id, seat))
+
+    # ------------------------------------------------------------ stats
+
+    async def ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self.db.all(f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND user_id IN ({marks})",
+                                 (scope, *user_ids))
+        return {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
+
+    async def all_ratings(self, scope: int) -> dict[int, tuple[float, float]]:
+        rows = await self.db.all("SELECT user_id, mu, sigma FROM ratings WHERE scope = ?", (scope,))
+        return {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
+
+    async def rating_history(self, scope: int, user_id: int, last: int) -> list[float]:
+        rows = await self.db.all("SELECT h.ordinal FROM rating_history h JOIN games g ON g.id = h.game_id "
+                                 "WHERE h.scope = ? AND h.user_id = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+                                 (scope, user_id, last))
+        return [r["ordinal"] for r in reversed(rows)]
+
+    async def played(self, chat_id: int | None = None, user_id: int | None = None) -> list[tuple[int, PlayedGame]]:
+        """(user id, game) for every seat of finished games, in a chat or everywhere, oldest first."""
+        where, params = ["g.status = 'finished'"], []
+        if chat_id is not None:
+            where.append("g.chat_id = ?")
+            params.append(chat_id)
+        if user_id is not None:
+            where.append("r.user_id = ?")
+            params.append(user_id)
+        rows = await self.db.all(
+            "SELECT r.*, g.chat_id, g.finished_at, (SELECT COUNT(*) FROM game_results x WHERE x.game_id = r.game_id) "
+            "AS players, (SELECT MAX(place) FROM game_results x WHERE x.game_id = r.game_id) AS last_place "
+            f"FROM game_results r JOIN games g ON g.id = r.game_id WHERE {' AND '.join(where)} "
+            "ORDER BY g.finished_at, g.id", params)
+        return [(r["user_id"], _played(r)) for r in rows]
+
+    async def recent_games(self, chat_id: int, last: int) -> list[tuple[Game, list[aiosqlite.Row]]]:
+        rows = await self.db.all("SELECT * FROM games WHERE chat_id = ? AND status = 'finished' "
+                                 "ORDER BY finished_at DESC, id DESC LIMIT ?", (chat_id, last))
+        found = []
+        for row in rows:
+            try:
+                found.append((await self._game(row), await self.results(row["id"])))
+            except CorruptRow as e:
+                log.error("%s", e)
+        return found
+
+    async def set_hidden(self, user_id: int, hidden: bool) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE users SET hidden = ? WHERE id = ?", (int(hidden), user_id))
+
+    async def set_chat_scoring(self, chat_id: int, scoring: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("INSERT INTO chats (id, scoring) VALUES (?, ?) "
+                               "ON CONFLICT (id) DO UPDATE SET scoring = excluded.scoring", (chat_id, scoring))
+
+    async def user_by_username(self, username: str) -> User | None:
+        row = await self.db.one("SELECT * FROM users WHERE lower(username) = lower(?)", (username.lstrip("@"),))
+        return None if row is None else _user(row)
 
     async def users(self) -> list[User]:
         return [_user(r) for r in await self.db.all("SELECT * FROM users")]
@@ -247,6 +317,12 @@ class Repo:
                     previous, row["updated_at"], row["turn_timeout"], row["deadline"])
 
 
+def _played(r: aiosqlite.Row) -> PlayedGame:
+    gave = bool(r["pogony"]) and r["place"] is not None and r["place"] == r["last_place"]
+    return PlayedGame(r["game_id"], r["chat_id"], r["finished_at"] or 0.0, r["players"], r["place"], r["rank"],
+                      bool(r["loser"]), bool(r["draw"]), bool(r["pogony"]), bool(r["left_game"]), r["penalty"], gave)
+
+
 def _user(row: aiosqlite.Row) -> User:
     return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
-                row["telegram_language"])
+                row["telegram_language"], bool(row["hidden"]))

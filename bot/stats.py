@@ -1,0 +1,83 @@
+"""Stats and leaderboards from finished games (RULES.md §11), computed from stored results.
+
+A win is first place: the first player out, or in team games the winning team; a draw is
+nobody's win. The durak is the player left holding cards (a leaver's loss is not a durak).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.ratings import ordinal
+from durak.scoring import Scoring, points
+from storage.models import PlayedGame
+
+RANKED_AFTER = 5  # games before a player is listed with the ranked players
+
+
+def won(game: PlayedGame) -> bool:
+    return game.rank == 1 and not game.draw and not game.loser
+
+
+def durak(game: PlayedGame) -> bool:
+    return game.loser and game.place is None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    games: int
+    wins: int
+    duraks: int
+    draws: int
+    pogony_given: int
+    pogony_received: int
+    best_streak: int
+    rating: float | None
+    rank: int | None       # place on the rating leaderboard of the scope
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def player_stats(games: list[PlayedGame], rating: float | None, rank: int | None) -> PlayerStats:
+    streak = best = 0
+    for game in games:
+        streak = streak + 1 if won(game) else 0
+        best = max(best, streak)
+    return PlayerStats(
+        games=len(games),
+        wins=sum(won(g) for g in games),
+        duraks=sum(durak(g) for g in games),
+        draws=sum(g.draw for g in games),
+        pogony_given=sum(g.gave_pogony for g in games),
+        pogony_received=sum(g.pogony and durak(g) for g in games),
+        best_streak=best,
+        rating=rating,
+        rank=rank,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    user_id: int
+    score: float
+    games: int
+
+
+def standings(system: Scoring, played: dict[int, list[PlayedGame]],
+              ratings: dict[int, tuple[float, float]]) -> tuple[list[Standing], list[Standing]]:
+    """(ranked, newcomers): everyone ordered by the system; newcomers have fewer than five games."""
+    rows = []
+    for user_id, games in played.items():
+        if system is Scoring.RATING:
+            if user_id not in ratings:
+                continue
+            score = ordinal(*ratings[user_id])
+        else:
+            score = sum(points(system, won=won(g), lost=g.loser, rank=g.rank, players=g.players,
+                               penalty_points=g.penalty) for g in games)
+        rows.append(Standing(user_id, score, len(games)))
+    lowest_first = system is Scoring.PENALTY
+    rows.sort(key=lambda s: (s.score if lowest_first else -s.score, -s.games, s.user_id))
+    return [s for s in rows if s.games >= RANKED_AFTER], [s for s in rows if s.games < RANKED_AFTER]

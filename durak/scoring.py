@@ -1,0 +1,60 @@
+"""Scoring a finished game (RULES.md §11): finishing ranks, and the points of each system.
+
+``ranks(state)`` gives every seat its rank for a skill rating: 1 for the first out, the
+durak last, seats of a draw's last bout sharing a rank, teams ranked as teams.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from durak.cards import Card, Suit
+from durak.state import State
+
+
+class Scoring(StrEnum):
+    RATING = "rating"          # a skill rating from the finishing order (computed outside the engine)
+    BASIC = "basic"            # +1 per win
+    BASIC_PLUS = "basic_plus"  # +1 per win, -1 per loss
+    PLACES = "places"          # n-1 points for first ... 0 for the durak
+    PENALTY = "penalty"        # the loser scores the cards left in his hand; lowest total leads
+
+
+def ranks(state: State) -> list[int]:
+    """Each seat's rank (1 = best). Teams: the winning team 1, the losing team 2; a draw ties."""
+    n = len(state.hands)
+    if state.rules.team_of(0) is not None:
+        if state.draw:
+            return [1] * n
+        return [2 if seat in state.losers else 1 for seat in range(n)]
+    rank = {seat: place for place, seat in enumerate(state.out, 1)}
+    if state.draw and len(state.out) >= 2:
+        rank[state.out[-1]] = rank[state.out[-2]]  # the last attacker and defender emptied together
+    last = len(state.out) + 1
+    return [rank.get(seat, last) for seat in range(n)]
+
+
+def card_value(card: Card, trump: Suit | None) -> int:
+    """Penalty value of a card left in hand: its rank (J=11 Q=12 K=13 A=14), trumps double."""
+    value = card >> 2
+    return value * 2 if card & 3 == trump else value
+
+
+def penalty(state: State, seat: int) -> int:
+    """The penalty a seat scores: the loser's cards left in hand, everyone else nothing."""
+    if seat not in state.losers:
+        return 0
+    return sum(card_value(c, state.trump) for c in state.hands[seat])
+
+
+def points(system: Scoring, *, won: bool, lost: bool, rank: int, players: int, penalty_points: int) -> int:
+    """One game's points for one player under ``system`` (not for RATING)."""
+    if system is Scoring.BASIC:
+        return int(won)
+    if system is Scoring.BASIC_PLUS:
+        return int(won) - int(lost)
+    if system is Scoring.PLACES:
+        return 0 if lost else max(0, players - rank)
+    if system is Scoring.PENALTY:
+        return penalty_points
+    raise ValueError(f"{system} is not a points system")
