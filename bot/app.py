@@ -25,6 +25,7 @@ from bot.i18n import translator
 from bot.notifier import Notifier
 from bot.service import GameService
 from bot.settings import Settings
+from bot.stats_service import StatsService
 from storage.db import Database
 from storage.repo import Repo
 
@@ -53,7 +54,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
 
 
 def _register(app: Application) -> None:  # type: ignore[type-arg]
-    from handlers import buttons, chat_events, commands
+    from handlers import buttons, chat_events, commands, stats
 
     app.add_handler(CommandHandler("newgame", commands.newgame))
     app.add_handler(CommandHandler("start", commands.start))
@@ -64,6 +65,11 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("stop", commands.stop))
     app.add_handler(CommandHandler("leave", commands.leave))
     app.add_handler(CommandHandler("kick", commands.kick))
+    app.add_handler(CommandHandler("stats", stats.stats))
+    app.add_handler(CommandHandler("top", stats.top))
+    app.add_handler(CommandHandler("history", stats.history))
+    app.add_handler(CommandHandler("privacy", stats.privacy))
+    app.add_handler(CommandHandler("scoring", stats.scoring))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
     app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -87,7 +93,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         notifier = Notifier(app.bot, on_forbidden=forbidden, on_migrated=migrated)
         service = GameService(repo, app.bot, notifier, default_language=settings.default_language,
                               lobby_timeout=settings.lobby_timeout, clock=clock)
-        app.bot_data.update(db=db, service=service, notifier=notifier)
+        app.bot_data.update(db=db, service=service, notifier=notifier, stats=StatsService(service))
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
             await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)

@@ -37,6 +37,7 @@ class Verb(StrEnum):
     BACK_IN = "i"      # "I'm back": stop the computer playing for me
     KICK = "u"         # arg: the seat to remove from the lobby
     VOTE = "y"         # vote to stop the game
+    TOP = "e"          # a leaderboard page: seq is the page, arg "c" (this chat) or "g" (global)
     NOOP = "n"         # a label button
 
 

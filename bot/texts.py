@@ -13,6 +13,11 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("stop", tr.gettext("stop the running game (creator or admin at once, players by vote)")),
         ("leave", tr.gettext("leave your game: the computer plays your cards, it counts as a loss")),
         ("kick", tr.gettext("reply to a player's message to remove him from the lobby")),
+        ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
+        ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
+        ("history", tr.gettext("the chat's last ten games")),
+        ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
+        ("scoring", tr.gettext("how this chat ranks players (admins)")),
         ("language", tr.gettext("language: /language ru or /language en")),
         ("help", tr.gettext("how to play with this bot")),
     ]
@@ -31,6 +36,8 @@ def help_text(tr: Translator) -> str:
         tr.gettext("Each move has a time limit (a lobby setting, 60 seconds by default). When it runs out the "
                    "defender takes, attackers say done, and a leader's lowest card is played. Miss two turns in a "
                    "row and the computer plays for you until you press I'm back."),
+        tr.gettext("Every finished game counts: /stats, /top and /history show who wins, who is the durak most "
+                   "often and who climbs."),
         "",
     ]
     lines += [f"/{name}: {what}" for name, what in commands(tr)]

@@ -6,7 +6,8 @@ import logging
 
 from telegram import Update
 
-from bot.callbacks import decode
+from bot.callbacks import Verb, decode
+from handlers import stats
 from handlers.common import Context, as_user, service_of
 
 log = logging.getLogger(__name__)
@@ -22,6 +23,9 @@ async def on_button(update: Update, context: Context) -> None:
         log.info("ignored a forged or foreign button from user %s: %r", query.from_user.id, query.data)
         await query.answer(service.user_tr(query.from_user.id, query.from_user.language_code)
                            .gettext("This button is not valid any more."))
+        return
+    if press.verb is Verb.TOP:
+        await stats.top_page(update, context, press)
         return
     decision = service.decide(press, query.from_user.id, query.from_user.language_code)
     await query.answer(decision.toast, url=decision.url)

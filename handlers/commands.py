@@ -11,7 +11,7 @@ from bot.i18n import LANGUAGES
 from handlers.common import Context, as_user, service_of, thread_of
 
 
-def _in_group(update: Update) -> bool:
+def in_group(update: Update) -> bool:
     chat = update.effective_chat
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
@@ -22,7 +22,7 @@ async def newgame(update: Update, context: Context) -> None:
     if message is None or tg_user is None or chat is None:
         return
     user = await service.see_user(as_user(tg_user))
-    if not _in_group(update):
+    if not in_group(update):
         await message.reply_text(service.user_tr(user.id).gettext("Start a game in a group: add me there and "
                                                                   "send /newgame."))
         return
@@ -49,7 +49,7 @@ async def start(update: Update, context: Context) -> None:
     message, tg_user = update.effective_message, update.effective_user
     if message is None or tg_user is None:
         return
-    private = not _in_group(update)
+    private = not in_group(update)
     user = await service.see_user(as_user(tg_user), private_chat=True if private else None)
     tr = service.user_tr(user.id)
     arg = context.args[0] if context.args else ""
@@ -64,7 +64,7 @@ async def help_command(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
-    if _in_group(update):
+    if in_group(update):
         tr = await service.chat_tr(chat.id)
     else:
         tr = service.user_tr(update.effective_user.id if update.effective_user else 0,
@@ -77,7 +77,7 @@ async def rules(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
-    if _in_group(update):
+    if in_group(update):
         tr = await service.chat_tr(chat.id)
         game = service.open_game_in(chat.id, thread_of(update))
         table_rules = game.rules if game else (await service.repo.chat(chat.id)).rules
@@ -91,7 +91,7 @@ async def rules(update: Update, context: Context) -> None:
 async def cancel(update: Update, context: Context) -> None:
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or tg_user is None or chat is None or not _in_group(update):
+    if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
     try:
@@ -111,7 +111,7 @@ async def language(update: Update, context: Context) -> None:
         return
     user = await service.see_user(as_user(tg_user))
     choice = context.args[0].lower() if context.args else ""
-    if _in_group(update):
+    if in_group(update):
         tr = await service.chat_tr(chat.id)
         if choice not in LANGUAGES:
             await message.reply_text(tr.gettext("Use /language ru or /language en."))
@@ -136,7 +136,7 @@ async def language(update: Update, context: Context) -> None:
 
 async def _refresh_admins(update: Update, context: Context) -> None:
     chat = update.effective_chat
-    if chat is None or not _in_group(update):
+    if chat is None or not in_group(update):
         return
     try:
         admins = await chat.get_administrators()
@@ -148,7 +148,7 @@ async def _refresh_admins(update: Update, context: Context) -> None:
 async def stop(update: Update, context: Context) -> None:
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or tg_user is None or chat is None or not _in_group(update):
+    if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
     await _refresh_admins(update, context)
@@ -163,7 +163,7 @@ async def leave(update: Update, context: Context) -> None:
     if message is None or tg_user is None or chat is None:
         return
     user = await service.see_user(as_user(tg_user))
-    reply = await service.leave_command(chat.id, thread_of(update), user, private=not _in_group(update))
+    reply = await service.leave_command(chat.id, thread_of(update), user, private=not in_group(update))
     if reply:
         await message.reply_text(reply)
 
@@ -171,7 +171,7 @@ async def leave(update: Update, context: Context) -> None:
 async def kick(update: Update, context: Context) -> None:
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or tg_user is None or chat is None or not _in_group(update):
+    if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
     target = message.reply_to_message.from_user if message.reply_to_message else None

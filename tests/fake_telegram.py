@@ -36,6 +36,7 @@ class Message:
     markup: dict[str, Any] | None
     thread_id: int | None = None
     history: list[str] = field(default_factory=list)  # every text it showed, in order
+    photo: bytes = b""
 
     def buttons(self) -> list[dict[str, Any]]:
         if not self.markup:
@@ -123,7 +124,7 @@ class FakeTelegram:
     async def _params(request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
             return dict(await request.json())
-        raw = dict(await request.post()) if request.can_read_body else dict(request.query)
+        raw: dict[str, Any] = dict(await request.post()) if request.can_read_body else dict(request.query)
         return {k: json.loads(v) if k in _JSON_FIELDS and isinstance(v, str) else v for k, v in raw.items()}
 
     async def _notify(self) -> None:
@@ -184,6 +185,19 @@ class FakeTelegram:
         self.messages[(chat_id, message.message_id)] = message
         await self._notify()
         return self._message_json(message)
+
+    async def api_sendPhoto(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(p["chat_id"])
+        self._check_chat(chat_id)
+        photo = p["photo"]
+        data = photo.file.read() if hasattr(photo, "file") else b""
+        message = Message(chat_id, next(self._message_ids[chat_id]), str(p.get("caption", "")), p.get("reply_markup"),
+                          p.get("message_thread_id"), photo=data)
+        message.history.append(message.text)
+        self.messages[(chat_id, message.message_id)] = message
+        await self._notify()
+        return {**self._message_json(message), "photo": [{"file_id": "f1", "file_unique_id": "u1", "width": 400,
+                                                          "height": 220}]}
 
     async def api_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id, message_id = int(p["chat_id"]), int(p["message_id"])

@@ -68,13 +68,14 @@ class Table:
         self.group = group_id
         self.players = players
         self.rng = random.Random(seed)
+        self.since = max((m.message_id for m in fake.chat_messages(group_id)), default=0)  # this table's messages
         self.presses = 0
         self.refused = 0
         self.accepted = 0
 
     # --- reading
     def group_messages(self) -> list[Message]:
-        return self.fake.chat_messages(self.group)
+        return [m for m in self.fake.chat_messages(self.group) if m.message_id > self.since]
 
     def lobby(self) -> Message:
         return next(m for m in reversed(self.group_messages()) if any(

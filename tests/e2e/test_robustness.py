@@ -139,7 +139,7 @@ async def test_the_game_follows_a_group_that_became_a_supergroup(fake: FakeTeleg
     await table.play(until=lambda: table.accepted >= 5)
     await fake.migrate_group(GROUP, -100777)
     await fake.wait_for(lambda: len(fake.chat_messages(-100777)) == 1)
-    table.group = -100777
+    table.group, table.since = -100777, 0
     result = await table.play_to_the_end()
     assert result.chat_id == -100777
     row = table.stored(bot.settings.database_path)

@@ -1,0 +1,94 @@
+"""Texts and keyboards of /stats, /top and /history."""
+
+from __future__ import annotations
+
+import datetime
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import Verb, encode
+from bot.i18n import Translator
+from bot.render import name_of, preset_name
+from bot.stats import PlayerStats, Standing
+from durak.scoring import Scoring
+from storage.models import Game
+
+PAGE = 10
+
+
+def scoring_name(tr: Translator, system: Scoring) -> str:
+    return {
+        Scoring.RATING: tr.gettext("rating"),
+        Scoring.BASIC: tr.gettext("wins"),
+        Scoring.BASIC_PLUS: tr.gettext("wins minus losses"),
+        Scoring.PLACES: tr.gettext("points for places"),
+        Scoring.PENALTY: tr.gettext("penalty points (fewest lead)"),
+    }[system]
+
+
+def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
+    if not s.games:
+        return tr.gettext("{name} has not finished a game {where} yet.").format(name=name, where=where)
+    lines = [
+        tr.gettext("📊 {name} {where}").format(name=name, where=where),
+        tr.ngettext("{n} game", "{n} games", s.games).format(n=s.games),
+        tr.gettext("Wins: {wins} ({rate:.0%}) · best streak {streak}").format(
+            wins=s.wins, rate=s.win_rate, streak=s.best_streak),
+        tr.ngettext("Durak: {n} time · draws: {draws}", "Durak: {n} times · draws: {draws}", s.duraks).format(
+            n=s.duraks, draws=s.draws),
+        tr.gettext("Pogony: given {given}, received {received}").format(given=s.pogony_given,
+                                                                        received=s.pogony_received),
+    ]
+    if s.rating is not None:
+        rank = "" if s.rank is None else " " + tr.gettext("(#{n})").format(n=s.rank)
+        lines.append(tr.gettext("Rating: {rating:.1f}").format(rating=s.rating) + rank)
+    return "\n".join(lines)
+
+
+def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers: list[Standing], page: int,
+        system: Scoring, scope: str, chat_wide: bool) -> tuple[str, InlineKeyboardMarkup | None]:
+    title = tr.gettext("🏆 Top players {scope} · by {system}").format(scope=scope, system=scoring_name(tr, system))
+    if not ranked and not newcomers:
+        return title + "\n" + tr.gettext("No finished games yet."), None
+    pages = max(1, -(-len(ranked) // PAGE))
+    page = min(max(page, 0), pages - 1)
+    lines = [title]
+    for i, row in enumerate(ranked[page * PAGE:(page + 1) * PAGE], page * PAGE + 1):
+        lines.append(f"{i}. {names.get(row.user_id, '?')} · {_score(row, system)} · " +
+                     tr.ngettext("{n} game", "{n} games", row.games).format(n=row.games))
+    if not ranked:
+        lines.append(tr.gettext("Nobody has five games yet."))
+    if newcomers and page == pages - 1:
+        lines += ["", tr.gettext("Fewer than five games:")]
+        lines += [f"· {names.get(row.user_id, '?')} · {_score(row, system)}" for row in newcomers[:PAGE]]
+    buttons = []
+    where = "c" if chat_wide else "g"
+    if page > 0:
+        buttons.append(InlineKeyboardButton(tr.gettext("« Prev"), callback_data=encode(Verb.TOP, 0, page - 1, where)))
+    if page < pages - 1:
+        buttons.append(InlineKeyboardButton(tr.gettext("Next »"), callback_data=encode(Verb.TOP, 0, page + 1, where)))
+    if pages > 1:
+        lines.append(tr.gettext("Page {page} of {pages}").format(page=page + 1, pages=pages))
+    return "\n".join(lines), InlineKeyboardMarkup([buttons]) if buttons else None
+
+
+def _score(row: Standing, system: Scoring) -> str:
+    return f"{row.score:.1f}" if system is Scoring.RATING else str(int(row.score))
+
+
+def history(tr: Translator, games: list[tuple[Game, list[dict[str, object]]]]) -> str:
+    if not games:
+        return tr.gettext("No finished games here yet.")
+    lines = [tr.gettext("🗂 The last games here:")]
+    for game, rows in games:
+        day = datetime.datetime.fromtimestamp(game.updated_at, datetime.UTC).strftime("%d.%m")
+        players = ", ".join(name_of(game, int(str(r["seat"]))) for r in rows)
+        durak = [name_of(game, int(str(r["seat"]))) for r in rows if r["loser"] and r["place"] is None]
+        if rows and rows[0]["draw"]:
+            outcome = tr.gettext("a draw")
+        else:
+            outcome = tr.gettext("durak: {names}").format(names=", ".join(durak) or "?")
+        if rows and rows[0]["pogony"]:
+            outcome += " 🎖"
+        lines.append(f"#{game.id} · {day} · {preset_name(tr, game.rules.preset)} · {players} → {outcome}")
+    return "\n".join(lines)

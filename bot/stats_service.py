@@ -1,0 +1,88 @@
+"""/stats, /top, /history, /privacy and /scoring: read-only views of finished games."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from telegram import InlineKeyboardMarkup
+
+from bot import ratings, render_stats
+from bot.chart import rating_chart
+from bot.i18n import Translator
+from bot.service import GameService
+from bot.stats import PlayerStats, player_stats, standings
+from durak.scoring import Scoring
+from storage.models import PlayedGame, User
+
+CHART_GAMES = 30
+
+
+class StatsService:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.repo = games.repo
+
+    async def player(self, chat_id: int | None, user: User) -> PlayerStats:
+        """A player's stats in a chat, or everywhere (``chat_id`` None)."""
+        scope = ratings.GLOBAL if chat_id is None else chat_id
+        played = [g for _, g in await self.repo.played(chat_id=chat_id, user_id=user.id)]
+        table = await self.repo.all_ratings(scope)
+        mine = table.get(user.id)
+        rating = None if mine is None else ratings.ordinal(*mine)
+        rank = None
+        if rating is not None:
+            visible = {u.id for u in self.games.users.values() if not u.hidden} | {user.id}
+            better = [u for u, r in table.items() if u in visible and ratings.ordinal(*r) > rating]
+            rank = len(better) + 1
+        return player_stats(played, rating, rank)
+
+    async def stats(self, tr: Translator, chat_id: int | None, user: User) -> tuple[str, bytes | None]:
+        """The text of /stats, and a chart of the rating over the last games when there are two or more."""
+        where = tr.gettext("in this chat") if chat_id is not None else tr.gettext("overall")
+        text = render_stats.stats(tr, user.name, await self.player(chat_id, user), where)
+        scope = ratings.GLOBAL if chat_id is None else chat_id
+        history = await self.repo.rating_history(scope, user.id, CHART_GAMES)
+        chart = rating_chart(history, tr.gettext("Rating, last games")) if len(history) >= 2 else None
+        return text, chart
+
+    async def top(self, tr: Translator, chat_id: int, chat_wide: bool, page: int
+                  ) -> tuple[str, InlineKeyboardMarkup | None]:
+        system = Scoring((await self.repo.chat(chat_id)).scoring)
+        scope_chat = chat_id if chat_wide else None
+        played: dict[int, list[PlayedGame]] = defaultdict(list)
+        for user_id, game in await self.repo.played(chat_id=scope_chat):
+            played[user_id].append(game)
+        users = self.games.users
+        hidden = {u for u in played if u in users and users[u].hidden}
+        for user_id in hidden:
+            del played[user_id]
+        table = await self.repo.all_ratings(chat_id if chat_wide else ratings.GLOBAL)
+        ranked, newcomers = standings(system, played, table)
+        names = {u: users[u].name for u in played if u in users}
+        scope = tr.gettext("of this chat") if chat_wide else tr.gettext("everywhere")
+        return render_stats.top(tr, names, ranked, newcomers, page, system, scope, chat_wide)
+
+    async def history(self, tr: Translator, chat_id: int) -> str:
+        games = await self.repo.recent_games(chat_id, 10)
+        return render_stats.history(tr, [(g, [dict(r) for r in rows]) for g, rows in games])
+
+    async def toggle_privacy(self, tr: Translator, user: User) -> str:
+        hidden = not (self.games.users.get(user.id) or user).hidden
+        await self.repo.set_hidden(user.id, hidden)
+        stored = await self.repo.user(user.id)
+        if stored is not None:
+            self.games.users[user.id] = stored
+        return (tr.gettext("You are hidden from leaderboards now; your games still count for the others.")
+                if hidden else tr.gettext("You are shown on leaderboards again."))
+
+    async def set_scoring(self, tr: Translator, chat_id: int, choice: str) -> str:
+        try:
+            system = Scoring(choice)
+        except ValueError:
+            current = Scoring((await self.repo.chat(chat_id)).scoring)
+            options = ", ".join(s.value for s in Scoring)
+            return tr.gettext("This chat ranks by {system}. Admins choose with /scoring and one of: {options}.").format(
+                system=render_stats.scoring_name(tr, current), options=options)
+        await self.repo.set_chat_scoring(chat_id, system.value)
+        return tr.gettext("This chat's leaderboard now ranks by {system}.").format(
+            system=render_stats.scoring_name(tr, system))
