@@ -8,7 +8,7 @@ from telegram.error import TelegramError
 
 from bot import render, texts
 from bot.i18n import LANGUAGES
-from handlers.common import Context, as_user, service_of, thread_of
+from handlers.common import Context, as_user, is_admin, service_of, thread_of
 
 
 def in_group(update: Update) -> bool:
@@ -31,11 +31,7 @@ async def newgame(update: Update, context: Context) -> None:
     if existing is not None:
         await service.point_to_table(chat.id, thread, existing)
         return
-    try:
-        admins = await chat.get_administrators()
-        await service.set_admins(chat.id, {a.user.id for a in admins})
-    except TelegramError:
-        pass
+    await refresh_admins(update, context)
     preset = context.args[0].lower() if context.args else None
     game = await service.open_lobby(chat.id, thread, user, preset)
     if game is None:
@@ -94,11 +90,7 @@ async def cancel(update: Update, context: Context) -> None:
     if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
-    try:
-        admins = await chat.get_administrators()
-        await service.set_admins(chat.id, {a.user.id for a in admins})
-    except TelegramError:
-        pass
+    await refresh_admins(update, context)
     reply = await service.cancel_command(chat.id, thread_of(update), user)
     if reply:
         await message.reply_text(reply)
@@ -116,12 +108,7 @@ async def language(update: Update, context: Context) -> None:
         if choice not in LANGUAGES:
             await message.reply_text(tr.gettext("Use /language ru or /language en."))
             return
-        try:
-            member = await chat.get_member(user.id)
-            is_admin = member.status in ("creator", "administrator")
-        except TelegramError:
-            is_admin = False
-        if not is_admin:
+        if not await is_admin(chat, user.id):
             await message.reply_text(tr.gettext("Only an admin can change the group's language."))
             return
         await service.set_chat_language(chat.id, choice)
@@ -134,7 +121,8 @@ async def language(update: Update, context: Context) -> None:
     await message.reply_text(service.user_tr(user.id).gettext("Done: I will speak English with you."))
 
 
-async def _refresh_admins(update: Update, context: Context) -> None:
+async def refresh_admins(update: Update, context: Context) -> None:
+    """Note the group's admins: they may cancel, stop and kick without being the creator."""
     chat = update.effective_chat
     if chat is None or not in_group(update):
         return
@@ -151,7 +139,7 @@ async def stop(update: Update, context: Context) -> None:
     if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
-    await _refresh_admins(update, context)
+    await refresh_admins(update, context)
     reply = await service.stop_command(chat.id, thread_of(update), user)
     if reply:
         await message.reply_text(reply)
@@ -180,5 +168,5 @@ async def kick(update: Update, context: Context) -> None:
         await message.reply_text(tr.gettext("Reply with /kick to a message of the player to remove, or use the "
                                             "buttons in the lobby's Settings."))
         return
-    await _refresh_admins(update, context)
+    await refresh_admins(update, context)
     await message.reply_text(await service.kick_command(chat.id, thread_of(update), user, target.id))

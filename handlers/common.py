@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import cast
 
-from telegram import Update
+from telegram import Chat, Update
 from telegram import User as TgUser
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.service import GameService
@@ -27,3 +28,12 @@ def thread_of(update: Update) -> int:
     if message is None or not message.is_topic_message:
         return 0
     return message.message_thread_id or 0
+
+
+async def is_admin(chat: Chat, user_id: int) -> bool:
+    """Whether the user administers the group (a failed look-up counts as no)."""
+    try:
+        member = await chat.get_member(user_id)
+    except TelegramError:
+        return False
+    return member.status in ("creator", "administrator")

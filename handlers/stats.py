@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 from bot.callbacks import Press
 from bot.stats_service import StatsService
 from handlers.commands import in_group
-from handlers.common import Context, as_user, service_of
+from handlers.common import Context, as_user, is_admin, service_of
 
 
 def stats_of(context: Context) -> StatsService:
@@ -97,13 +97,7 @@ async def scoring(update: Update, context: Context) -> None:
         return
     tr = await games.chat_tr(chat.id)
     choice = context.args[0].lower() if context.args else ""
-    if choice:
-        try:
-            member = await chat.get_member(tg_user.id)
-            is_admin = member.status in ("creator", "administrator")
-        except TelegramError:
-            is_admin = False
-        if not is_admin:
-            await message.reply_text(tr.gettext("Only an admin can change how this chat is ranked."))
-            return
+    if choice and not await is_admin(chat, tg_user.id):
+        await message.reply_text(tr.gettext("Only an admin can change how this chat is ranked."))
+        return
     await message.reply_text(await service.set_scoring(tr, chat.id, choice))
