@@ -207,11 +207,15 @@ class GameService:
 
     # ------------------------------------------------------------ deciding a press
 
-    def decide(self, press: Press, user_id: int, telegram_code: str | None = None) -> Decision:
-        """What a press means, judged against the snapshot alone: no waiting, no writing."""
+    def decide(self, press: Press, user_id: int, telegram_code: str | None = None,
+               where: tuple[int, int] | None = None) -> Decision:
+        """What a press means, judged against the snapshot alone: no waiting, no writing.
+        ``where``: the (chat, topic) of the pressed message, when known."""
         tr = self.user_tr(user_id, telegram_code)
         game = self.games.get(press.game)
         if press.verb is Verb.REPLAY:
+            if where is not None and self.open_game_in(*where) is not None:
+                return Decision(tr.gettext("A game is already open here."))
             return Decision(intent=Intent("replay"))
         if game is None:
             return Decision(tr.gettext("This game is over."))

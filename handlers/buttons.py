@@ -27,7 +27,9 @@ async def on_button(update: Update, context: Context) -> None:
     if press.verb is Verb.TOP:
         await stats.top_page(update, context, press)
         return
-    decision = service.decide(press, query.from_user.id, query.from_user.language_code)
+    message = query.message
+    where = None if message is None else (message.chat.id, getattr(message, "message_thread_id", None) or 0)
+    decision = service.decide(press, query.from_user.id, query.from_user.language_code, where)
     await query.answer(decision.toast, url=decision.url)
     if decision.intent is not None:
         user = await service.see_user(as_user(query.from_user))

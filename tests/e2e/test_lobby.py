@@ -138,6 +138,6 @@ async def test_play_again_seats_the_same_players(fake: FakeTelegram, bot: BotPro
     assert "24 cards" in lobby.text
     await asyncio.sleep(0.1)
     answer = await table.press(101, result, "🔁 Play again")
-    assert not answer.get("url")
+    assert answer["text"] == "A game is already open here."
     await asyncio.sleep(0.3)
     assert len([m for m in table.group_messages() if "Players (" in m.text]) == 1, "one open game per group"
