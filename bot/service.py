@@ -53,7 +53,8 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    kind: str                  # join, leave, settings, back, option, start, cancel, replay, play, select, cheat
+    kind: str  # lobby: join leave settings back option timer kick start cancel replay; game: play select
+    #          cheat refresh back_in leave_ask leave_game vote
     seat: int | None = None
     action: Action | None = None
     arg: str = ""
