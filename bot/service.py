@@ -746,6 +746,15 @@ class GameService:
         async with self.chat_locks[old.chat_id]:  # two Play again presses open one lobby
             await self.open_lobby(old.chat_id, old.thread_id, user, None, previous, players)
 
+    async def table_rules(self, chat_id: int | None, thread_id: int) -> Rules:
+        """The rules of the open game here, else the chat's defaults, else the canon's defaults."""
+        if chat_id is None:
+            return Rules()
+        game = self.open_game_in(chat_id, thread_id)
+        if game is not None:
+            return game.rules
+        return (await self.repo.chat(chat_id)).rules or Rules()
+
     def open_game_in(self, chat_id: int, thread_id: int) -> Game | None:
         return next((g for g in self.games.values() if g.chat_id == chat_id and g.thread_id == thread_id), None)
 

@@ -75,23 +75,27 @@ async def rules(update: Update, context: Context) -> None:
         return
     if in_group(update):
         tr = await service.chat_tr(chat.id)
-        game = service.open_game_in(chat.id, thread_of(update))
-        table_rules = game.rules if game else (await service.repo.chat(chat.id)).rules
+        table_rules = await service.table_rules(chat.id, thread_of(update))
     else:
         tr = service.user_tr(update.effective_user.id if update.effective_user else 0)
-        table_rules = None
-    from durak import Rules
-    await message.reply_text(render.rules_text(tr, table_rules or Rules()))
+        table_rules = await service.table_rules(None, 0)
+    await message.reply_text(render.rules_text(tr, table_rules))
 
 
 async def cancel(update: Update, context: Context) -> None:
+    await _as_group_player(update, context, "cancel")
+
+
+async def _as_group_player(update: Update, context: Context, what: str) -> None:
+    """/cancel and /stop: the service decides what the sender may do; a reply only if nothing happened."""
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or tg_user is None or chat is None or not in_group(update):
         return
     user = await service.see_user(as_user(tg_user))
     await refresh_admins(update, context)
-    reply = await service.cancel_command(chat.id, thread_of(update), user)
+    command = service.cancel_command if what == "cancel" else service.stop_command
+    reply = await command(chat.id, thread_of(update), user)
     if reply:
         await message.reply_text(reply)
 
@@ -134,15 +138,7 @@ async def refresh_admins(update: Update, context: Context) -> None:
 
 
 async def stop(update: Update, context: Context) -> None:
-    service = service_of(context)
-    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
-    if message is None or tg_user is None or chat is None or not in_group(update):
-        return
-    user = await service.see_user(as_user(tg_user))
-    await refresh_admins(update, context)
-    reply = await service.stop_command(chat.id, thread_of(update), user)
-    if reply:
-        await message.reply_text(reply)
+    await _as_group_player(update, context, "stop")
 
 
 async def leave(update: Update, context: Context) -> None:
