@@ -306,6 +306,16 @@ class FakeTelegram:
                                            "chat": self._chat_json(chat_id), "from": self.users[reply_to_user].json()}
         await self._push({"message": message})
 
+    async def block_bot(self, user_id: int) -> None:
+        """The user blocks the bot: Telegram refuses messages to him and tells the bot at once."""
+        user = self.users[user_id]
+        user.started = False
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "Durak", "username": BOT_USERNAME}
+        await self._push({"my_chat_member": {
+            "chat": {"id": user_id, "type": "private", "first_name": user.first_name}, "from": user.json(),
+            "date": int(time.time()), "old_chat_member": {"status": "member", "user": bot},
+            "new_chat_member": {"status": "kicked", "user": bot, "until_date": 0}}})
+
     async def migrate_group(self, old_id: int, new_id: int) -> None:
         """The group becomes a supergroup: the service message arrives, the old id refuses messages."""
         old = self.groups[old_id]

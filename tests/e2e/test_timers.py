@@ -307,9 +307,9 @@ async def test_kick_from_the_lobby(fake: FakeTelegram, timed_bot: BotProcess) ->
 async def test_a_player_who_blocks_the_bot_is_played_by_the_computer(fake: FakeTelegram,
                                                                      timed_bot: BotProcess) -> None:
     table = await started(fake, timed_bot, players=3)
-    fake.users[102].started = False  # Boris blocks the bot
+    await fake.block_bot(102)  # Boris blocks the bot; Telegram tells the bot so
+    await fake.wait_for(lambda: away(timed_bot)[1] == 3)
     table.players = [101, 103]
-    await table.play(until=lambda: away(timed_bot)[1] == 3, timeout=60)
     await table.play_to_the_end()
     told = [m for m in table.group_messages() if "can't reach Boris" in m.text]
     assert len(told) == 1, "the group is told once"
