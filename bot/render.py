@@ -19,7 +19,6 @@ from durak.events import Ev
 from durak.rules import Teams, ThrowIn
 from storage.models import Away, Game
 
-Markup = InlineKeyboardMarkup | None
 MAX_NAME = 24
 SHOWN_MOVES = 5
 

@@ -42,10 +42,6 @@ _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS
 
 # ---------------------------------------------------------------- seats and roles
 
-def is_active(state: State, seat: int) -> bool:
-    return seat not in state.out
-
-
 def next_active(state: State, seat: int, opponent_of: int | None = None) -> int | None:
     """The next active seat clockwise (left) of ``seat``; in team games, optionally an opponent."""
     n = len(state.hands)

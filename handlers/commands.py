@@ -8,7 +8,7 @@ from telegram.error import TelegramError
 
 from bot import render, texts
 from bot.i18n import LANGUAGES
-from handlers.common import Context, as_user, is_admin, service_of, thread_of
+from handlers.common import Context, as_user, is_admin, reader_tr, service_of, thread_of
 
 
 def in_group(update: Update) -> bool:
@@ -56,16 +56,10 @@ async def start(update: Update, context: Context) -> None:
 
 
 async def help_command(update: Update, context: Context) -> None:
-    service = service_of(context)
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
+    message = update.effective_message
+    if message is None:
         return
-    if in_group(update):
-        tr = await service.chat_tr(chat.id)
-    else:
-        tr = service.user_tr(update.effective_user.id if update.effective_user else 0,
-                             update.effective_user.language_code if update.effective_user else None)
-    await message.reply_text(texts.help_text(tr))
+    await message.reply_text(texts.help_text(await reader_tr(update, context)))
 
 
 async def rules(update: Update, context: Context) -> None:
@@ -73,13 +67,9 @@ async def rules(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
-    if in_group(update):
-        tr = await service.chat_tr(chat.id)
-        table_rules = await service.table_rules(chat.id, thread_of(update))
-    else:
-        tr = service.user_tr(update.effective_user.id if update.effective_user else 0)
-        table_rules = await service.table_rules(None, 0)
-    await message.reply_text(render.rules_text(tr, table_rules))
+    here = chat.id if in_group(update) else None
+    table_rules = await service.table_rules(here, thread_of(update))
+    await message.reply_text(render.rules_text(await reader_tr(update, context), table_rules))
 
 
 async def cancel(update: Update, context: Context) -> None:

@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 from bot.callbacks import Press
 from bot.stats_service import StatsService
 from handlers.commands import in_group
-from handlers.common import Context, as_user, is_admin, service_of
+from handlers.common import Context, as_user, is_admin, reader_tr, service_of
 
 
 def stats_of(context: Context) -> StatsService:
@@ -25,7 +25,7 @@ async def stats(update: Update, context: Context) -> None:
         return
     caller = await games.see_user(as_user(tg_user))
     group = in_group(update)
-    tr = await games.chat_tr(chat.id) if group else games.user_tr(caller.id)
+    tr = await reader_tr(update, context)
     target = caller
     replied = message.reply_to_message.from_user if message.reply_to_message else None
     if replied is not None and not replied.is_bot:

@@ -230,11 +230,6 @@ class Repo:
         assert fresh is not None
         return fresh
 
-    async def set_seat_message(self, game_id: int, seat: int, message_id: int | None) -> None:
-        async with self.db.write() as conn:
-            await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
-                               (message_id, game_id, seat))
-
     # ------------------------------------------------------------ stats
 
     async def ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
