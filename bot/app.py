@@ -21,15 +21,18 @@ from telegram.ext import (
 
 from bot import texts
 from bot.clock import Clock, RealClock
+from bot.directory import Directory
 from bot.i18n import translator
-from bot.notifier import Notifier
+from bot.outbox import Outbox
 from bot.service import GameService
 from bot.settings import Settings
 from bot.stats_service import StatsService
 from storage.db import Database
+from storage.models import OutboxRow
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)
+DRAIN_SECONDS = 10.0  # how long a stopping bot keeps delivering owed messages
 
 
 def build_application(settings: Settings, clock: Clock | None = None) -> Application:  # type: ignore[type-arg]
@@ -46,6 +49,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         .connection_pool_size(64)
         .pool_timeout(30)
         .post_init(_started(settings, clock or RealClock()))
+        .post_stop(_stopping)
         .post_shutdown(_stopped)
         .build()
     )
@@ -65,6 +69,7 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("stop", commands.stop))
     app.add_handler(CommandHandler("leave", commands.leave))
     app.add_handler(CommandHandler("kick", commands.kick))
+    app.add_handler(CommandHandler("hand", commands.hand))
     app.add_handler(CommandHandler("stats", stats.stats))
     app.add_handler(CommandHandler("top", stats.top))
     app.add_handler(CommandHandler("history", stats.history))
@@ -79,7 +84,9 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
 def _started(settings: Settings, clock: Clock) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(settings.database_path)
+        app.bot_data["db"] = db
         repo = Repo(db, now=clock.now)
+        directory = Directory(repo, app.bot, clock, settings.default_language)
         service: GameService | None = None
 
         async def forbidden(chat_id: int) -> None:
@@ -90,31 +97,47 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
             if service is not None:
                 await service.chat_migrated(old, new)
 
-        notifier = Notifier(app.bot, on_forbidden=forbidden, on_migrated=migrated)
-        service = GameService(repo, app.bot, notifier, default_language=settings.default_language,
-                              lobby_timeout=settings.lobby_timeout, clock=clock)
-        app.bot_data.update(db=db, service=service, notifier=notifier, stats=StatsService(service))
+        def sent(row: OutboxRow, message_id: int | None) -> None:
+            if service is not None:
+                service.on_sent(row, message_id)
+
+        outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_sent=sent)
+        service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock)
+        app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
             await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)
-        await service.resume()
+        await service.resume(app.bot.username or "")
         log.info("durak-bot started as @%s", service.bot_username)
 
     return post_init
 
 
+async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
+    """Before the HTTP client closes: deliver what is owed (what is not is delivered at the next start)."""
+    outbox: Outbox | None = app.bot_data.get("outbox")
+    if outbox is not None and not await outbox.drain(DRAIN_SECONDS):
+        log.warning("stopping with messages still owed; they are delivered at the next start")
+
+
 async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
-    notifier: Notifier | None = app.bot_data.get("notifier")
-    if notifier is not None:
-        await notifier.flush()
-        await notifier.close()
+    outbox: Outbox | None = app.bot_data.get("outbox")
+    if outbox is not None:
+        await outbox.close()
     db: Database | None = app.bot_data.get("db")
     if db is not None:
         await db.close()
 
 
 async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    log.error("an update failed: %r", update, exc_info=context.error)
+    """Log what identifies the update, never its content (a private message may show a hand)."""
+    what = "an update"
+    if isinstance(update, Update):
+        chat, user = update.effective_chat, update.effective_user
+        data = update.callback_query.data if update.callback_query else None
+        what = (f"update {update.update_id} (chat {chat.id if chat else None}, user {user.id if user else None}"
+                f"{f', button {data!r}' if data else ''})")
+    log.error("%s failed", what, exc_info=context.error)
 
 
 def allowed_updates() -> list[str]:

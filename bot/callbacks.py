@@ -35,8 +35,10 @@ class Verb(StrEnum):
     ACCUSE = "a"       # arg: seat
     CHEAT = "h"        # toggle cheat mode of the next card press
     BACK_IN = "i"      # "I'm back": stop the computer playing for me
-    KICK = "u"         # arg: the seat to remove from the lobby
+    KICK = "u"         # arg: the user id to remove from the lobby
     VOTE = "y"         # vote to stop the game
+    LEAVE_YES = "z"    # the confirmation of Leave, a button of its own
+    STAY = "q"         # "no, stay" after Leave
     TOP = "e"          # a leaderboard page: seq is the page, arg "c" (this chat) or "g" (global)
     NOOP = "n"         # a label button
 

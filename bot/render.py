@@ -158,7 +158,7 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     seq = game.version
     rows = [[_button(f"{label}: {value}", Verb.OPTION, game, seq, option)]
             for option, (label, value) in values.items()]
-    kick = [_button(tr.gettext("✖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.seat))
+    kick = [_button(tr.gettext("✖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.user.id))
             for s in game.seats if s.user.id != game.creator_id]
     rows += [kick[i:i + 3] for i in range(0, len(kick), 3)]
     rows.append([_button(tr.gettext("« Back"), Verb.BACK, game, seq)])
@@ -363,8 +363,15 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
         rows += [accuse[i:i + 2] for i in range(0, len(accuse), 2)]
     if away is not Away.PLAYING:
         rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game, seq)])
-    rows.append([_button(tr.gettext("🚪 Yes, leave the game") if leaving else tr.gettext("🚪 Leave the game"),
-                         Verb.LEAVE, game, seq)])
+    if seat in seen.out:  # a placed result is final: nothing to leave
+        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+    if leaving:
+        lines += ["", tr.gettext("Leave the game? The computer plays your cards to the end, and it counts as a "
+                                 "loss.")]
+        rows.append([_button(tr.gettext("🚪 Yes, leave"), Verb.LEAVE_YES, game, seq),
+                     _button(tr.gettext("Stay"), Verb.STAY, game, seq)])
+    else:
+        rows.append([_button(tr.gettext("🚪 Leave the game"), Verb.LEAVE, game, seq)])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 

@@ -31,8 +31,9 @@ class StatsService:
         rating = None if mine is None else ratings.ordinal(*mine)
         rank = None
         if rating is not None:
-            visible = {u.id for u in self.games.users.values() if not u.hidden} | {user.id}
-            better = [u for u, r in table.items() if u in visible and ratings.ordinal(*r) > rating]
+            better_ids = [u for u, r in table.items() if ratings.ordinal(*r) > rating]
+            known = await self.repo.users_by_ids(better_ids) if better_ids else {}
+            better = [u for u in better_ids if u in known and not known[u].hidden]
             rank = len(better) + 1
         return player_stats(played, rating, rank)
 
@@ -52,7 +53,7 @@ class StatsService:
         played: dict[int, list[PlayedGame]] = defaultdict(list)
         for user_id, game in await self.repo.played(chat_id=scope_chat):
             played[user_id].append(game)
-        users = self.games.users
+        users = await self.repo.users_by_ids(list(played)) if played else {}
         hidden = {u for u in played if u in users and users[u].hidden}
         for user_id in hidden:
             del played[user_id]
@@ -67,11 +68,9 @@ class StatsService:
         return render_stats.history(tr, [(g, [dict(r) for r in rows]) for g, rows in games])
 
     async def toggle_privacy(self, tr: Translator, user: User) -> str:
-        hidden = not (self.games.users.get(user.id) or user).hidden
+        hidden = not (await self.games.directory.user(user.id) or user).hidden
         await self.repo.set_hidden(user.id, hidden)
-        stored = await self.repo.user(user.id)
-        if stored is not None:
-            self.games.users[user.id] = stored
+        await self.games.directory.refresh_user(user.id)
         return (tr.gettext("You are hidden from leaderboards now; your games still count for the others.")
                 if hidden else tr.gettext("You are shown on leaderboards again."))
 

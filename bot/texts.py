@@ -13,6 +13,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("stop", tr.gettext("stop the running game (creator or admin at once, players by vote)")),
         ("leave", tr.gettext("leave your game: the computer plays your cards, it counts as a loss")),
         ("kick", tr.gettext("reply to a player's message to remove him from the lobby")),
+        ("hand", tr.gettext("in private: post your cards again at the bottom of the chat")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("history", tr.gettext("the chat's last ten games")),

@@ -1,10 +1,16 @@
-"""Inline buttons: answer at once (a toast, or the join deep link), then let the service act."""
+"""Inline buttons: the service decides and acts under the game's lock, then the press is answered.
+
+An answer that fails (a press older than Telegram's answer window, say after a restart) never
+undoes or drops the move: the move is made first, the answer is a courtesy.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from telegram import Update
+from telegram.error import TelegramError
 
 from bot.callbacks import Verb, decode
 from handlers import stats
@@ -18,19 +24,21 @@ async def on_button(update: Update, context: Context) -> None:
     if query is None:
         return
     service = service_of(context)
+    user = await service.directory.see(as_user(query.from_user))
+    tr = service.directory.user_tr(user, query.from_user.language_code)
     press = decode(query.data)
+    message = query.message
+    where = None if message is None else (message.chat.id, message.message_id)
     if press is None:
         log.info("ignored a forged or foreign button from user %s: %r", query.from_user.id, query.data)
-        await query.answer(service.user_tr(query.from_user.id, query.from_user.language_code)
-                           .gettext("This button is not valid any more."))
+        with contextlib.suppress(TelegramError):
+            await query.answer(tr.gettext("This button is not valid any more."))
         return
     if press.verb is Verb.TOP:
-        await stats.top_page(update, context, press)
+        await stats.top_page(update, context, press, where)
         return
-    message = query.message
-    where = None if message is None else (message.chat.id, getattr(message, "message_thread_id", None) or 0)
-    decision = service.decide(press, query.from_user.id, query.from_user.language_code, where)
-    await query.answer(decision.toast, url=decision.url)
-    if decision.intent is not None:
-        user = await service.see_user(as_user(query.from_user))
-        await service.execute(press, user)
+    decision = await service.press(press, user, where, query.from_user.language_code)
+    try:
+        await query.answer(decision.toast, url=decision.url)
+    except TelegramError as e:
+        log.info("the answer to a press of user %s failed (the move stands): %s", user.id, e)

@@ -1,13 +1,12 @@
-"""What every handler needs: the service, and the Telegram user as ours."""
+"""What every handler needs: the service, the Telegram user as ours, the reader's language, admin checks."""
 
 from __future__ import annotations
 
 from typing import cast
 
-from telegram import Chat, Update
+from telegram import Update
 from telegram import User as TgUser
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator
@@ -15,6 +14,7 @@ from bot.service import GameService
 from storage.models import User
 
 Context = ContextTypes.DEFAULT_TYPE
+MAX_USERNAME = 32  # Telegram usernames have at most 32 characters
 
 
 def service_of(context: Context) -> GameService:
@@ -23,6 +23,11 @@ def service_of(context: Context) -> GameService:
 
 def as_user(user: TgUser) -> User:
     return User(user.id, user.full_name, user.username, telegram_language=user.language_code)
+
+
+def in_group(update: Update) -> bool:
+    chat = update.effective_chat
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 def thread_of(update: Update) -> int:
@@ -34,17 +39,24 @@ def thread_of(update: Update) -> int:
 
 async def reader_tr(update: Update, context: Context) -> Translator:
     """The language of whoever reads the answer: the group's in a group, the user's in private."""
-    service = service_of(context)
+    directory = service_of(context).directory
     chat, user = update.effective_chat, update.effective_user
     if chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
-        return await service.chat_tr(chat.id)
-    return service.user_tr(user.id if user else 0, user.language_code if user else None)
+        return await directory.chat_tr(chat.id)
+    return directory.user_tr(await directory.user(user.id) if user else None, user.language_code if user else None)
 
 
-async def is_admin(chat: Chat, user_id: int) -> bool:
-    """Whether the user administers the group (a failed look-up counts as no)."""
-    try:
-        member = await chat.get_member(user_id)
-    except TelegramError:
+def anonymous_admin(update: Update) -> bool:
+    """A message sent as the group itself: only an anonymous admin can do that."""
+    message, chat = update.effective_message, update.effective_chat
+    return bool(message and chat and message.sender_chat and message.sender_chat.id == chat.id)
+
+
+async def sender_is_admin(update: Update, context: Context) -> bool:
+    """Whether the sender administers the group: an anonymous admin, or one in the (refreshed) admin list."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
         return False
-    return member.status in ("creator", "administrator")
+    if anonymous_admin(update):
+        return True
+    return await service_of(context).directory.is_admin(chat.id, user.id)

@@ -10,8 +10,9 @@ from telegram.error import TelegramError
 
 from bot.callbacks import Press
 from bot.stats_service import StatsService
-from handlers.commands import in_group
-from handlers.common import Context, as_user, is_admin, reader_tr, service_of
+from handlers.common import MAX_USERNAME, Context, as_user, in_group, reader_tr, sender_is_admin, service_of
+
+PANEL = "top"
 
 
 def stats_of(context: Context) -> StatsService:
@@ -23,17 +24,19 @@ async def stats(update: Update, context: Context) -> None:
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or tg_user is None or chat is None:
         return
-    caller = await games.see_user(as_user(tg_user))
+    caller = await games.directory.see(as_user(tg_user))
     group = in_group(update)
     tr = await reader_tr(update, context)
     target = caller
     replied = message.reply_to_message.from_user if message.reply_to_message else None
     if replied is not None and not replied.is_bot:
-        target = await games.see_user(as_user(replied))
+        target = await games.directory.see(as_user(replied))
     elif context.args and context.args[0].startswith("@"):
-        found = await games.repo.user_by_username(context.args[0])
+        name = context.args[0]
+        found = await games.repo.user_by_username(name) if len(name) <= MAX_USERNAME + 1 else None
         if found is None:
-            await message.reply_text(tr.gettext("I don't know {name}.").format(name=context.args[0]))
+            shown = name if len(name) <= MAX_USERNAME + 1 else name[:MAX_USERNAME] + "…"
+            await message.reply_text(tr.gettext("I don't know {name}.").format(name=shown))
             return
         target = found
     text, chart = await service.stats(tr, chat.id if group else None, target)
@@ -48,23 +51,33 @@ async def top(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
-    tr = await games.chat_tr(chat.id)
+    tr = await reader_tr(update, context)
     if not in_group(update):
         await message.reply_text(tr.gettext("Ask for /top in a group."))
         return
     chat_wide = not (context.args and context.args[0].lower() == "global")
     text, markup = await service.top(tr, chat.id, chat_wide, 0)
-    await message.reply_text(text, reply_markup=markup)
+    sent = await message.reply_text(text, reply_markup=markup)
+    if markup is not None:  # its page buttons count on this message only
+        await games.repo.add_panel(chat.id, sent.message_id, PANEL)
 
 
-async def top_page(update: Update, context: Context, press: Press) -> None:
+async def top_page(update: Update, context: Context, press: Press, where: tuple[int, int] | None) -> None:
+    """A leaderboard page button: valid only on a leaderboard message the bot sent."""
     query = update.callback_query
     if query is None or query.message is None:
         return
-    await query.answer()
     games = service_of(context)
-    chat_id = query.message.chat.id
-    text, markup = await stats_of(context).top(await games.chat_tr(chat_id), chat_id, press.arg == "c", press.seq)
+    if where is None or not await games.repo.is_panel(*where, PANEL):
+        tr = games.directory.user_tr(await games.directory.user(query.from_user.id), query.from_user.language_code)
+        with contextlib.suppress(TelegramError):
+            await query.answer(tr.gettext("This button is not valid any more."))
+        return
+    with contextlib.suppress(TelegramError):
+        await query.answer()
+    chat_id = where[0]
+    text, markup = await stats_of(context).top(await games.directory.chat_tr(chat_id), chat_id, press.arg == "c",
+                                               press.seq)
     with contextlib.suppress(TelegramError):  # the same page again: nothing to change
         await query.edit_message_text(text, reply_markup=markup)
 
@@ -74,7 +87,7 @@ async def history(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None or not in_group(update):
         return
-    await message.reply_text(await service.history(await games.chat_tr(chat.id), chat.id))
+    await message.reply_text(await service.history(await games.directory.chat_tr(chat.id), chat.id))
 
 
 async def privacy(update: Update, context: Context) -> None:
@@ -82,8 +95,8 @@ async def privacy(update: Update, context: Context) -> None:
     message, tg_user = update.effective_message, update.effective_user
     if message is None or tg_user is None:
         return
-    user = await games.see_user(as_user(tg_user))
-    tr = games.user_tr(user.id)
+    user = await games.directory.see(as_user(tg_user))
+    tr = games.directory.user_tr(user)
     if in_group(update):
         await message.reply_text(tr.gettext("Send /privacy to me in a private chat."))
         return
@@ -95,9 +108,9 @@ async def scoring(update: Update, context: Context) -> None:
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or tg_user is None or chat is None or not in_group(update):
         return
-    tr = await games.chat_tr(chat.id)
+    tr = await games.directory.chat_tr(chat.id)
     choice = context.args[0].lower() if context.args else ""
-    if choice and not await is_admin(chat, tg_user.id):
+    if choice and not await sender_is_admin(update, context):
         await message.reply_text(tr.gettext("Only an admin can change how this chat is ranked."))
         return
     await message.reply_text(await service.set_scoring(tr, chat.id, choice))

@@ -121,3 +121,34 @@ class Game:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A message the bot owes Telegram: the content one slot of a game should show."""
+
+    chat_id: int
+    slot: str                    # table, hand:<seat>, result, vote:<n>, note:<...>
+    text: str | None             # None with ``deleted``: the message is to go
+    markup: str | None = None    # the inline keyboard as Bot API JSON
+    thread_id: int = 0
+    deleted: bool = False
+    resend: bool = False         # post it anew at the bottom of the chat (and delete the old one)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One slot's row: what it should show, and what Telegram shows."""
+
+    id: int
+    game_id: int | None
+    slot: str
+    chat_id: int
+    thread_id: int
+    text: str | None
+    markup: str | None
+    deleted: bool
+    resend: bool
+    wanted: int
+    delivered: int
+    message_id: int | None

@@ -6,27 +6,32 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import replace
 
 import aiosqlite
 
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
 from storage.db import Database
-from storage.models import Away, ChatSettings, Game, PlayedGame, RatingUpdate, ResultRow, Seat, Status, User
+from storage.models import (
+    Away,
+    ChatSettings,
+    Game,
+    OutboxRow,
+    Owed,
+    PlayedGame,
+    RatingUpdate,
+    ResultRow,
+    Seat,
+    Status,
+    User,
+)
 
 log = logging.getLogger(__name__)
 
 
 class CorruptRow(Exception):
     """A stored row that cannot be read back; the message names the row."""
-
-
-class Unset:
-    """The default of an argument whose None means 'clear it'."""
-
-
-UNSET = Unset()
 
 
 class Conflict(Exception):
@@ -95,17 +100,30 @@ class Repo:
             )
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its settings and games follow the new id."""
+        """A group became a supergroup: its settings, games, ratings and owed messages follow the new id."""
         async with self.db.write() as conn:
             await conn.execute("UPDATE OR IGNORE chats SET id = ? WHERE id = ?", (new_id, old_id))
             await conn.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            # ratings follow the chat; a player rated in both ids keeps the newer chat's rating
+            await conn.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_id, old_id))
+            await conn.execute("DELETE FROM ratings WHERE scope = ?", (old_id,))
+            await conn.execute("UPDATE OR IGNORE rating_history SET scope = ? WHERE scope = ?", (new_id, old_id))
+            await conn.execute("DELETE FROM rating_history WHERE scope = ?", (old_id,))
+            await conn.execute("UPDATE OR IGNORE panels SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            # the old chat refuses messages: open games' group messages are posted anew in the supergroup
+            await conn.execute(
+                "UPDATE outbox SET chat_id = ?, message_id = NULL, delivered = 0 WHERE chat_id = ? AND game_id IN "
+                "(SELECT id FROM games WHERE status IN ('lobby', 'playing')) AND deleted = 0", (new_id, old_id))
+            await conn.execute("UPDATE outbox SET chat_id = ?, delivered = wanted WHERE chat_id = ?",
+                               (new_id, old_id))
 
     # ------------------------------------------------------------ games
 
     async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
                            previous: Previous | None = None, players: Sequence[User] = (),
-                           turn_timeout: int = 60) -> Game:
-        """A new lobby with the creator (and, for a rematch, the other players) seated."""
+                           turn_timeout: int = 60, owed: Callable[[Game], Sequence[Owed]] = lambda g: ()) -> Game:
+        """A new lobby with the creator (and, for a rematch, the other players) seated, and the messages it
+        owes (``owed`` of the new game) in the same transaction: a crash never leaves a lobby without its table."""
         now = self.now()
         prev = None if previous is None else json.dumps(list(previous))
         async with self.db.write() as conn:
@@ -120,13 +138,113 @@ class Repo:
                 raise Conflict("this chat already has an open game") from None
             game_id = cur.lastrowid
             assert game_id is not None
-            seated = [creator, *[p for p in players if p.id != creator.id]]
-            for seat, user in enumerate(seated[:max_players]):
+            seated = [creator, *[p for p in players if p.id != creator.id]][:max_players]
+            for seat, user in enumerate(seated):
                 await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
                                    (game_id, seat, user.id))
-        game = await self.game(game_id)
-        assert game is not None
+            game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, rules, max_players, None, 0, None,
+                        tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None)
+            await _put_owed(conn, game_id, owed(game))
         return game
+
+    async def save_game(self, old: Game, new: Game, *, results: Sequence[ResultRow] = (),
+                        ratings: Sequence[RatingUpdate] = (), owed: Sequence[Owed] = ()) -> Game:
+        """Write ``new`` if the stored game is still ``old`` (its version), with the results, ratings and
+        messages it owes, in one transaction; returns ``new`` with its new version (nothing is read back).
+
+        The seats' order may change only while the stored game is a lobby: a late kick or leave can never
+        rewrite the seats of a game that has started. Raises Conflict if the game changed meanwhile."""
+        now = self.now()
+        started = now if new.status is Status.PLAYING and old.status is Status.LOBBY else None
+        finished = now if new.status in (Status.FINISHED, Status.CANCELLED) else None
+        reseat = [s.user.id for s in new.seats] != [s.user.id for s in old.seats]
+        state = None if new.state is None else json.dumps(new.state.to_json(), separators=(",", ":"))
+        log_json = None if new.log == old.log else json.dumps(list(new.log), ensure_ascii=False)
+        async with self.db.write() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
+                "state = ?, log = COALESCE(?, log), creator_id = ?, turn_timeout = ?, deadline = ?, "
+                "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at) "
+                f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
+                (now, new.status.value, json.dumps(new.rules.to_dict()), new.max_players, state, log_json,
+                 new.creator_id, new.turn_timeout, new.deadline, started, finished, old.id, old.version,
+                 *((Status.LOBBY.value,) if reseat else ())))
+            if cur.rowcount != 1:
+                raise Conflict(f"game {old.id} changed since version {old.version}"
+                               + (" or is no lobby" if reseat else ""))
+            if reseat:
+                await conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
+                for seat in new.seats:
+                    await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
+                                       (old.id, seat.seat, seat.user.id))
+            else:
+                before = {s.seat: (s.missed, s.away) for s in old.seats}
+                for seat in new.seats:
+                    if before.get(seat.seat) != (seat.missed, seat.away):
+                        await conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
+                                           (seat.missed, int(seat.away), old.id, seat.seat))
+            for r in results:
+                await conn.execute(
+                    "INSERT INTO game_results (game_id, seat, user_id, place, rank, loser, draw, pogony, left_game, "
+                    "away, penalty, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (old.id, r.seat, r.user_id, r.place, r.rank, r.loser, r.draw, r.pogony, r.left, r.away,
+                     r.penalty, r.team))
+            for u in ratings:
+                await conn.execute(
+                    "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                    (u.scope, u.user_id, u.mu, u.sigma))
+                await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
+                                   "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
+            await _put_owed(conn, old.id, owed)
+        return replace(new, version=old.version + 1, updated_at=now)
+
+    # ------------------------------------------------------------ the outbox
+
+    async def put_owed(self, game_id: int | None, owed: Sequence[Owed]) -> None:
+        """Messages owed without a change of the game (a selection, a refreshed timer, a notice)."""
+        if owed:
+            async with self.db.write() as conn:
+                await _put_owed(conn, game_id, owed)
+
+    async def owed(self, row_id: int | None = None) -> list[OutboxRow]:
+        """Every row whose newest content Telegram does not show yet (or just the row ``row_id``)."""
+        if row_id is not None:
+            rows = await self.db.all("SELECT * FROM outbox WHERE id = ?", (row_id,))
+        else:
+            rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")
+        return [_outbox_row(r) for r in rows]
+
+    async def owed_in(self, chat_id: int) -> list[OutboxRow]:
+        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id",
+                                 (chat_id,))
+        return [_outbox_row(r) for r in rows]
+
+    async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
+        """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? "
+                               "WHERE id = ?", (row.wanted, message_id, row.wanted, row.id))
+            if row.game_id is not None and row.slot == "table":
+                await conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
+            elif row.game_id is not None and row.slot.startswith("hand:"):
+                await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
+                                   (message_id, row.game_id, int(row.slot[5:])))
+
+    async def slot_messages(self, game_id: int) -> dict[str, tuple[int, int]]:
+        """The Telegram messages of a game's slots: slot -> (chat, message id)."""
+        rows = await self.db.all("SELECT slot, chat_id, message_id FROM outbox WHERE game_id = ? "
+                                 "AND message_id IS NOT NULL AND deleted = 0", (game_id,))
+        return {r["slot"]: (r["chat_id"], r["message_id"]) for r in rows}
+
+    async def add_panel(self, chat_id: int, message_id: int, kind: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("INSERT OR IGNORE INTO panels (chat_id, message_id, kind) VALUES (?, ?, ?)",
+                               (chat_id, message_id, kind))
+
+    async def is_panel(self, chat_id: int, message_id: int, kind: str) -> bool:
+        return await self.db.one("SELECT 1 FROM panels WHERE chat_id = ? AND message_id = ? AND kind = ?",
+                                 (chat_id, message_id, kind)) is not None
 
     async def game(self, game_id: int) -> Game | None:
         row = await self.db.one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -157,78 +275,6 @@ class Repo:
         async with self.db.write() as conn:
             await conn.execute("UPDATE games SET status = 'cancelled', version = version + 1 WHERE id = ?",
                                (game_id,))
-
-    async def update_game(self, game: Game, *, expected_version: int, status: Status | None = None,
-                          rules: Rules | None = None, max_players: int | None = None,
-                          state: State | None = None, log_lines: Sequence[dict[str, Any]] | None = None,
-                          message_id: int | None = None, seats: Sequence[int] | None = None,
-                          results: Sequence[ResultRow] | None = None, ratings: Sequence[RatingUpdate] = (),
-                          creator_id: int | None = None, seat_messages: dict[int, int] | None = None,
-                          turn_timeout: int | None = None, deadline: float | Unset | None = UNSET,
-                          seat_flags: dict[int, tuple[int, Away]] | None = None) -> Game:
-        """Write the given fields if the game still has ``expected_version``; the version goes up by one.
-
-        ``seats`` re-orders the lobby: the user ids in their new seat order (leavers omitted).
-        ``results``: the rows of a finished game; ``ratings``: the new ratings it gave, in the same transaction.
-        ``deadline``: the turn's deadline (None clears it); ``seat_flags``: seat -> (missed, away).
-        """
-        sets: list[str] = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [self.now()]
-        if not isinstance(deadline, Unset):
-            sets.append("deadline = ?")
-            params.append(deadline)
-        for column, value in (("status", status), ("max_players", max_players), ("message_id", message_id),
-                              ("creator_id", creator_id), ("turn_timeout", turn_timeout)):
-            if value is not None:
-                sets.append(f"{column} = ?")
-                params.append(value.value if isinstance(value, Status) else value)
-        if rules is not None:
-            sets.append("rules = ?")
-            params.append(json.dumps(rules.to_dict()))
-        if state is not None:
-            sets.append("state = ?")
-            params.append(json.dumps(state.to_json(), separators=(",", ":")))
-        if log_lines is not None:
-            sets.append("log = ?")
-            params.append(json.dumps(list(log_lines), ensure_ascii=False))
-        if status is Status.PLAYING:
-            sets.append("started_at = ?")
-            params.append(self.now())
-        if status in (Status.FINISHED, Status.CANCELLED):
-            sets.append("finished_at = ?")
-            params.append(self.now())
-        async with self.db.write() as conn:
-            cur = await conn.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                                     (*params, game.id, expected_version))
-            if cur.rowcount != 1:
-                raise Conflict(f"game {game.id} changed since version {expected_version}")
-            if seats is not None:
-                await conn.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
-                for seat, user_id in enumerate(seats):
-                    await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
-                                       (game.id, seat, user_id))
-            for seat, msg in (seat_messages or {}).items():
-                await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
-                                   (msg, game.id, seat))
-            for seat, (missed, away) in (seat_flags or {}).items():
-                await conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
-                                   (missed, int(away), game.id, seat))
-            for r in results or ():
-                await conn.execute(
-                    "INSERT INTO game_results (game_id, seat, user_id, place, rank, loser, draw, pogony, left_game, "
-                    "away, penalty, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.id, r.seat, r.user_id, r.place, r.rank, r.loser, r.draw, r.pogony, r.left, r.away,
-                     r.penalty, r.team))
-            for u in ratings:
-                await conn.execute(
-                    "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                    (u.scope, u.user_id, u.mu, u.sigma))
-                await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
-                                   "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, game.id, u.ordinal))
-        fresh = await self.game(game.id)
-        assert fresh is not None
-        return fresh
 
     # ------------------------------------------------------------ stats
 
@@ -288,8 +334,10 @@ class Repo:
         row = await self.db.one("SELECT * FROM users WHERE lower(username) = lower(?)", (username.lstrip("@"),))
         return None if row is None else _user(row)
 
-    async def users(self) -> list[User]:
-        return [_user(r) for r in await self.db.all("SELECT * FROM users")]
+    async def users_by_ids(self, user_ids: Sequence[int]) -> dict[int, User]:
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self.db.all(f"SELECT * FROM users WHERE id IN ({marks})", tuple(user_ids))
+        return {r["id"]: _user(r) for r in rows}
 
     async def results(self, game_id: int) -> list[aiosqlite.Row]:
         return await self.db.all("SELECT * FROM game_results WHERE game_id = ? ORDER BY seat", (game_id,))
@@ -321,3 +369,20 @@ def _played(r: aiosqlite.Row) -> PlayedGame:
 def _user(row: aiosqlite.Row) -> User:
     return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
                 row["telegram_language"], bool(row["hidden"]))
+
+
+async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
+    """Upsert each slot's wanted content; content equal to what is wanted already changes nothing."""
+    for o in owed:
+        await conn.execute(
+            "INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
+            "markup = excluded.markup, deleted = excluded.deleted, resend = outbox.resend OR excluded.resend, "
+            "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
+            "OR outbox.deleted != excluded.deleted OR excluded.resend",
+            (game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.deleted), int(o.resend)))
+
+
+def _outbox_row(r: aiosqlite.Row) -> OutboxRow:
+    return OutboxRow(r["id"], r["game_id"], r["slot"], r["chat_id"], r["thread_id"], r["text"], r["markup"],
+                     bool(r["deleted"]), bool(r["resend"]), r["wanted"], r["delivered"], r["message_id"])

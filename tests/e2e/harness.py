@@ -55,6 +55,8 @@ class BotProcess:
         assert app.updater is not None
         await app.updater.stop()
         await app.stop()
+        if app.post_stop is not None:
+            await app.post_stop(app)
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
         await app.shutdown()

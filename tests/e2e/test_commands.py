@@ -19,7 +19,7 @@ async def reply_to(fake: FakeTelegram, user: int, chat: int, text: str) -> str:
 
 async def test_commands_are_registered_in_both_languages(fake: FakeTelegram, bot: BotProcess) -> None:
     assert {c["command"] for c in fake.commands[None]} == {
-        "newgame", "rules", "cancel", "stop", "leave", "kick", "stats", "top", "history", "privacy", "scoring",
+        "newgame", "rules", "cancel", "stop", "leave", "kick", "hand", "stats", "top", "history", "privacy", "scoring",
         "language", "help"}
     russian = {c["command"]: c["description"] for c in fake.commands["ru"]}
     assert russian["rules"] == "правила этого стола"
@@ -75,7 +75,7 @@ async def test_a_russian_group_sees_only_russian(fake: FakeTelegram, tmp_path: P
     table.over = lambda: any(m.text.startswith("🏁") for m in table.group_messages())  # type: ignore[method-assign]
     table.result = lambda: next(m for m in table.group_messages() if m.text.startswith("🏁"))  # type: ignore
     await table.play(until=lambda: False)
-    await bot.service.notifier.flush()
+    await bot.service.outbox.drain()
     latin = re.compile(r"[A-Za-z]{3,}")
     texts = [t for chat in (-2001, 201, 202, 203) for m in fake.chat_messages(chat) for t in m.history]
     texts += [b["text"] for chat in (201, 202, 203) for m in fake.chat_messages(chat) for b in m.buttons()]

@@ -66,14 +66,29 @@ async def test_start_needs_enough_players_for_the_rules(fake: FakeTelegram, bot:
     assert answer["text"] == "These rules need 4 players."
 
 
-async def test_a_seat_the_bot_cannot_reach_stops_the_start(fake: FakeTelegram, bot: BotProcess) -> None:
+async def test_a_seat_known_unreachable_stops_the_start(fake: FakeTelegram, bot: BotProcess) -> None:
     table = Table(fake, GROUP, [101, 102])
     await table.seat_everyone()
-    fake.users[102].started = False  # Boris blocked the bot after joining
-    await table.press(101, table.lobby(), "Start")
+    await fake.block_bot(102)  # Boris blocked the bot after joining: Telegram tells the bot
+    await fake.wait_for(lambda: bool(fake.answers) and len(fake.updates) > 0)
+    await asyncio.sleep(0.2)
+    answer = await table.press(101, table.lobby(), "Start")
+    assert not answer.get("text")
     await fake.wait_for(lambda: "I can't write to Boris" in table.lobby().text)
     assert table.stored(bot.settings.database_path)["status"] == "lobby"
-    assert table.hand_message(101) is None, "the hand already sent to Anna was taken back"
+    assert table.hand_message(101) is None, "no hand was dealt"
+
+
+async def test_a_seat_that_turns_out_unreachable_at_the_start_is_played_by_the_computer(
+        fake: FakeTelegram, bot: BotProcess) -> None:
+    """Only Telegram's Forbidden makes a seat unreachable: the start stands, the computer plays it."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    fake.users[102].started = False  # Boris blocked the bot without the bot hearing of it
+    await table.press(101, table.lobby(), "Start")
+    await fake.wait_for(lambda: any("can't reach Boris" in m.text for m in table.group_messages()))
+    await fake.wait_for(lambda: table.hand_message(101) is not None)
+    await fake.wait_for(lambda: "🤖" in table.group_messages()[0].text)
 
 
 async def test_cancel_by_the_creator_or_an_admin_only(fake: FakeTelegram, bot: BotProcess) -> None:

@@ -39,7 +39,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(fake: FakeTelegra
     await first.start()
     table = await started_table(fake, first, players=3, preset="perevodnoy")
     await table.play(until=lambda: table.accepted >= 15)
-    await first.service.notifier.flush()
+    await first.service.outbox.drain()
     before = moves(table, database)
     hands_before = json.loads(table.stored(database)["state"])["hands"]
     await first.stop()
@@ -48,7 +48,7 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(fake: FakeTelegra
     await second.start()
     assert moves(table, database) == before
     assert json.loads(table.stored(database)["state"])["hands"] == hands_before
-    assert second.service.games, "the running game was resumed"
+    assert second.service.store.games, "the running game was resumed"
     await table.play_to_the_end()
     row = table.stored(database)
     assert row["status"] == "finished"
@@ -100,7 +100,7 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
     assert message is not None
     card = playable_card(message)
     answers = await asyncio.gather(*(table.press(attacker, message, card["callback_data"]) for _ in range(3)))
-    await bot.service.notifier.flush()
+    await bot.service.outbox.drain()
     await asyncio.sleep(0.3)
     assert moves(table, database) == 1
     assert all(a.get("at") is not None for a in answers), "every press was answered"
@@ -113,7 +113,7 @@ async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTeleg
     await bot.start()
     table = await started_table(fake, bot, players=2)
     await table.play_to_the_end(timeout=180)
-    await asyncio.wait_for(bot.service.notifier.flush(), 60)
+    await asyncio.wait_for(bot.service.outbox.drain(), 60)
     assert not [e for e in fake.errors if e[1] == 429], "the bot kept within the group's budget"
     table_message = table.group_messages()[0]
     assert table.accepted > len(table_message.history), "edits were coalesced"
@@ -128,7 +128,7 @@ async def test_429_from_the_group_is_waited_out(fake: FakeTelegram, tmp_path: Pa
     await bot.start()
     table = await started_table(fake, bot, players=2)
     await table.play_to_the_end(timeout=180)
-    await asyncio.wait_for(bot.service.notifier.flush(), 60)
+    await asyncio.wait_for(bot.service.outbox.drain(), 60)
     assert [e for e in fake.errors if e[1] == 429], "the budget was exceeded at least once"
     assert "Waiting for" not in table.group_messages()[0].text
     await bot.stop()

@@ -31,7 +31,7 @@ async def play_games(fake: FakeTelegram, bot: BotProcess, count: int) -> None:
         await table.seat_everyone(**({"deck": "24"} if n == 0 else {}))
         await table.start(table.players[0])
         await table.play_to_the_end()
-        await bot.service.notifier.flush()
+        await bot.service.outbox.drain()
 
 
 async def test_stats_top_and_history_after_real_games(fake: FakeTelegram, bot: BotProcess) -> None:

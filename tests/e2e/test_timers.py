@@ -48,7 +48,7 @@ def away(bot: BotProcess) -> dict[int, int]:
 
 
 async def settle(bot: BotProcess) -> None:
-    await bot.service.notifier.flush()
+    await bot.service.outbox.drain()
 
 
 async def started(fake: FakeTelegram, bot: BotProcess, players: int = 2, **options: str) -> Table:
@@ -220,7 +220,8 @@ async def test_a_vote_without_majority_expires(fake: FakeTelegram, timed_bot: Bo
     await fake.wait_for(lambda: "Stop the game?" in table.group_messages()[-1].text)
     vote = table.group_messages()[-1]
     # the bot has noted its vote message (only then does jumping the clock make sense)
-    await fake.wait_for(lambda: all(v.message_id for v in timed_bot.service.votes.values()))
+    await fake.wait_for(lambda: all(ui.vote is None or ui.vote.slot in ui.messages
+                                    for ui in timed_bot.service.store.ui.values()))
     await clock.advance(61)
     await settle(timed_bot)
     assert vote.text == "The vote to stop failed: the game goes on."

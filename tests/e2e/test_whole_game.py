@@ -77,5 +77,5 @@ async def test_a_whole_game(fake: FakeTelegram, bot: BotProcess, preset: str, pl
     result = await table.play_to_the_end(timeout=240)
     assert "Game over" in result.text
     assert ("Durak:" in result.text) or ("losing team" in result.text) or ("draw" in result.text)
-    await bot.service.notifier.flush()
+    await bot.service.outbox.drain()
     check_finished(fake, bot, table, players)

@@ -1,0 +1,45 @@
+"""What a press or command means: a toast for the presser and, if it changes anything, an intent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from durak import Action
+
+
+class Kind(Enum):
+    # lobby
+    JOIN = "join"
+    LEAVE = "leave"
+    SETTINGS = "settings"
+    BACK = "back"
+    OPTION = "option"
+    TIMER = "timer"
+    KICK = "kick"
+    START = "start"
+    CANCEL = "cancel"
+    # a game
+    PLAY = "play"
+    SELECT = "select"        # a card chosen to cover with (or put back)
+    CHEAT = "cheat"          # the next card is a cheat (or not)
+    BACK_IN = "back_in"      # "I'm back"
+    LEAVE_ASK = "leave_ask"  # Leave pressed: ask to confirm
+    STAY = "stay"            # the confirmation answered no
+    LEAVE_GAME = "leave_game"
+    VOTE = "vote"
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    kind: Kind
+    seat: int | None = None
+    action: Action | None = None
+    arg: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    toast: str | None = None
+    url: str | None = None
+    intent: Intent | None = None

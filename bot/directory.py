@@ -1,0 +1,137 @@
+"""Who is who: users, the groups' admins, and the language each reader gets.
+
+Users and languages come from SQLite and are cached in bounded LRU maps, so a bot that has met
+many people keeps only the recent ones in memory. Admin lists come from Telegram
+(getChatAdministrators) and are cached for a few minutes; a miss asks Telegram again, so an
+admin is never refused because the bot restarted or the list changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from typing import Generic, TypeVar
+
+from telegram import Bot
+from telegram.error import TelegramError
+
+from bot.clock import Clock
+from bot.i18n import Translator, pick_language, translator
+from storage.models import User
+from storage.repo import Repo
+
+log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
+ADMINS_FRESH = 300.0   # seconds an admin list is trusted before a miss asks Telegram again
+ADMINS_RETRY = 5.0     # a miss asks Telegram at most this often per chat
+
+
+class Lru(Generic[K, V]):
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def pop(self, key: K) -> V | None:
+        return self._items.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Directory:
+    def __init__(self, repo: Repo, bot: Bot, clock: Clock, default_language: str, size: int = 5000) -> None:
+        self.repo = repo
+        self.bot = bot
+        self.clock = clock
+        self.default_language = default_language
+        self.users: Lru[int, User] = Lru(size)
+        self.chat_languages: Lru[int, str] = Lru(size)
+        self._admins: Lru[int, tuple[frozenset[int], float]] = Lru(size)
+
+    # ------------------------------------------------------------ users
+
+    async def user(self, user_id: int) -> User | None:
+        known = self.users.get(user_id)
+        if known is None:
+            known = await self.repo.user(user_id)
+            if known is not None:
+                self.users.put(user_id, known)
+        return known
+
+    async def see(self, user: User, private_chat: bool | None = None) -> User:
+        """Record a user met in an update (name, Telegram language, private chat opened)."""
+        known = await self.user(user.id)
+        if known and known.name == user.name and known.username == user.username and (
+                private_chat is None or known.private_chat == private_chat) and (
+                user.telegram_language in (None, known.telegram_language)):
+            return known
+        stored = await self.repo.save_user(user, private_chat)
+        self.users.put(user.id, stored)
+        return stored
+
+    async def refresh_user(self, user_id: int) -> None:
+        self.users.pop(user_id)
+        await self.user(user_id)
+
+    def user_tr(self, user: User | None, telegram_code: str | None = None) -> Translator:
+        chosen = user.language if user else None
+        code = telegram_code or (user.telegram_language if user else None)
+        return translator(pick_language(chosen, code, self.default_language))
+
+    async def tr_of_user(self, user_id: int, telegram_code: str | None = None) -> Translator:
+        return self.user_tr(await self.user(user_id), telegram_code)
+
+    # ------------------------------------------------------------ chats
+
+    async def chat_language(self, chat_id: int) -> str:
+        language = self.chat_languages.get(chat_id)
+        if language is None:
+            language = (await self.repo.chat(chat_id)).language or self.default_language
+            self.chat_languages.put(chat_id, language)
+        return language
+
+    async def chat_tr(self, chat_id: int) -> Translator:
+        return translator(await self.chat_language(chat_id))
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        await self.repo.set_chat_language(chat_id, language)
+        self.chat_languages.put(chat_id, language)
+
+    def chat_moved(self, old_id: int, new_id: int) -> None:
+        language = self.chat_languages.pop(old_id)
+        if language is not None:
+            self.chat_languages.put(new_id, language)
+        self._admins.pop(old_id)
+
+    # ------------------------------------------------------------ admins
+
+    def note_admins(self, chat_id: int, admins: set[int]) -> None:
+        self._admins.put(chat_id, (frozenset(admins), self.clock.now()))
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group; a miss on an old list asks Telegram again."""
+        cached = self._admins.get(chat_id)
+        if cached is not None:
+            admins, age = cached[0], self.clock.now() - cached[1]
+            if (user_id in admins and age < ADMINS_FRESH) or (user_id not in admins and age < ADMINS_RETRY):
+                return user_id in admins
+        try:
+            members = await self.bot.get_chat_administrators(chat_id)
+        except TelegramError as e:
+            log.info("chat %s: the admin list could not be read: %s", chat_id, e)
+            return cached is not None and user_id in cached[0]
+        self.note_admins(chat_id, {m.user.id for m in members})
+        return any(m.user.id == user_id for m in members)

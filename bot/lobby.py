@@ -1,0 +1,109 @@
+"""The lobby: what a press on its message means, and the lobby it makes. Pure: no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.callbacks import Press, Verb
+from bot.decisions import Decision, Intent, Kind
+from bot.i18n import Translator
+from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
+from bot.turns import TIMEOUTS
+from durak import RulesError, new_game
+from storage.models import Game, Seat, Status, User
+
+ADMIN_VERBS = (Verb.KICK, Verb.SETTINGS, Verb.BACK, Verb.CANCEL)
+
+
+def decide(tr: Translator, game: Game, press: Press, user: User, admin: bool, deep_link: str) -> Decision:
+    """A press on the lobby message by ``user`` (``admin``: he administers the group)."""
+    verb = press.verb
+    seated = game.seat_of(user.id) is not None
+    creator = user.id == game.creator_id
+    if verb is Verb.JOIN:
+        if seated:
+            return Decision(tr.gettext("You have already joined.")) if user.private_chat else Decision(url=deep_link)
+        if len(game.seats) >= game.max_players:
+            return Decision(tr.gettext("The table is full."))
+        if not user.private_chat:
+            return Decision(url=deep_link)  # the deep link opens the private chat; its /start seats the user
+        return Decision(tr.gettext("You joined the game."), intent=Intent(Kind.JOIN))
+    if verb is Verb.LEAVE:
+        if not seated:
+            return Decision(tr.gettext("You are not in this game."))
+        return Decision(tr.gettext("You left the game."), intent=Intent(Kind.LEAVE))
+    if verb is Verb.CANCEL:
+        if creator or admin:
+            return Decision(intent=Intent(Kind.CANCEL))
+        return Decision(tr.gettext("Only the creator or an admin can cancel."))
+    if not creator and not (verb in ADMIN_VERBS and admin):
+        return Decision(tr.gettext("Only the creator can do that."))
+    if press.seq != game.version and verb is Verb.OPTION:
+        return Decision(tr.gettext("The lobby has changed: look again."))
+    if verb is Verb.SETTINGS:
+        return Decision(intent=Intent(Kind.SETTINGS))
+    if verb is Verb.BACK:
+        return Decision(intent=Intent(Kind.BACK))
+    if verb is Verb.KICK:
+        kicked = next((s for s in game.seats if str(s.user.id) == press.arg), None)
+        if kicked is None or kicked.user.id == game.creator_id:
+            return Decision(tr.gettext("That player is not in the lobby."))
+        return Decision(tr.gettext("{name} was removed.").format(name=kicked.user.name),
+                        intent=Intent(Kind.KICK, arg=press.arg))
+    if verb is Verb.OPTION and press.arg == "timer":
+        return Decision(intent=Intent(Kind.TIMER))
+    if verb is Verb.OPTION:
+        if press.arg not in OPTIONS_ORDER:
+            return Decision(tr.gettext("Unknown button."))
+        try:
+            cycle(press.arg, game.rules, game.max_players, len(game.seats))
+        except RulesError:
+            return Decision(tr.gettext("That does not fit the seated players."))
+        return Decision(intent=Intent(Kind.OPTION, arg=press.arg))
+    if verb is Verb.START:
+        return decide_start(tr, game)
+    return Decision(tr.gettext("Unknown button."))
+
+
+def decide_start(tr: Translator, game: Game) -> Decision:
+    n = len(game.seats)
+    if n < 2:
+        return Decision(tr.gettext("At least two players are needed."))
+    try:
+        game.rules.check_players(n)
+    except RulesError:
+        return Decision(tr.gettext("These rules need {n} players.").format(n=table_max(game.rules)))
+    return Decision(intent=Intent(Kind.START))
+
+
+def reseat(game: Game, users: list[User], creator_id: int | None = None) -> Game:
+    seats = tuple(Seat(i, u) for i, u in enumerate(users))
+    return replace(game, seats=seats, creator_id=game.creator_id if creator_id is None else creator_id)
+
+
+def joined(game: Game, user: User) -> Game:
+    return reseat(game, [*(s.user for s in game.seats), user])
+
+
+def without(game: Game, user_id: int) -> Game | None:
+    """The lobby without this player; None when nobody is left."""
+    rest = [s.user for s in game.seats if s.user.id != user_id]
+    if not rest:
+        return None
+    creator = game.creator_id if game.creator_id != user_id else rest[0].id
+    return reseat(game, rest, creator)
+
+
+def with_option(game: Game, option: str) -> Game:
+    rules, max_players = cycle(option, game.rules, game.max_players, len(game.seats))
+    return replace(game, rules=rules, max_players=max_players)
+
+
+def with_next_timer(game: Game) -> Game:
+    later = [t for t in TIMEOUTS if t > game.turn_timeout]
+    return replace(game, turn_timeout=(later or list(TIMEOUTS))[0])
+
+
+def started(game: Game, seed: int) -> Game:
+    state = new_game(game.rules, len(game.seats), seed, game.previous)
+    return replace(game, status=Status.PLAYING, state=state, log=())

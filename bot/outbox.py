@@ -1,0 +1,193 @@
+"""The sender of the persisted outbox: delivers every message the bot owes Telegram.
+
+What a game owes (its table, each hand, the result, a vote, a notice) is written to the
+``outbox`` table in the same transaction as the change that owes it, so a crash at any point
+loses nothing: at start-up everything still owed is delivered. One worker per chat sends the
+newest content of each owed row (older content that never left is skipped), edits where a
+message exists and posts where none does (or where Telegram lost it), and records the new
+message id. Edits are idempotent, so a crash after an edit repeats nothing visible. A send is
+recorded in the transaction right after Telegram's answer: only a kill inside that one local
+write can post a message twice (Telegram offers no idempotency key).
+
+Only Forbidden means a chat is unreachable; network errors, timeouts and 5xx answers are retried
+with backoff, and 429 waits as long as Telegram says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import Bot, InlineKeyboardMarkup
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+from storage.models import OutboxRow
+from storage.repo import Repo
+
+log = logging.getLogger(__name__)
+
+OnForbidden = Callable[[int], Awaitable[None]]
+OnMigrated = Callable[[int, int], Awaitable[None]]
+OnSent = Callable[[OutboxRow, int | None], None]
+MAX_BACKOFF = 60.0
+
+
+def _seconds(value: object) -> float:
+    total = getattr(value, "total_seconds", None)
+    return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
+
+
+def _markup(data: str | None) -> InlineKeyboardMarkup | None:
+    if not data:
+        return None
+    return InlineKeyboardMarkup.de_json(json.loads(data), None)
+
+
+class Outbox:
+    def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
+                 on_sent: OnSent) -> None:
+        self.repo = repo
+        self.bot = bot
+        self.on_forbidden = on_forbidden
+        self.on_migrated = on_migrated
+        self.on_sent = on_sent
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
+        self._closed = False
+
+    async def resume(self) -> None:
+        """Deliver everything a previous run still owed."""
+        for chat_id in {row.chat_id for row in await self.repo.owed()}:
+            self.kick(chat_id)
+
+    def kick(self, *chat_ids: int) -> None:
+        """Rows were written for these chats: make sure a worker delivers them."""
+        if self._closed:
+            return
+        for chat_id in chat_ids:
+            self._dirty.add(chat_id)
+            worker = self._workers.get(chat_id)
+            if worker is None or worker.done():
+                self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
+
+    async def drain(self, timeout: float | None = None) -> bool:
+        """Wait until nothing is owed (or ``timeout`` passes); True when everything was delivered."""
+        async def idle() -> None:
+            while self._workers:
+                await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+
+        try:
+            await asyncio.wait_for(idle(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def settle(self, chat_id: int, timeout: float) -> None:
+        """Wait (at most ``timeout``) until the chat's worker has delivered what it owes."""
+        worker = self._workers.get(chat_id)
+        if worker is not None:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(worker), timeout)
+
+    async def close(self) -> None:
+        self._closed = True
+        for worker in self._workers.values():
+            worker.cancel()
+        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        self._workers.clear()
+
+    async def _work(self, chat_id: int) -> None:
+        backoff = 1.0
+        try:
+            while True:
+                self._dirty.discard(chat_id)
+                rows = await self.repo.owed_in(chat_id)
+                if not rows:
+                    if chat_id in self._dirty:
+                        continue
+                    return
+                for row in rows:
+                    fresh = (await self.repo.owed(row.id) or [row])[0]
+                    if fresh.delivered >= fresh.wanted:
+                        continue
+                    wait = await self._deliver(fresh)
+                    if wait is not None:
+                        await asyncio.sleep(wait if wait > 0 else backoff)
+                        backoff = min(backoff * 2, MAX_BACKOFF) if wait <= 0 else backoff
+                        break
+                    backoff = 1.0
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the outbox worker of chat %s failed; what it owes is delivered at the next start",
+                          chat_id)
+        finally:
+            if self._workers.get(chat_id) is asyncio.current_task():
+                del self._workers[chat_id]
+
+    async def _deliver(self, row: OutboxRow) -> float | None:
+        """Deliver one row; None when done (or given up for good), else seconds to wait (0: back off)."""
+        try:
+            if row.deleted or row.text is None:
+                if row.deleted and row.message_id is not None:
+                    try:
+                        await self.bot.delete_message(row.chat_id, row.message_id)
+                    except BadRequest as e:
+                        log.info("message %s in chat %s was already gone: %s", row.message_id, row.chat_id, e)
+                await self.repo.delivered(row, row.message_id if not row.deleted else None)
+                return None
+            markup = _markup(row.markup)
+            if row.message_id is not None and not row.resend:
+                try:
+                    await self.bot.edit_message_text(row.text, chat_id=row.chat_id, message_id=row.message_id,
+                                                     reply_markup=markup)
+                except BadRequest as e:
+                    problem = str(e).lower()
+                    if "not modified" not in problem:
+                        if "not found" not in problem and "can't be edited" not in problem:
+                            log.warning("edit of message %s in chat %s refused, given up: %s", row.message_id,
+                                        row.chat_id, e)
+                            await self.repo.delivered(row, row.message_id)
+                            return None
+                        log.info("message %s in chat %s is gone: posting it again", row.message_id, row.chat_id)
+                        await self._send(row, markup, old=None)
+                        return None
+                await self.repo.delivered(row, row.message_id)
+                return None
+            await self._send(row, markup, old=row.message_id)
+            return None
+        except Forbidden as e:
+            log.info("chat %s refuses the bot: %s", row.chat_id, e)
+            await self.repo.delivered(row, row.message_id)
+            await self.on_forbidden(row.chat_id)
+            return None
+        except ChatMigrated as e:
+            log.info("chat %s became supergroup %s", row.chat_id, e.new_chat_id)
+            await self.on_migrated(row.chat_id, e.new_chat_id)
+            return None
+        except RetryAfter as e:
+            log.warning("chat %s is over its budget; waiting %s s", row.chat_id, e.retry_after)
+            return max(0.1, _seconds(e.retry_after))
+        except BadRequest as e:
+            log.warning("message for chat %s (slot %s) refused, given up: %s", row.chat_id, row.slot, e)
+            await self.repo.delivered(row, row.message_id)
+            return None
+        except TelegramError as e:  # network errors, timeouts, 5xx: retried
+            log.warning("sending to chat %s failed, retrying: %s", row.chat_id, e)
+            return 0.0
+
+    async def _send(self, row: OutboxRow, markup: InlineKeyboardMarkup | None, old: int | None) -> None:
+        assert row.text is not None
+        message = await self.bot.send_message(row.chat_id, row.text, reply_markup=markup,
+                                              message_thread_id=row.thread_id or None)
+        await self.repo.delivered(row, message.message_id)
+        self.on_sent(row, message.message_id)
+        if old is not None:  # /hand: the old copy goes, so only one hand has live buttons
+            try:
+                await self.bot.delete_message(row.chat_id, old)
+            except TelegramError as e:
+                log.info("old message %s in chat %s not deleted: %s", old, row.chat_id, e)
+        return None

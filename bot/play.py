@@ -1,0 +1,150 @@
+"""A running game: what a press on a hand means, and the game a move makes. Pure: no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bot import render
+from bot.callbacks import Press, Verb
+from bot.decisions import Decision, Intent, Kind
+from bot.i18n import Translator
+from bot.store import GameUI
+from bot.turns import computer_move
+from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card
+from durak.engine import check
+from durak.events import Ev, Event
+from storage.models import Away, Game
+
+Move = tuple[int, Action, bool]  # seat, action, made by the timer
+
+
+def decide(tr: Translator, game: Game, ui: GameUI, press: Press, user_id: int) -> Decision:
+    state = game.state
+    seat = game.seat_of(user_id)
+    if state is None or seat is None:
+        return Decision(tr.gettext("You are not in this game."))
+    away = game.seats[seat].away
+    if press.verb is Verb.BACK_IN:
+        if away in (Away.AWAY, Away.UNREACHABLE):
+            return Decision(tr.gettext("Welcome back!"), intent=Intent(Kind.BACK_IN, seat))
+        return Decision(tr.gettext("You are playing."))
+    if press.verb in (Verb.LEAVE, Verb.LEAVE_YES, Verb.STAY):
+        return _decide_leave(tr, game, ui, press.verb, seat)
+    if press.verb is Verb.CHEAT:
+        return Decision(intent=Intent(Kind.CHEAT, seat)) if game.rules.cheating else Decision(
+            tr.gettext("Cheating is off at this table."))
+    if press.seq != state.moves:
+        return Decision(tr.gettext("The table has changed: look again."))
+    try:
+        action = _action_of(state, ui, seat, press)
+    except (ValueError, IndexError):
+        return Decision(tr.gettext("Unknown button."))
+    if isinstance(action, Intent):
+        return Decision(intent=action)
+    try:
+        check(state, seat, action)
+    except Illegal as refused:
+        return Decision(render.reason(tr, refused))
+    return Decision(intent=Intent(Kind.PLAY, seat, action))
+
+
+def _decide_leave(tr: Translator, game: Game, ui: GameUI, verb: Verb, seat: int) -> Decision:
+    assert game.state is not None
+    if seat in game.state.out:
+        return Decision(tr.gettext("You are out with a place: it is yours to keep."))
+    if game.seats[seat].away is Away.LEFT:
+        return Decision(tr.gettext("You have left this game."))
+    if verb is Verb.LEAVE:
+        if seat in ui.leaving:
+            return Decision(tr.gettext("Press “Yes, leave” to leave, or Stay."))
+        return Decision(intent=Intent(Kind.LEAVE_ASK, seat))
+    if seat not in ui.leaving:
+        return Decision(tr.gettext("This button is not valid any more."))
+    if verb is Verb.STAY:
+        return Decision(intent=Intent(Kind.STAY, seat))
+    return Decision(tr.gettext("You left the game."), intent=Intent(Kind.LEAVE_GAME, seat))
+
+
+def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | Intent:
+    """The engine action a press asks for (or a selection); ValueError for a malformed button."""
+    verb, arg = press.verb, press.arg
+    armed = seat in ui.armed
+    if verb is Verb.TAKE:
+        return Action(Act.TAKE)
+    if verb is Verb.PASS:
+        return Action(Act.PASS)
+    if verb is Verb.ACCUSE:
+        return Action(Act.ACCUSE, suspect=int(arg))
+    if verb is Verb.LEAD:
+        return Action(Act.ATTACK, tuple(parse_card(c) for c in arg.split(".")), cheat=armed)
+    if verb is Verb.TRANSFER:
+        return Action(Act.TRANSFER, (parse_card(arg),), cheat=armed)
+    if verb is Verb.SHOW:
+        return Action(Act.SHOW, (parse_card(arg),), cheat=armed)
+    if verb is Verb.TARGET:
+        card, target = (parse_card(c) for c in arg.split("."))
+        return Action(Act.DEFEND, (card,), target=target, cheat=armed)
+    if verb is not Verb.CARD:
+        raise ValueError(verb)
+    card = parse_card(arg)
+    if seat != state.defender or not state.attacks:
+        return Action(Act.ATTACK, (card,), cheat=armed)
+    if ui.selected.get(seat) == card:
+        return Intent(Kind.SELECT, seat)  # a second press puts the card back
+    uncovered = [a for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
+    fits = [t for t in uncovered if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
+    if len(fits) > 1:
+        return Intent(Kind.SELECT, seat, arg=card_code(card))
+    target = fits[0] if fits else (uncovered[0] if uncovered else state.attacks[0])
+    return Action(Act.DEFEND, (card,), target=target, cheat=armed)
+
+
+def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | None, now: float) -> Game:
+    """Play ``moves``, then let the computer move for absent seats; the game with its log, flags and deadline."""
+    assert game.state is not None
+    state = game.state
+    log_lines = list(game.log)
+    seats = {s.seat: (s.missed, s.away) for s in game.seats}
+    seats.update(flags or {})
+    for seat, action, timed_out in moves:
+        if not is_legal(state, seat, action):
+            continue
+        state, events = apply(state, seat, action)
+        log_lines += events_json(events, "timeout" if timed_out else None)
+        missed, away = seats[seat]
+        if timed_out:
+            missed += 1
+            away = Away.AWAY if missed >= 2 and away is Away.PLAYING else away
+        seats[seat] = (missed if timed_out else 0, away)
+    computer = {seat for seat, (_, away) in seats.items() if away is not Away.PLAYING}
+    for _ in range(10_000):  # the computer finishes even a game of absent players
+        move = None if state.over else computer_move(state, computer)
+        if move is None:
+            break
+        state, events = apply(state, *move)
+        log_lines += events_json(events, "computer")
+    deadline = None if state.over or not game.turn_timeout else now + game.turn_timeout
+    new_seats = tuple(replace(s, missed=seats[s.seat][0], away=seats[s.seat][1]) for s in game.seats)
+    return replace(game, state=state, log=tuple(log_lines), seats=new_seats, deadline=deadline)
+
+
+def events_json(events: list[Event], by: str | None) -> list[dict[str, Any]]:
+    """Events as stored in the game's log; ``by`` marks moves made by the timer or the computer."""
+    stored = []
+    for event in events:
+        if event.kind is Ev.DREW:
+            continue
+        data: dict[str, Any] = {"k": event.kind.value}
+        if event.seat is not None:
+            data["s"] = event.seat
+        if event.cards:
+            data["c"] = [card_code(c) for c in event.cards]
+        if event.other is not None:
+            data["o"] = event.other
+        if event.number:
+            data["n"] = event.number
+        if by is not None and event.kind not in (Ev.BEATEN, Ev.PICKED_UP, Ev.OUT, Ev.GAME_OVER):
+            data["by"] = by
+        stored.append(data)
+    return stored

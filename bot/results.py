@@ -1,0 +1,38 @@
+"""A finished game's result rows and the ratings they move. Pure but for reading the current ratings."""
+
+from __future__ import annotations
+
+from bot import ratings
+from durak.scoring import penalty, ranks
+from storage.models import Away, Game, RatingUpdate, ResultRow
+from storage.repo import Repo
+
+
+def result_rows(game: Game) -> list[ResultRow]:
+    """One row per seat. A player who left counts as a loser (ranked last in free-for-all games)
+    whatever the computer made of his seat; a player who was out with a place before could not leave."""
+    state = game.state
+    assert state is not None and state.over
+    rank_of = ranks(state)
+    worst = max(rank_of)
+    team = game.rules.team_of
+    rows = []
+    for seat in game.seats:
+        number = seat.seat
+        place = state.out.index(number) + 1 if number in state.out else None
+        left = seat.away is Away.LEFT
+        rank = worst if left and team(number) is None else rank_of[number]
+        rows.append(ResultRow(number, seat.user.id, place, rank, number in state.losers or left, state.draw,
+                              state.pogony, left, seat.away is not Away.PLAYING, penalty(state, number),
+                              team(number)))
+    return rows
+
+
+async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]) -> list[RatingUpdate]:
+    players = [(r.user_id, r.rank, r.team) for r in results]
+    updates = []
+    for scope in (game.chat_id, ratings.GLOBAL):
+        current = await repo.ratings(scope, [r.user_id for r in results])
+        for user_id, (mu, sigma) in ratings.rate(current, players).items():
+            updates.append(RatingUpdate(scope, user_id, mu, sigma, ratings.ordinal(mu, sigma)))
+    return updates

@@ -1,0 +1,54 @@
+"""What every message of a game should show, as outbox rows: a pure function of the game.
+
+A game's messages are slots: ``table`` in the group (the lobby, then the table), ``hand:<seat>``
+in each player's private chat, ``result`` in the group at the end. Each write of a game owes the
+content of every slot; the outbox skips slots whose content did not change.
+"""
+
+from __future__ import annotations
+
+import json
+
+from telegram import InlineKeyboardMarkup
+
+from bot import render
+from bot.i18n import Translator, pick_language, translator
+from bot.store import GameUI
+from storage.models import Game, Owed, Seat, Status
+
+
+def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
+    return None if markup is None else json.dumps(markup.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+
+def seat_tr(seat: Seat, default_language: str) -> Translator:
+    return translator(pick_language(seat.user.language, seat.user.telegram_language, default_language))
+
+
+def hand_slot(seat: int) -> str:
+    return f"hand:{seat}"
+
+
+def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
+         closing: str | None = None) -> list[Owed]:
+    """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result."""
+    if closing is not None:
+        slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
+        if game.state is not None:
+            slots += [Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
+                "The game was cancelled."), None) for s in game.seats]
+        return slots
+    if game.status is Status.LOBBY:
+        text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)
+        if ui.note:
+            text = f"{text}\n\n{ui.note}"
+        return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
+    slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id)]
+    for s in game.seats:
+        text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
+                                      s.seat in ui.armed, now, s.seat in ui.leaving)
+        slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand)))
+    if game.status is Status.FINISHED:
+        text, result_markup = render.result(tr, game)
+        slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))
+    return slots

@@ -1,0 +1,121 @@
+"""The open games, their locks and their writes.
+
+``async with store.locked(game_id) as game`` waits for the game's lock and yields the game as
+last written (or None once it is closed), so no caller ever decides on a stale copy. Every
+write goes through :meth:`GameStore.save`, which stores the game and the messages it owes in
+one transaction; a write that lost a race (Conflict) reloads the game from the database, and
+the caller decides again. Everything the store keeps about a game, its UI state included, is
+dropped with the game when it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+
+from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
+from storage.repo import Conflict, Repo
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Vote:
+    """A /stop vote among the seated players."""
+
+    slot: str
+    deadline: float
+    voters: set[int]
+
+
+@dataclass
+class GameUI:
+    """What the messages of one open game show beyond the game itself."""
+
+    settings_open: bool = False
+    note: str = ""                                           # a line under the lobby (who can't be reached)
+    selected: dict[int, int] = field(default_factory=dict)   # seat -> the card chosen to cover with
+    armed: set[int] = field(default_factory=set)             # seats whose next card is a cheat
+    leaving: set[int] = field(default_factory=set)           # seats asked "leave the game?"
+    vote: Vote | None = None
+    votes_held: int = 0
+    messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
+
+
+Render = Callable[[Game, GameUI], Sequence[Owed]]
+
+
+class GameStore:
+    def __init__(self, repo: Repo) -> None:
+        self.repo = repo
+        self.games: dict[int, Game] = {}
+        self.ui: dict[int, GameUI] = {}
+        self._topics: dict[tuple[int, int], int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def add(self, game: Game, messages: dict[str, tuple[int, int]] | None = None) -> None:
+        self.games[game.id] = game
+        self._topics[(game.chat_id, game.thread_id)] = game.id
+        ui = self.ui.setdefault(game.id, GameUI())
+        if messages:
+            ui.messages.update(messages)
+
+    def forget(self, game_id: int) -> None:
+        game = self.games.pop(game_id, None)
+        self.ui.pop(game_id, None)
+        if game is not None and self._topics.get((game.chat_id, game.thread_id)) == game_id:
+            del self._topics[(game.chat_id, game.thread_id)]
+
+    def open_in(self, chat_id: int, thread_id: int) -> Game | None:
+        game_id = self._topics.get((chat_id, thread_id))
+        return None if game_id is None else self.games.get(game_id)
+
+    def ui_of(self, game_id: int) -> GameUI:
+        return self.ui.setdefault(game_id, GameUI())
+
+    @asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[Game | None]:
+        """The game under its lock, as last written; None (and no lock made) if it is not open."""
+        if game_id not in self.games:
+            yield None
+            return
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield self.games.get(game_id)
+        finally:
+            if game_id not in self.games and not lock.locked():
+                self._locks.pop(game_id, None)
+
+    async def save(self, old: Game, new: Game, render: Render, *, results: Sequence[ResultRow] = (),
+                   ratings: Sequence[RatingUpdate] = ()) -> Game:
+        """Write ``new`` over ``old`` with the messages it owes; Conflict (after reloading) if ``old`` is stale."""
+        staged = replace(new, version=old.version + 1)
+        try:
+            saved = await self.repo.save_game(old, staged, results=results, ratings=ratings,
+                                              owed=render(staged, self.ui_of(old.id)))
+        except Conflict:
+            await self.reload(old.id)
+            raise
+        if saved.status in (Status.LOBBY, Status.PLAYING):
+            self.games[saved.id] = saved
+            if (saved.chat_id, saved.thread_id) != (old.chat_id, old.thread_id):
+                self._topics.pop((old.chat_id, old.thread_id), None)
+                self._topics[(saved.chat_id, saved.thread_id)] = saved.id
+        else:
+            self.forget(saved.id)
+        return saved
+
+    async def reload(self, game_id: int, quiet: bool = False) -> Game | None:
+        """Read the game again from the database: the stored row is the truth."""
+        fresh = await self.repo.game(game_id)
+        if fresh is None or fresh.status not in (Status.LOBBY, Status.PLAYING):
+            self.forget(game_id)
+            return None
+        if not quiet:
+            log.warning("game %s was reloaded from the database (version %s)", game_id, fresh.version)
+        self.games[game_id] = fresh
+        return fresh
