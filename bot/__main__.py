@@ -1,13 +1,19 @@
-"""``durak-bot`` / ``python -m bot``: start the bot (long polling, or a webhook if WEBHOOK_URL is set)."""
+"""``durak-bot`` / ``python -m bot``: start the bot (long polling, or a webhook if WEBHOOK_URL is set).
+
+Whatever stops the start (settings, an unusable database, no network after the retries) ends
+it quickly with one clear line and a non-zero exit code.
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
 
+from telegram.error import InvalidToken, NetworkError, TelegramError
+
 from bot.app import allowed_updates, build_application
 from bot.settings import SettingsError, load_settings
-
+from storage.db import DatabaseError
 
 def main() -> int:
     try:
@@ -18,12 +24,29 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     app = build_application(settings)
-    if settings.webhook_url:
-        app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port, webhook_url=settings.webhook_url,
-                        secret_token=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None,
-                        allowed_updates=allowed_updates())
-    else:
-        app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout))
+    try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
+        if settings.webhook_url:
+            assert settings.webhook_secret is not None
+            app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
+                            webhook_url=settings.webhook_url, secret_token=settings.webhook_secret.get_secret_value(),
+                            allowed_updates=allowed_updates(), bootstrap_retries=settings.startup_retries)
+        else:
+            app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
+                            bootstrap_retries=settings.startup_retries)
+    except DatabaseError as e:
+        print(f"durak-bot cannot start: {e}", file=sys.stderr)
+        return 3
+    except InvalidToken:
+        print("durak-bot cannot start: Telegram refused BOT_TOKEN (revoked or mistyped); get it again from "
+              "@BotFather.", file=sys.stderr)
+        return 2
+    except NetworkError as e:
+        print(f"durak-bot cannot start: Telegram at {settings.telegram_api_url} could not be reached "
+              f"after {settings.startup_retries} retries ({e}).", file=sys.stderr)
+        return 4
+    except TelegramError as e:
+        print(f"durak-bot cannot start: Telegram refused the start ({e}).", file=sys.stderr)
+        return 4
     return 0
 
 

@@ -362,7 +362,8 @@ class GameService:
         return await self._with_game(found.id, work) if found else none
 
     async def leave_command(self, chat_id: int, thread_id: int, user: User, private: bool) -> str:
-        """/leave: in a lobby, leave it; in a game, ask to confirm with the hand's buttons."""
+        """/leave: in a lobby, leave it; in a game, the computer plays the seat to the end (a placed player
+        has nothing to leave)."""
         tr = self.directory.user_tr(user) if private else await self.directory.chat_tr(chat_id)
         mine = [g for g in self.store.games.values() if g.seat_of(user.id) is not None
                 and (private or (g.chat_id == chat_id and g.thread_id == thread_id))]
@@ -377,11 +378,14 @@ class GameService:
             if game.status is Status.LOBBY:
                 await self._lobby_intent(game, self.store.ui_of(game.id), Intent(Kind.LEAVE), user)
                 return tr.gettext("You left the game.")
-            decision = play.decide(tr, game, self.store.ui_of(game.id), Press(Verb.LEAVE, game.id, 0), user.id)
+            ui = self.store.ui_of(game.id)
+            ui.leaving.add(seat)  # a typed /leave is its own confirmation
+            decision = play.decide(tr, game, ui, Press(Verb.LEAVE_YES, game.id, 0), user.id)
             if decision.intent is None:
+                ui.leaving.discard(seat)
                 return decision.toast or ""
-            await self._carry_out(game, self.store.ui_of(game.id), decision.intent, user)
-            return tr.gettext("Confirm in our private chat: press “Yes, leave” under your cards.")
+            await self._carry_out(game, ui, decision.intent, user)
+            return tr.gettext("You left the game.")
 
         return await self._with_game(mine[0].id, work) or tr.gettext("You are not in a game here.")
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_PATTERN = re.compile(r"\d{3,20}:[A-Za-z0-9_-]{30,64}")
@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     sends_per_second: int = Field(30, ge=1)      # the bot's overall budget (Telegram allows about 30)
     lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
+    startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
 
     @field_validator("bot_token")
     @classmethod
@@ -42,6 +43,13 @@ class Settings(BaseSettings):
         if not TOKEN_PATTERN.fullmatch(value.get_secret_value().strip()):
             raise ValueError("BOT_TOKEN does not look like a bot token")
         return SecretStr(value.get_secret_value().strip())
+
+    @model_validator(mode="after")
+    def _webhook_needs_a_secret(self) -> Settings:
+        if self.webhook_url and not (self.webhook_secret and self.webhook_secret.get_secret_value().strip()):
+            raise ValueError("WEBHOOK_SECRET is required with WEBHOOK_URL: without it anyone could post forged "
+                             "updates to the webhook. Set it to a random string of 1-256 characters A-Z a-z 0-9 _ -")
+        return self
 
     @field_validator("telegram_api_url")
     @classmethod
@@ -66,6 +74,8 @@ def load_settings(**overrides: object) -> Settings:
                 missing = err["type"] == "missing" or "missing" in str(err.get("msg", ""))
                 what = "is missing" if missing else "is malformed"
                 problems.append(f"BOT_TOKEN {what}. {HOW_TO_GET_A_TOKEN}")
-            else:
+            elif field:
                 problems.append(f"{field}: {err['msg']}")
+            else:
+                problems.append(str(err["msg"]).removeprefix("Value error, "))
         raise SettingsError("\n".join(problems)) from None

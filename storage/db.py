@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -25,6 +26,10 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+class DatabaseError(Exception):
+    """The database file cannot be used: not a database, corrupt, or read-only. The message says which."""
+
+
 class Database:
     """A connection in autocommit mode; writes go through :meth:`write` one at a time."""
 
@@ -34,14 +39,38 @@ class Database:
 
     @classmethod
     async def open(cls, path: str | Path) -> Database:
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        db = cls(conn)
-        await db.migrate()
+        """Open (or create) the database, check it can be read and written, migrate it.
+        Raises DatabaseError with one clear line when it cannot be used."""
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as e:
+            raise DatabaseError(f"the database {path} cannot be opened: {e}") from None
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA busy_timeout=5000")
+            async with conn.execute("PRAGMA quick_check") as cur:
+                verdict = await cur.fetchone()
+            if verdict is None or verdict[0] != "ok":
+                raise DatabaseError(f"the database {path} is corrupt ({verdict[0] if verdict else '?'}); restore "
+                                    "it from a backup")
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            # a read-only file opens fine and fails every write later: find out now
+            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute("ROLLBACK")
+            db = cls(conn)
+            await db.migrate()
+        except DatabaseError:
+            await conn.close()
+            raise
+        except sqlite3.Error as e:
+            await conn.close()
+            problem = str(e)
+            if "readonly" in problem or "read-only" in problem:
+                raise DatabaseError(f"the database {path} is read-only: the bot must be able to write it (and "
+                                    "its folder)") from None
+            raise DatabaseError(f"the database {path} cannot be used: {problem}") from None
         return db
 
     async def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from durak import Rules, apply, attack, position
@@ -28,8 +29,11 @@ async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[s
     game = await repo.create_lobby(GROUP, 0, anna, rules or Rules(), 2, players=[anna, boris])
     for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped
         fake.messages[(chat, 1)] = Message(chat, 1, "…", None)
-    await repo.update_game(game, expected_version=game.version, status=Status.PLAYING, state=state, message_id=1,
-                           seat_messages={0: 1, 1: 1})
+    await repo.save_game(game, replace(game, status=Status.PLAYING, state=state))
+    async with repo.db.write() as conn:  # the outbox knows those messages: they are edited, not posted again
+        for slot, chat in (("table", GROUP), ("hand:0", 101), ("hand:1", 102)):
+            await conn.execute("INSERT INTO outbox (game_id, slot, chat_id, message_id, wanted, delivered) "
+                               "VALUES (?, ?, ?, 1, 1, 1)", (game.id, slot, chat))
     await repo.db.close()
 
 

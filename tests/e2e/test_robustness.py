@@ -77,10 +77,13 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
         "This button is not valid any more.")
     assert await toast(attacker, "v1:c:999:0:6S") == "This game is over."
     assert await toast(attacker, f"v1:c:{game_id}:0:ZZ") == "Unknown button."
-    assert await toast(106, card["callback_data"]) == "You are not in this game."
+    assert await toast(106, card["callback_data"]) == "This button is not valid any more.", "not his message"
     assert await toast(attacker, f"v1:c:{game_id}:5:{card['callback_data'].split(':')[4]}") == (
         "The table has changed: look again.")
-    assert "not in your hand" in await toast(other, card["callback_data"])
+    own = table.hand_message(other)
+    assert own is not None
+    answer = await fake.answer(await fake.press(other, own.chat_id, own.message_id, card["callback_data"]))
+    assert "not in your hand" in answer["text"]
     assert table.stored(database)["version"] == version, "nothing was written"
 
     # the real press works, and pressing the same button again is stale

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import matplotlib.image
@@ -85,10 +86,10 @@ async def test_the_leaderboard_has_pages_of_ten(fake: FakeTelegram, tmp_path: Pa
             game = await repo.create_lobby(GROUP, 0, a, Rules(), 2, players=[a, b])
             rows = [ResultRow(0, a.id, 1, 1, False, False, False, False, False, 0, None),
                     ResultRow(1, b.id, None, 2, True, False, False, False, False, 20, None)]
-            game = await repo.update_game(game, expected_version=game.version, status=Status.PLAYING)
-            await repo.update_game(game, expected_version=game.version, status=Status.FINISHED, results=rows,
-                                   ratings=[RatingUpdate(GROUP, a.id, 30 - i, 2, 24 - i),
-                                            RatingUpdate(GROUP, b.id, 25 - i, 2, 19 - i)])
+            game = await repo.save_game(game, replace(game, status=Status.PLAYING))
+            await repo.save_game(game, replace(game, status=Status.FINISHED), results=rows,
+                                 ratings=[RatingUpdate(GROUP, a.id, 30 - i, 2, 24 - i),
+                                          RatingUpdate(GROUP, b.id, 25 - i, 2, 19 - i)])
     await repo.db.close()
     bot = BotProcess(fake, database)
     await bot.start()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -168,11 +169,19 @@ async def test_the_leave_button_asks_once_more(fake: FakeTelegram, timed_bot: Bo
     table = await started(fake, timed_bot)
     message = table.hand_message(102)
     assert message is not None
-    answer = await table.press(102, message, "🚪 Leave the game")
-    assert "Press again" in answer["text"]
-    await fake.wait_for(lambda: "🚪 Yes, leave the game" in [b["text"] for b in message.buttons()])
+    first, second = await asyncio.gather(table.press(102, message, "🚪 Leave the game"),
+                                         table.press(102, message, "🚪 Leave the game"))  # a double tap
+    assert [first.get("text"), second.get("text")].count(None) == 1
+    await fake.wait_for(lambda: "🚪 Yes, leave" in [b["text"] for b in message.buttons()])
+    await asyncio.sleep(0.2)
+    assert away(timed_bot)[1] == 0, "a double tap on Leave only asks"
+    assert "Leave the game?" in message.text
+    await table.press(102, message, "Stay")
+    await fake.wait_for(lambda: "🚪 Leave the game" in [b["text"] for b in message.buttons()])
     assert away(timed_bot)[1] == 0
-    await table.press(102, message, "🚪 Yes, leave the game")
+    await table.press(102, message, "🚪 Leave the game")
+    await fake.wait_for(lambda: "🚪 Yes, leave" in [b["text"] for b in message.buttons()])
+    await table.press(102, message, "🚪 Yes, leave")
     await fake.wait_for(lambda: away(timed_bot)[1] == 2)
     await fake.wait_for(lambda: "You left this game" in message.text and not message.buttons())
     table.players = [101]  # Anna plays on against the computer

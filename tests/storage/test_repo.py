@@ -6,6 +6,7 @@ import logging
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,11 +14,12 @@ import pytest
 from durak import Rules, new_game
 from durak.setup import Previous
 from storage.db import Database
-from storage.models import Status, User
+from storage.models import Owed, Status, User
 from storage.repo import Conflict, CorruptRow, Repo
 
 ANNA = User(1, "Anna", "anna", telegram_language="ru")
 BORIS = User(2, "Boris")
+CARL = User(3, "Carl")
 
 
 async def open_repo(path: Path) -> Repo:
@@ -26,12 +28,12 @@ async def open_repo(path: Path) -> Repo:
 
 async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
-    assert await repo.db.version() == 3
+    assert await repo.db.version() == 4
     assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
     assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
     await repo.db.close()
     again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
-    assert await again.db.version() == 3
+    assert await again.db.version() == 4
     await again.db.close()
 
 
@@ -44,8 +46,11 @@ async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
     await repo.save_chat_defaults(-5, Rules.from_dict({"preset": "perevodnoy"}), 4, 120)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, Previous(1, 0), players=[ANNA, BORIS])
     state = new_game(Rules(), 2, seed=1)
-    game = await repo.update_game(game, expected_version=game.version, status=Status.PLAYING, state=state,
-                                  seat_messages={0: 10, 1: 11}, log_lines=[{"k": "lead", "s": 0}])
+    game = await repo.save_game(game, replace(game, status=Status.PLAYING, state=state, log=({"k": "lead", "s": 0},)))
+    for seat, message_id in ((0, 10), (1, 11)):
+        await repo.put_owed(game.id, [Owed(seat + 1, f"hand:{seat}", "hand")])
+    for row in await repo.owed():
+        await repo.delivered(row, 10 + int(row.slot[5:]))
     await repo.db.close()
 
     repo = await open_repo(path)
@@ -65,11 +70,45 @@ async def test_a_write_from_an_old_version_is_refused(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
-    newer = await repo.update_game(game, expected_version=game.version, max_players=4)
+    newer = await repo.save_game(game, replace(game, max_players=4))
     with pytest.raises(Conflict):
-        await repo.update_game(game, expected_version=game.version, max_players=3)
+        await repo.save_game(game, replace(game, max_players=3))
     again = await repo.game(game.id)
     assert again is not None and again.max_players == 4 and again.version == newer.version
+    await repo.db.close()
+
+
+async def test_seats_change_only_while_the_game_is_a_lobby(tmp_path: Path) -> None:
+    """A kick decided on a lobby that started meanwhile must not rewrite a running game's seats."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    for user in (ANNA, BORIS, CARL):
+        await repo.save_user(user)
+    lobby = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS, CARL])
+    playing = await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=new_game(Rules(), 3, seed=1)))
+    kicked = replace(playing, seats=tuple(replace(s, seat=i) for i, s in enumerate(
+        s for s in playing.seats if s.user.id != BORIS.id)))
+    with pytest.raises(Conflict, match="no lobby"):
+        await repo.save_game(playing, kicked)
+    stored = await repo.game(lobby.id)
+    assert stored is not None and [s.user.id for s in stored.seats] == [1, 2, 3]
+    await repo.db.close()
+
+
+async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_not_owed_again(
+        tmp_path: Path) -> None:
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", f"lobby {g.id}")])
+    [row] = await repo.owed()
+    assert (row.game_id, row.slot, row.text, row.message_id) == (game.id, "table", f"lobby {game.id}", None)
+    await repo.delivered(row, 77)
+    assert await repo.owed() == []
+    assert (await repo.game(game.id)).message_id == 77  # type: ignore[union-attr]
+    await repo.put_owed(game.id, [Owed(-5, "table", f"lobby {game.id}")])
+    assert await repo.owed() == [], "the same content is not owed twice"
+    await repo.put_owed(game.id, [Owed(-5, "table", "changed")])
+    [row] = await repo.owed()
+    assert row.text == "changed" and row.message_id == 77, "an edit of the same message"
     await repo.db.close()
 
 
@@ -116,7 +155,7 @@ async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(tmp_path: Pa
     repo = await open_repo(path)
     stored = await repo.game(game.id)
     assert stored is not None and stored.max_players == 6 and len(stored.seats) == 1
-    await repo.update_game(stored, expected_version=stored.version, max_players=5)  # no lock was left behind
+    await repo.save_game(stored, replace(stored, max_players=5))  # no lock was left behind
     await repo.db.close()
 
 
