@@ -15,6 +15,7 @@ from bot.app import allowed_updates, build_application
 from bot.settings import SettingsError, load_settings
 from storage.db import DatabaseError
 
+
 def main() -> int:
     try:
         settings = load_settings()

@@ -355,7 +355,7 @@ class GameService:
             ui.votes_held += 1
             ui.vote = Vote(f"vote:{ui.votes_held}", self.clock.now() + VOTE_SECONDS, {user.id})
             vote_id = ui.votes_held
-            self.clock.call_at(ui.vote.deadline, lambda: self._vote_expired(game.id, vote_id))
+            self.clock.call_at(ui.vote.deadline, lambda: _logged(game.id, self._vote_expired(game.id, vote_id)))
             await self._refresh(game, [self._vote_message(tr, game, ui.vote)])
             return None
 
@@ -489,26 +489,24 @@ class GameService:
         """Timers name the game and the move only; the stored deadline decides whether they act."""
         game_id = game.id
         if game.status is Status.LOBBY:
-            self.clock.call_at(game.updated_at + self.lobby_timeout, lambda: self._expire_lobby(game_id))
+            self.clock.call_at(game.updated_at + self.lobby_timeout,
+                               lambda: _logged(game_id, self._expire_lobby(game_id)))
         elif game.status is Status.PLAYING and game.deadline is not None and game.state is not None:
             moves = game.state.moves
-            self.clock.call_at(game.deadline, lambda: self._turn_timeout(game_id, moves))
+            self.clock.call_at(game.deadline, lambda: _logged(game_id, self._turn_timeout(game_id, moves)))
             warn = game.deadline - WARN_SECONDS
             if game.turn_timeout > 2 * WARN_SECONDS and warn > self.clock.now():
-                self.clock.call_at(warn, lambda: self._refresh_if(game_id, moves))
+                self.clock.call_at(warn, lambda: _logged(game_id, self._refresh_if(game_id, moves)))
 
     async def _sweep(self) -> None:
         """Act on every overdue deadline, so a timer that failed (a full disk, a crash) never stalls a game."""
         self.clock.call_at(self.clock.now() + SWEEP_SECONDS, self._sweep)
         now = self.clock.now()
         for game in list(self.store.games.values()):
-            try:
-                if game.status is Status.LOBBY and now >= game.updated_at + self.lobby_timeout:
-                    await self._expire_lobby(game.id)
-                elif game.deadline is not None and game.state is not None and now >= game.deadline:
-                    await self._turn_timeout(game.id, game.state.moves)
-            except Exception:
-                log.exception("game %s: an overdue deadline failed; the next sweep tries again", game.id)
+            if game.status is Status.LOBBY and now >= game.updated_at + self.lobby_timeout:
+                await _logged(game.id, self._expire_lobby(game.id))
+            elif game.deadline is not None and game.state is not None and now >= game.deadline:
+                await _logged(game.id, self._turn_timeout(game.id, game.state.moves))
 
     async def _refresh_if(self, game_id: int, moves: int) -> None:
         """Show the last seconds of a turn (messages are only edited when something changes)."""
@@ -606,6 +604,14 @@ class GameService:
             fresh = await self.store.reload(game_id, quiet=True)
             if fresh is not None:
                 await self._refresh(fresh)
+
+
+async def _logged(game_id: int, work: Awaitable[None]) -> None:
+    """A timer's work: a failure is logged, and the sweep tries an overdue deadline again."""
+    try:
+        await work
+    except Exception:
+        log.exception("game %s: a timer failed; the next sweep tries again", game_id)
 
 
 def _votes_needed(game: Game) -> int:

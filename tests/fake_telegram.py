@@ -3,8 +3,10 @@
 The bot under test is python-telegram-bot's real ``Application`` pointed at this server's
 root. Scripted users talk to it from the other side: they send commands, read the messages
 the bot left in their chats, and press the buttons they see. It answers like Telegram does:
-long polling, "message is not modified", 403 for a private chat the user never opened,
-429 with ``retry_after`` when a group goes over its budget, and a migrated group.
+long polling with updates confirmed by the next ``offset`` (and so redelivered to a bot that
+crashed before confirming them), "message is not modified", 403 for a private chat the user
+never opened, 429 with ``retry_after`` when a group goes over its budget, a migrated group,
+messages users delete, and calls that fail on purpose (``fail``) or stop the bot (``trap``).
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ class FakeTelegram:
         self._ids = itertools.count(1)
         self._message_ids: defaultdict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._changed = asyncio.Condition()
+        self.failures: dict[str, list[tuple[int, str]]] = defaultdict(list)  # method -> errors to answer, in turn
+        self.trap: Any = None     # (method, params) -> bool: when true, ``on_trap`` runs before the call is served
+        self.on_trap: Any = None
         self._runner: web.AppRunner | None = None
         self.url = ""
 
@@ -106,7 +111,16 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         params = await self._params(request)
+        if self.trap is not None and self.trap(method, params):
+            self.trap = None
+            self.on_trap()  # e.g. kill -9 the bot: Telegram never saw this call
+            return web.json_response({"ok": False, "error_code": 500, "description": "Internal Server Error"},
+                                     status=500)
         self.calls.append((method, params))
+        if self.failures.get(method):
+            code, description = self.failures[method].pop(0)
+            self.errors.append((method, code, description))
+            return web.json_response({"ok": False, "error_code": code, "description": description}, status=code)
         handler = getattr(self, f"api_{method}", None)
         if handler is None:
             return web.json_response({"ok": False, "error_code": 404, "description": "Not Found"}, status=404)
@@ -146,6 +160,8 @@ class FakeTelegram:
 
     async def api_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
         offset = int(p.get("offset") or 0)
+        if offset:  # Telegram forgets the updates a getUpdates offset confirms
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
         deadline = time.monotonic() + float(p.get("timeout") or 0)
         while True:
             ready = [u for u in self.updates if u["update_id"] >= offset]
@@ -304,6 +320,27 @@ class FakeTelegram:
         if reply_to_user is not None:
             message["reply_to_message"] = {"message_id": 0, "date": int(time.time()), "text": "…",
                                            "chat": self._chat_json(chat_id), "from": self.users[reply_to_user].json()}
+        await self._push({"message": message})
+
+    def fail(self, method: str, times: int = 1, code: int = 500,
+             description: str = "Internal Server Error") -> None:
+        """The next ``times`` calls of ``method`` fail with this error."""
+        self.failures[method] += [(code, description)] * times
+
+    async def delete_by_user(self, chat_id: int, message_id: int) -> None:
+        """A user deletes one of the bot's messages (Telegram does not tell the bot)."""
+        del self.messages[(chat_id, message_id)]
+        await self._notify()
+
+    async def send_as_group(self, chat_id: int, text: str) -> None:
+        """An anonymous admin writes: Telegram sends it from GroupAnonymousBot with the group as sender_chat."""
+        chat = self._chat_json(chat_id)
+        message: dict[str, Any] = {"message_id": next(self._message_ids[chat_id]), "date": int(time.time()),
+                                   "chat": chat, "sender_chat": chat, "text": text,
+                                   "from": {"id": 1087968824, "is_bot": True, "first_name": "Group",
+                                            "username": "GroupAnonymousBot"}}
+        if text.startswith("/"):
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
         await self._push({"message": message})
 
     async def block_bot(self, user_id: int) -> None:
