@@ -6,14 +6,30 @@ it quickly with one clear line and a non-zero exit code.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import allowed_updates, build_application
-from bot.settings import SettingsError, load_settings
-from storage.db import DatabaseError
+from bot.settings import Settings, SettingsError, load_settings
+from storage.db import Database, DatabaseError
+
+
+class _NoTraceback(logging.Filter):
+    """PTB's retry loop logs each failed network attempt with a long traceback: one line is enough."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Network Retry Loop"):
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+async def _check_database(settings: Settings) -> None:
+    """Open (create, migrate) the database once before going online: a bad file fails at once."""
+    db = await Database.open(settings.database_path)
+    await db.close()
 
 
 def main() -> int:
@@ -24,6 +40,12 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("telegram.ext").addFilter(_NoTraceback())
+    try:
+        asyncio.run(_check_database(settings))
+    except DatabaseError as e:
+        print(f"durak-bot cannot start: {e}", file=sys.stderr)
+        return 3
     app = build_application(settings)
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
         if settings.webhook_url:

@@ -56,9 +56,12 @@ class Database:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA synchronous=NORMAL")
-            # a read-only file opens fine and fails every write later: find out now
+            # a read-only file opens fine and fails every write later: find out now, with a write that changes nothing
+            async with conn.execute("PRAGMA user_version") as cur:
+                version = await cur.fetchone()
             await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute("ROLLBACK")
+            await conn.execute(f"PRAGMA user_version={int(version[0]) if version else 0}")
+            await conn.execute("COMMIT")
             db = cls(conn)
             await db.migrate()
         except DatabaseError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -13,7 +14,8 @@ from tests.fake_telegram import TOKEN, FakeTelegram
 
 
 def env(**values: str) -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL")}
+    clean = {k: v for k, v in os.environ.items() if k not in (
+        "BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "STARTUP_RETRIES")}
     return {**clean, **values}
 
 
@@ -50,3 +52,42 @@ async def test_the_bot_runs_from_its_env_file_and_stops_cleanly(fake: FakeTelegr
         _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 0, err.decode()[-2000:]
     assert (tmp_path / "durak.sqlite3").exists(), "the database is created on first start"
+
+
+async def test_a_corrupt_database_ends_the_start_with_one_line(tmp_path: Path) -> None:
+    (tmp_path / "durak.sqlite3").write_bytes(b"SQLite format 3\x00" + b"\x13" * 4000)
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL="http://127.0.0.1:9")
+    assert code == 3, err
+    assert "cannot start: the database" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+async def test_a_read_only_database_ends_the_start_with_one_line(tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    with sqlite3.connect(database) as db:
+        db.execute("CREATE TABLE t (x)")
+    database.chmod(0o444)
+    # as root the file mode alone would not stop a write: drop the capability that overrides it
+    prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
+              "--inh-caps=-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
+    proc = await asyncio.create_subprocess_exec(*prefix, sys.executable, "-m", "bot", cwd=tmp_path,
+                                                env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL="http://127.0.0.1:9"),
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _, raw = await asyncio.wait_for(proc.communicate(), 30)
+    err = raw.decode()
+    assert proc.returncode == 3, err
+    assert "read-only" in err and len(err.strip().splitlines()) == 1, err
+
+
+async def test_no_network_at_start_is_retried_then_ends_with_one_line(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL="http://127.0.0.1:9", STARTUP_RETRIES="1",
+                          LOG_LEVEL="ERROR")
+    assert code == 4, err
+    assert "could not be reached after 1 retries" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) <= 3, err
+
+
+async def test_webhook_mode_refuses_to_start_without_its_secret(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, WEBHOOK_URL="https://example.org/hook")
+    assert code == 2
+    assert "WEBHOOK_SECRET is required" in err
