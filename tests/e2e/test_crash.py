@@ -1,0 +1,162 @@
+"""``kill -9`` at each point where a message is owed, then a restart: every message arrives, exactly once.
+
+The bot runs as its own process (``python -m bot``) against the fake Bot API server; the server
+kills it the moment a chosen call arrives (after the database commit, before Telegram has seen the
+call), or the test kills it once the send has been recorded. Updates the dead process never
+confirmed are delivered again, as Telegram does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from durak import State
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import Table
+from tests.fake_telegram import TOKEN, FakeTelegram, Message
+
+
+class BotProgram:
+    """``python -m bot`` in its own process, from its ``.env``."""
+
+    def __init__(self, fake: FakeTelegram, folder: Path) -> None:
+        self.fake = fake
+        self.folder = folder
+        self.proc: asyncio.subprocess.Process | None = None
+        (folder / ".env").write_text(f"BOT_TOKEN={TOKEN}\nTELEGRAM_API_URL={fake.url}\nPOLL_TIMEOUT=1\n"
+                                     "DEFAULT_LANGUAGE=en\nGROUP_EDITS_PER_MINUTE=6000\nSENDS_PER_SECOND=1000\n")
+        self.database = folder / "durak.sqlite3"
+
+    async def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL")}
+        self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
+                                                         stdout=asyncio.subprocess.DEVNULL,
+                                                         stderr=asyncio.subprocess.DEVNULL)
+        await self.fake.wait_for(lambda: len(self.fake.commands) >= 2, 30)
+
+    def kill(self) -> None:
+        """kill -9: no clean-up of any kind."""
+        assert self.proc is not None
+        self.proc.kill()
+
+    async def dead(self) -> None:
+        assert self.proc is not None
+        await asyncio.wait_for(self.proc.wait(), 10)
+        self.fake.commands.clear()
+
+    async def restart_after_kill(self) -> None:
+        await self.dead()
+        await self.start()
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.database) as db:
+            return list(db.execute(sql, params).fetchall())
+
+
+@pytest.fixture
+async def program(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProgram]:
+    bot = BotProgram(fake, tmp_path)
+    await bot.start()
+    yield bot
+    await bot.stop()
+
+
+def kill_on(fake: FakeTelegram, bot: BotProgram, method: str, when: Callable[[dict[str, Any]], bool]) -> None:
+    """Kill the bot the moment it makes this call: the commit is done, Telegram never sees the call."""
+    fake.trap = lambda m, p: m == method and when(p)
+    fake.on_trap = bot.kill
+
+
+def lobbies(table: Table) -> list[Message]:
+    return [m for m in table.group_messages() if any(
+        b.get("callback_data", "").startswith("v1:j:") for b in m.buttons())]
+
+
+async def test_killed_before_the_lobby_message_is_sent(fake: FakeTelegram, program: BotProgram) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) == GROUP)
+    await fake.send_text(101, GROUP, "/newgame")
+    await program.restart_after_kill()
+    await fake.wait_for(lambda: len(lobbies(table)) == 1, 20)
+    await table.join(102)  # the lobby works
+    await asyncio.sleep(0.5)
+    assert len(lobbies(table)) == 1, "posted once"
+    assert program.query("SELECT COUNT(*) FROM games")[0][0] == 1
+
+
+async def test_killed_after_the_lobby_message_was_sent(fake: FakeTelegram, program: BotProgram) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await fake.send_text(101, GROUP, "/newgame")
+    await fake.wait_for(lambda: bool(program.query(
+        "SELECT 1 FROM outbox WHERE slot = 'table' AND message_id IS NOT NULL AND delivered = wanted")), 20)
+    program.kill()
+    await program.restart_after_kill()
+    await table.join(102)
+    await asyncio.sleep(0.5)
+    assert len(lobbies(table)) == 1, "not posted again"
+
+
+async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotProgram) -> None:
+    table = Table(fake, GROUP, [101, 102, 103])
+    await table.seat_everyone()
+    kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) in table.players)
+    await table.fake.press(101, GROUP, table.lobby().message_id, table.button(table.lobby(), "Start"))
+    await program.restart_after_kill()
+    await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players), 20)
+    await asyncio.sleep(0.5)
+    for player in table.players:
+        hands = [m for m in fake.chat_messages(player) if m.text.startswith("🃏 Durak · ")]
+        assert len(hands) == 1, f"player {player} has exactly one hand"
+    assert program.query("SELECT status FROM games")[0][0] == "playing"
+    await table.play(until=lambda: State.from_json(json.loads(
+        program.query("SELECT state FROM games")[0][0])).moves >= 3, timeout=60)
+
+
+async def test_killed_before_the_result_is_posted(fake: FakeTelegram, program: BotProgram) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    await table.start(101)
+    kill_on(fake, program, "sendMessage", lambda p: str(p.get("text", "")).startswith("🏁"))
+    for user in table.players:  # both leave: the computer plays the game to its end
+        await fake.send_text(user, GROUP, "/leave")
+    await program.dead()
+    assert program.query("SELECT status FROM games")[0][0] == "finished", "the end was committed"
+    assert table.result() is None
+    await program.start()
+    await fake.wait_for(lambda: table.result() is not None, 20)
+    await asyncio.sleep(0.5)
+    assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1
+    assert "Waiting for" not in table.group_messages()[0].text
+
+
+async def test_killed_between_a_move_and_its_answer(fake: FakeTelegram, program: BotProgram) -> None:
+    """The press is redelivered after the restart; the move it made is not made twice."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    await table.start(101)
+    state = State.from_json(json.loads(program.query("SELECT state FROM games")[0][0]))
+    attacker = table.players[state.attacker or 0]
+    hand = table.hand_message(attacker)
+    assert hand is not None
+    card = next(b["callback_data"] for b in hand.buttons()
+                if b["callback_data"].startswith("v1:c:") and b["text"][0] != "(")
+    kill_on(fake, program, "answerCallbackQuery", lambda p: True)
+    await fake.press(attacker, hand.chat_id, hand.message_id, card)
+    await program.restart_after_kill()
+    await asyncio.sleep(1.0)
+    after = State.from_json(json.loads(program.query("SELECT state FROM games")[0][0]))
+    assert after.moves == 1, "applied once"
