@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from bot import lobby, play, render, slots
+from bot import lobby, play, slots
 from bot.callbacks import Press, Verb
 from bot.clock import Clock
 from bot.decisions import Decision, Intent, Kind
@@ -24,10 +24,11 @@ from bot.i18n import Translator
 from bot.lobby_options import table_max
 from bot.outbox import Outbox
 from bot.results import new_ratings, result_rows
-from bot.store import GameStore, GameUI, Vote
-from bot.turns import TIMEOUTS, timeout_action
+from bot.store import GameStore, GameUI
+from bot.timers import Timers
+from bot.turns import TIMEOUTS
+from bot.votes import Votes
 from durak import Rules, parse_card
-from durak.engine import awaited
 from durak.rules import PRESETS
 from durak.setup import Previous
 from storage.models import Away, Game, OutboxRow, Owed, Status, User
@@ -36,10 +37,7 @@ from storage.repo import Conflict, Repo
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-VOTE_SECONDS = 60
-WARN_SECONDS = 10   # the messages are refreshed this long before a turn times out
 SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
-SWEEP_SECONDS = 5   # how often overdue deadlines are looked for, whatever happened to their timers
 GAME_VERBS = {Verb.CARD, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE, Verb.PASS, Verb.ACCUSE,
               Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY}
 
@@ -54,11 +52,13 @@ class GameService:
         self.lobby_timeout = lobby_timeout
         self.clock = clock
         self.bot_username = ""
+        self.timers = Timers(self)
+        self.votes = Votes(self)
 
     # ------------------------------------------------------------ start-up
 
     async def resume(self, bot_username: str) -> None:
-        """Load every open game, owe what its messages should show, re-arm its timers, deliver what is owed."""
+        """Load every open game, owe what its messages should show, deliver what is owed, start the sweep."""
         self.bot_username = bot_username
         games, corrupt = await self.repo.games_with_status(Status.LOBBY, Status.PLAYING)
         for game_id in corrupt:
@@ -66,10 +66,9 @@ class GameService:
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
         for game in games:
             self.store.add(game, await self.repo.slot_messages(game.id))
-            self._arm(game)
-            await self._refresh(game)
+            await self.refresh(game)
         await self.outbox.resume()
-        self.clock.call_at(self.clock.now() + SWEEP_SECONDS, self._sweep)
+        self.timers.start()
         log.info("resumed %d open games", len(games))
 
     def on_sent(self, row: OutboxRow, message_id: int | None) -> None:
@@ -79,7 +78,7 @@ class GameService:
 
     # ------------------------------------------------------------ writing
 
-    async def _save(self, old: Game, new: Game, closing: str | None = None, extra: Sequence[Owed] = (),
+    async def save(self, old: Game, new: Game, closing: str | None = None, extra: Sequence[Owed] = (),
                     finished: bool = False) -> Game:
         """Write the game and the messages it owes; deliver them; arm the next timers."""
         tr = await self.directory.chat_tr(old.chat_id)
@@ -95,10 +94,9 @@ class GameService:
         ratings = await new_ratings(self.repo, new, results) if finished else []
         saved = await self.store.save(old, new, render, results=results, ratings=ratings)
         self.outbox.kick(*chats)
-        self._arm(saved)
         return saved
 
-    async def _refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
+    async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
         """Owe the messages of a game whose UI changed (not the game itself)."""
         tr = await self.directory.chat_tr(game.chat_id)
         owed = [*slots.owed(game, self.store.ui_of(game.id), tr, self.directory.default_language, self.clock.now()),
@@ -106,7 +104,7 @@ class GameService:
         await self.repo.put_owed(game.id, owed)
         self.outbox.kick(*{o.chat_id for o in owed})
 
-    async def _with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
+    async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
         """Run ``work`` on the game under its lock; after a lost race the game is reloaded and ``work`` runs again."""
         for _ in range(3):
             async with self.store.locked(game_id) as game:
@@ -141,7 +139,7 @@ class GameService:
             return decision
 
         try:
-            decision = await self._with_game(press.game, work)
+            decision = await self.with_game(press.game, work)
         except Exception:
             log.exception("press %s by user %s failed", press, user.id)
             return Decision(tr.gettext("Something went wrong: please try again."))
@@ -161,7 +159,7 @@ class GameService:
 
     async def _decide(self, tr: Translator, game: Game, ui: GameUI, press: Press, user: User) -> Decision:
         if press.verb is Verb.VOTE:
-            return self._decide_vote(tr, game, ui, user.id)
+            return self.votes.decide(tr, game, ui, user.id)
         if game.status is Status.LOBBY:
             admin = user.id != game.creator_id and press.verb in lobby.ADMIN_VERBS and (
                 await self.directory.is_admin(game.chat_id, user.id))
@@ -175,16 +173,16 @@ class GameService:
             ui.leaving.discard(seat)
             ui.selected.pop(seat, None)
             ui.armed.discard(seat)
-            await self._advance(game, [(seat, intent.action, False)])
+            await self.advance(game, [(seat, intent.action, False)])
         elif kind is Kind.VOTE:
-            await self._vote(game, ui, user.id)
+            await self.votes.vote(game, ui, user.id)
         elif kind is Kind.BACK_IN:
             assert seat is not None
-            await self._advance(game, [], {seat: (0, Away.PLAYING)})
+            await self.advance(game, [], {seat: (0, Away.PLAYING)})
         elif kind is Kind.LEAVE_GAME:
             assert seat is not None
             ui.leaving.discard(seat)
-            await self._advance(game, [], {seat: (0, Away.LEFT)})
+            await self.advance(game, [], {seat: (0, Away.LEFT)})
         elif kind in (Kind.SELECT, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY):
             assert seat is not None
             if kind is Kind.SELECT:
@@ -198,7 +196,7 @@ class GameService:
                 ui.leaving.add(seat)
             else:
                 ui.leaving.discard(seat)
-            await self._refresh(game)
+            await self.refresh(game)
         else:
             await self._lobby_intent(game, ui, intent, user)
 
@@ -229,28 +227,27 @@ class GameService:
             return None
         self.store.add(game)
         self.outbox.kick(chat_id)
-        self._arm(game)
         return game
 
     async def _lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         kind = intent.kind
         if kind is Kind.JOIN:
-            await self._save(game, lobby.joined(game, user))
+            await self.save(game, lobby.joined(game, user))
         elif kind in (Kind.LEAVE, Kind.KICK):
             rest = lobby.without(game, user.id if kind is Kind.LEAVE else int(intent.arg))
             if rest is None:
-                await self._close(game, Status.CANCELLED, "lobby_empty")
+                await self.close(game, Status.CANCELLED, "lobby_empty")
             else:
-                await self._save(game, rest)
+                await self.save(game, rest)
         elif kind in (Kind.SETTINGS, Kind.BACK):
             ui.settings_open = kind is Kind.SETTINGS
-            await self._refresh(game)
+            await self.refresh(game)
         elif kind in (Kind.OPTION, Kind.TIMER):
             new = lobby.with_option(game, intent.arg) if kind is Kind.OPTION else lobby.with_next_timer(game)
-            saved = await self._save(game, new)
+            saved = await self.save(game, new)
             await self.repo.save_chat_defaults(saved.chat_id, saved.rules, saved.max_players, saved.turn_timeout)
         elif kind is Kind.CANCEL:
-            await self._close(game, Status.CANCELLED, "cancelled", by=user)
+            await self.close(game, Status.CANCELLED, "cancelled", by=user)
         elif kind is Kind.START:
             await self._start(game, ui)
 
@@ -262,11 +259,11 @@ class GameService:
             tr = await self.directory.chat_tr(game.chat_id)
             ui.note = tr.gettext("I can't write to {name}: open a private chat with me (press Join) and try "
                                  "again.").format(name=missing.name)
-            await self._refresh(game)
+            await self.refresh(game)
             return
         ui.settings_open, ui.note = False, ""
         started = lobby.started(game, secrets.randbits(64))
-        await self._advance(game, [], base=started)
+        await self.advance(game, [], base=started)
 
     async def join(self, game_id: int, user: User) -> str:
         """Seat ``user`` (from the deep link in private); the reply for the private chat."""
@@ -279,10 +276,10 @@ class GameService:
                 return tr.gettext("You are already in this game. Wait for the start here.")
             if len(game.seats) >= game.max_players:
                 return tr.gettext("The table is full.")
-            await self._save(game, lobby.joined(game, user))
+            await self.save(game, lobby.joined(game, user))
             return tr.gettext("You joined the game. Your cards will appear here when it starts.")
 
-        return await self._with_game(game_id, work) or tr.gettext("That game has already started or ended.")
+        return await self.with_game(game_id, work) or tr.gettext("That game has already started or ended.")
 
     async def _replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None) -> Decision:
         """Play again: only on the result message of that game, in its own chat."""
@@ -303,15 +300,15 @@ class GameService:
 
     # ------------------------------------------------------------ playing
 
-    async def _advance(self, game: Game, moves: list[play.Move], flags: dict[int, tuple[int, Away]] | None = None,
+    async def advance(self, game: Game, moves: list[play.Move], flags: dict[int, tuple[int, Away]] | None = None,
                        base: Game | None = None, extra: Sequence[Owed] = ()) -> Game:
         """Play the moves (and the computer's), write it all with the messages it owes."""
         new = play.advance(base or game, moves, flags, self.clock.now())
         assert new.state is not None
         if new.state.over:
-            return await self._save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
+            return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
                                     finished=True)
-        return await self._save(game, new, extra=extra)
+        return await self.save(game, new, extra=extra)
 
     # ------------------------------------------------------------ commands
 
@@ -325,41 +322,10 @@ class GameService:
         async def work(game: Game) -> str | None:
             if user.id != game.creator_id and not admin:
                 return tr.gettext("Only the creator or an admin can cancel.")
-            await self._close(game, Status.CANCELLED, "cancelled", by=user)
+            await self.close(game, Status.CANCELLED, "cancelled", by=user)
             return None
 
-        return await self._with_game(found.id, work)
-
-    async def stop_command(self, chat_id: int, thread_id: int, user: User, admin: bool) -> str | None:
-        """/stop: the creator or an admin ends the game at once; a seated player opens a vote."""
-        tr = await self.directory.chat_tr(chat_id)
-        found = self.store.open_in(chat_id, thread_id)
-        none = tr.gettext("There is no game to stop here.")
-        if found is None:
-            return none
-
-        async def work(game: Game) -> str | None:
-            if game.status is not Status.PLAYING:
-                return none
-            if user.id == game.creator_id or admin:
-                await self._close(game, Status.CANCELLED, "stopped", by=user)
-                return None
-            if game.seat_of(user.id) is None:
-                return tr.gettext("Only the players, the creator or an admin can stop the game.")
-            ui = self.store.ui_of(game.id)
-            if ui.vote is not None:
-                return tr.gettext("A vote is already running: press its button.")
-            if _votes_needed(game) <= 1:
-                await self._close(game, Status.CANCELLED, "voted")
-                return None
-            ui.votes_held += 1
-            ui.vote = Vote(f"vote:{ui.votes_held}", self.clock.now() + VOTE_SECONDS, {user.id})
-            vote_id = ui.votes_held
-            self.clock.call_at(ui.vote.deadline, lambda: _logged(game.id, self._vote_expired(game.id, vote_id)))
-            await self._refresh(game, [self._vote_message(tr, game, ui.vote)])
-            return None
-
-        return await self._with_game(found.id, work) if found else none
+        return await self.with_game(found.id, work)
 
     async def leave_command(self, chat_id: int, thread_id: int, user: User, private: bool) -> str:
         """/leave: in a lobby, leave it; in a game, the computer plays the seat to the end (a placed player
@@ -387,7 +353,7 @@ class GameService:
             await self._carry_out(game, ui, decision.intent, user)
             return tr.gettext("You left the game.")
 
-        return await self._with_game(mine[0].id, work) or tr.gettext("You are not in a game here.")
+        return await self.with_game(mine[0].id, work) or tr.gettext("You are not in a game here.")
 
     async def kick_command(self, chat_id: int, thread_id: int, user: User, target: int, admin: bool) -> str:
         """/kick as a reply: the creator or an admin removes a player from the lobby."""
@@ -409,7 +375,7 @@ class GameService:
             await self._lobby_intent(game, self.store.ui_of(game.id), Intent(Kind.KICK, arg=str(target)), user)
             return tr.gettext("{name} was removed.").format(name=name)
 
-        return await self._with_game(found.id, work) or no_lobby
+        return await self.with_game(found.id, work) or no_lobby
 
     async def resend_hands(self, user: User) -> int:
         """/hand: post the user's hand again at the bottom of the private chat; how many games."""
@@ -426,7 +392,7 @@ class GameService:
                 self.outbox.kick(user.id)
                 return True
 
-            count += bool(await self._with_game(game_id, work))
+            count += bool(await self.with_game(game_id, work))
         return count
 
     async def table_rules(self, chat_id: int | None, thread_id: int) -> Rules:
@@ -442,105 +408,9 @@ class GameService:
         found = self.store.ui_of(game.id).messages.get("table")
         return None if found is None else found[1]
 
-    # ------------------------------------------------------------ votes
-
-    def _vote_message(self, tr: Translator, game: Game, vote: Vote, text: str | None = None) -> Owed:
-        if text is not None:
-            return Owed(game.chat_id, vote.slot, text, None, game.thread_id)
-        body, markup = render.stop_vote(tr, game, len(vote.voters), _votes_needed(game))
-        return Owed(game.chat_id, vote.slot, body, slots.markup_json(markup), game.thread_id)
-
-    def _decide_vote(self, tr: Translator, game: Game, ui: GameUI, user_id: int) -> Decision:
-        if ui.vote is None:
-            return Decision(tr.gettext("This vote is over."))
-        if game.seat_of(user_id) is None:
-            return Decision(tr.gettext("Only the seated players vote."))
-        if user_id in ui.vote.voters:
-            return Decision(tr.gettext("You have already voted."))
-        return Decision(tr.gettext("Your vote counts."), intent=Intent(Kind.VOTE))
-
-    async def _vote(self, game: Game, ui: GameUI, user_id: int) -> None:
-        vote = ui.vote
-        assert vote is not None
-        vote.voters.add(user_id)
-        tr = await self.directory.chat_tr(game.chat_id)
-        if len(vote.voters) >= _votes_needed(game):
-            ui.vote = None
-            await self._close(game, Status.CANCELLED, "voted",
-                              extra=[self._vote_message(tr, game, vote, tr.gettext("The players voted to stop."))])
-            return
-        await self._refresh(game, [self._vote_message(tr, game, vote)])
-
-    async def _vote_expired(self, game_id: int, vote_id: int) -> None:
-        async def work(game: Game) -> None:
-            ui = self.store.ui_of(game_id)
-            if ui.vote is None or ui.vote.slot != f"vote:{vote_id}":
-                return
-            vote, ui.vote = ui.vote, None
-            tr = await self.directory.chat_tr(game.chat_id)
-            await self._refresh(game, [self._vote_message(tr, game, vote, tr.gettext(
-                "The vote to stop failed: the game goes on."))])
-
-        await self._with_game(game_id, work)
-
-    # ------------------------------------------------------------ timers
-
-    def _arm(self, game: Game) -> None:
-        """Timers name the game and the move only; the stored deadline decides whether they act."""
-        game_id = game.id
-        if game.status is Status.LOBBY:
-            self.clock.call_at(game.updated_at + self.lobby_timeout,
-                               lambda: _logged(game_id, self._expire_lobby(game_id)))
-        elif game.status is Status.PLAYING and game.deadline is not None and game.state is not None:
-            moves = game.state.moves
-            self.clock.call_at(game.deadline, lambda: _logged(game_id, self._turn_timeout(game_id, moves)))
-            warn = game.deadline - WARN_SECONDS
-            if game.turn_timeout > 2 * WARN_SECONDS and warn > self.clock.now():
-                self.clock.call_at(warn, lambda: _logged(game_id, self._refresh_if(game_id, moves)))
-
-    async def _sweep(self) -> None:
-        """Act on every overdue deadline, so a timer that failed (a full disk, a crash) never stalls a game."""
-        self.clock.call_at(self.clock.now() + SWEEP_SECONDS, self._sweep)
-        now = self.clock.now()
-        for game in list(self.store.games.values()):
-            if game.status is Status.LOBBY and now >= game.updated_at + self.lobby_timeout:
-                await _logged(game.id, self._expire_lobby(game.id))
-            elif game.deadline is not None and game.state is not None and now >= game.deadline:
-                await _logged(game.id, self._turn_timeout(game.id, game.state.moves))
-
-    async def _refresh_if(self, game_id: int, moves: int) -> None:
-        """Show the last seconds of a turn (messages are only edited when something changes)."""
-        game = self.store.games.get(game_id)
-        if game is not None and game.state is not None and game.state.moves == moves:
-            await self._refresh(game)
-
-    async def _turn_timeout(self, game_id: int, moves: int) -> None:
-        """The awaited players' time ran out: each makes a careful move. A late or repeated timer does nothing."""
-        async def work(game: Game) -> None:
-            state = game.state
-            if state is None or state.moves != moves or game.deadline is None:
-                return
-            if self.clock.now() < game.deadline - 0.001:
-                return
-            forced = [(seat, action, True) for seat in awaited(state)
-                      if (action := timeout_action(state, seat)) is not None]
-            await self._advance(game, forced)
-
-        await self._with_game(game_id, work)
-
-    async def _expire_lobby(self, game_id: int) -> None:
-        async def work(game: Game) -> None:
-            if game.status is not Status.LOBBY:
-                return
-            if self.clock.now() < game.updated_at + self.lobby_timeout - 0.001:
-                return  # touched since: a later timer is armed
-            await self._close(game, Status.CANCELLED, "expired")
-
-        await self._with_game(game_id, work)
-
     # ------------------------------------------------------------ endings
 
-    async def _close(self, game: Game, status: Status, why: str, by: User | None = None,
+    async def close(self, game: Game, status: Status, why: str, by: User | None = None,
                      extra: Sequence[Owed] = ()) -> None:
         """End a lobby or a game without a result."""
         tr = await self.directory.chat_tr(game.chat_id)
@@ -554,8 +424,8 @@ class GameService:
         }
         vote = self.store.ui_of(game.id).vote
         if vote is not None and not extra:
-            extra = [self._vote_message(tr, game, vote, tr.gettext("The game is over."))]
-        await self._save(game, replace(game, status=status, deadline=None), closing=texts[why], extra=extra)
+            extra = [self.votes.message(tr, game, vote, tr.gettext("The game is over."))]
+        await self.save(game, replace(game, status=status, deadline=None), closing=texts[why], extra=extra)
 
     # ------------------------------------------------------------ chats and users
 
@@ -574,9 +444,9 @@ class GameService:
                 note = Owed(game.chat_id, f"note:unreachable:{seat}", tr.gettext(
                     "I can't reach {name} any more (the bot was blocked?): the computer plays for them.").format(
                     name=user.name), None, game.thread_id)
-                await self._advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
+                await self.advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
 
-            await self._with_game(game_id, work)
+            await self.with_game(game_id, work)
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: games, settings and ratings follow it; the table is posted there anew."""
@@ -589,13 +459,13 @@ class GameService:
                 self.store.add(replace(game, chat_id=new_id))
                 self.store.ui[game.id] = ui
 
-            await self._with_game(game_id, work)
+            await self.with_game(game_id, work)
         self.outbox.kick(new_id)
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.directory.set_chat_language(chat_id, language)
         for game in [g for g in self.store.games.values() if g.chat_id == chat_id]:
-            await self._refresh(game)
+            await self.refresh(game)
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self.repo.set_user_language(user_id, language)
@@ -603,17 +473,4 @@ class GameService:
         for game_id in [g.id for g in self.store.games.values() if g.seat_of(user_id) is not None]:
             fresh = await self.store.reload(game_id, quiet=True)
             if fresh is not None:
-                await self._refresh(fresh)
-
-
-async def _logged(game_id: int, work: Awaitable[None]) -> None:
-    """A timer's work: a failure is logged, and the sweep tries an overdue deadline again."""
-    try:
-        await work
-    except Exception:
-        log.exception("game %s: a timer failed; the next sweep tries again", game_id)
-
-
-def _votes_needed(game: Game) -> int:
-    voters = [s for s in game.seats if s.away is not Away.LEFT]
-    return len(voters) // 2 + 1
+                await self.refresh(fresh)

@@ -42,6 +42,7 @@ class GameUI:
     leaving: set[int] = field(default_factory=set)           # seats asked "leave the game?"
     vote: Vote | None = None
     votes_held: int = 0
+    warned: int = -1                                         # the move whose last seconds were shown
     messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
 
 

@@ -112,7 +112,7 @@ async def _as_group_player(update: Update, context: Context, what: str) -> None:
         return
     user = await service.directory.see(as_user(tg_user))
     admin = await sender_is_admin(update, context)
-    command = service.cancel_command if what == "cancel" else service.stop_command
+    command = service.cancel_command if what == "cancel" else service.votes.stop_command
     reply = await command(chat.id, thread_of(update), user, admin)
     if reply:
         await message.reply_text(reply)

@@ -269,7 +269,7 @@ async def test_a_late_timer_changes_nothing(fake: FakeTelegram, timed_bot: BotPr
     await clock.advance(35)  # the first timer fires now, too late
     assert state(timed_bot).moves == moves
     assert away(timed_bot) == {0: 0, 1: 0}
-    await timed_bot.service._turn_timeout(row(timed_bot)["id"], moves - 1)  # a timer firing twice
+    await timed_bot.service.timers.turn_timeout(row(timed_bot)["id"], moves - 1)  # a timer firing twice
     assert state(timed_bot).moves == moves
 
 

@@ -1,0 +1,91 @@
+"""Turn deadlines and lobby expiry, by one periodic sweep over the open games.
+
+Deadlines live in the games (and in SQLite), not in timers: every second the sweep looks for a
+turn or lobby whose time is up, refreshes the messages of a turn about to end, and acts through
+the service under the game's lock. So nothing is held for a game between two moves, a restart
+needs nothing re-armed, and a deadline whose work failed once (a full disk) is simply found
+again by the next sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
+
+from bot.turns import timeout_action
+from durak.engine import awaited
+from storage.models import Game, Status
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+SWEEP_SECONDS = 1.0
+WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out
+
+
+async def logged(game_id: int, work: Awaitable[None]) -> None:
+    """A timed job: a failure is logged, and the next sweep tries an overdue deadline again."""
+    try:
+        await work
+    except Exception:
+        log.exception("game %s: timed work failed; the next sweep tries again", game_id)
+
+
+class Timers:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def start(self) -> None:
+        clock = self.service.clock
+        clock.call_at(clock.now() + SWEEP_SECONDS, self.sweep)
+
+    async def sweep(self) -> None:
+        service = self.service
+        self.start()  # the next sweep first: whatever happens below, sweeping goes on
+        now = service.clock.now()
+        for game in list(service.store.games.values()):
+            if game.status is Status.LOBBY and now >= game.updated_at + service.lobby_timeout:
+                await logged(game.id, self.expire_lobby(game.id))
+            elif game.deadline is not None and game.state is not None:
+                if now >= game.deadline:
+                    await logged(game.id, self.turn_timeout(game.id, game.state.moves))
+                elif now >= game.deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
+                    await logged(game.id, self._warn(game))
+
+    async def _warn(self, game: Game) -> None:
+        """Show the last seconds of a turn, once per move."""
+        assert game.state is not None
+        ui = self.service.store.ui_of(game.id)
+        if ui.warned != game.state.moves:
+            ui.warned = game.state.moves
+            await self.service.refresh(game)
+
+    async def turn_timeout(self, game_id: int, moves: int) -> None:
+        """The awaited players' time ran out: each makes a careful move. A late or repeated call does nothing."""
+        service = self.service
+
+        async def work(game: Game) -> None:
+            state = game.state
+            if state is None or state.moves != moves or game.deadline is None:
+                return
+            if service.clock.now() < game.deadline - 0.001:
+                return
+            forced = [(seat, action, True) for seat in awaited(state)
+                      if (action := timeout_action(state, seat)) is not None]
+            await service.advance(game, forced)
+
+        await service.with_game(game_id, work)
+
+    async def expire_lobby(self, game_id: int) -> None:
+        service = self.service
+
+        async def work(game: Game) -> None:
+            if game.status is not Status.LOBBY:
+                return
+            if service.clock.now() < game.updated_at + service.lobby_timeout - 0.001:
+                return  # touched since
+            await service.close(game, Status.CANCELLED, "expired")
+
+        await service.with_game(game_id, work)

@@ -1,0 +1,117 @@
+"""Memory the bot keeps for each finished game: ``python scripts/memory_bench.py --games 1000``.
+
+The real Application plays against the fake Bot API server of the tests, in this process: in
+each of many groups, a lobby is opened, two players join and start, both leave, and the computer
+finishes the game. Python's tracemalloc counts what stays allocated after a warm-up and after all
+the games, leaving out the fake server's own allocations (tests/, aiohttp). Prints one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.e2e.harness import BotProcess
+from tests.fake_telegram import FakeTelegram
+
+
+def players_of(group: int) -> tuple[int, int]:
+    """Each group has two players of its own."""
+    first = 1000 + 2 * (-group - 10_000)
+    return first, first + 1
+
+
+async def one_game(fake: FakeTelegram, group: int) -> None:
+    PLAYERS = players_of(group)
+    def mine() -> list[str]:
+        return [m.text for (c, _), m in list(fake.messages.items()) if c == group]
+
+    await fake.send_text(PLAYERS[0], group, "/newgame")
+    await fake.wait_for(lambda: any("Players (1/" in t for t in mine()), 10)
+    lobby = next(m for (c, _), m in fake.messages.items() if c == group and m.buttons())
+    join = next(b["callback_data"] for b in lobby.buttons() if b["text"] == "Join")
+    await fake.press(PLAYERS[1], group, lobby.message_id, join)
+    await fake.wait_for(lambda: any("Players (2/" in t for t in mine()), 10)
+    start = next(b["callback_data"] for b in lobby.buttons() if b["text"] == "Start")
+    await fake.press(PLAYERS[0], group, lobby.message_id, start)
+    await fake.wait_for(lambda: any("Waiting for" in t for t in mine()), 10)
+    for user in PLAYERS:
+        await fake.send_text(user, group, "/leave")
+    await fake.wait_for(lambda: any(t.startswith("🏁") for t in mine()), 10)
+    for key in [k for k in fake.messages if k[0] in (group, *PLAYERS)]:  # the fake forgets, the bot must too
+        del fake.messages[key]
+
+
+def retained() -> int:
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot().filter_traces([
+        tracemalloc.Filter(False, "*/tests/*"),
+        tracemalloc.Filter(False, "*/aiohttp/*"),
+        tracemalloc.Filter(False, tracemalloc.__file__),
+    ])
+    return sum(stat.size for stat in snapshot.statistics("filename"))
+
+
+async def run(games: int, groups: int, warmup: int) -> dict[str, object]:
+    fake = FakeTelegram()
+    await fake.start()
+    ids = [-10_000 - i for i in range(groups)]
+    for group in ids:
+        for user, name in zip(players_of(group), ("Anna", "Boris"), strict=True):
+            fake.add_user(user, name)
+        fake.add_group(group, f"Group {group}", admins=[players_of(group)[0]])
+    with tempfile.TemporaryDirectory() as folder:
+        bot = BotProcess(fake, Path(folder) / "durak.sqlite3")
+        await bot.start()
+        for user in [u for g in ids for u in players_of(g)]:  # open the private chat, so Join seats at once
+            await fake.send_text(user, user, "/start")
+            await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 10)
+
+        async def play(count: int) -> None:
+            async def worker(group: int, n: int) -> None:
+                for _ in range(n):
+                    await one_game(fake, group)
+                    fake.calls.clear()
+                    fake.answers.clear()
+
+            per = [count // groups + (1 if i < count % groups else 0) for i in range(groups)]
+            await asyncio.gather(*(worker(g, n) for g, n in zip(ids, per, strict=True)))
+
+        await play(warmup)
+        await bot.service.outbox.drain(30)
+        tracemalloc.start(1)
+        before = retained()
+        started = time.perf_counter()
+        await play(games)
+        await bot.service.outbox.drain(30)
+        seconds = time.perf_counter() - started
+        after = retained()
+        tracemalloc.stop()
+        open_games = len(bot.service.store.games)
+        await bot.stop()
+    await fake.stop()
+    return {"games": games, "groups": groups, "retained_bytes": after - before,
+            "bytes_per_game": round((after - before) / games, 1), "open_games_left": open_games,
+            "seconds": round(seconds, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--groups", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=40)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.games, args.groups, args.warmup))))
+
+
+if __name__ == "__main__":
+    main()
