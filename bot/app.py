@@ -91,11 +91,11 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
 
         async def forbidden(chat_id: int) -> None:
             if service is not None:
-                await service.user_blocked(chat_id)
+                await service.chats.user_blocked(chat_id)
 
         async def migrated(old: int, new: int) -> None:
             if service is not None:
-                await service.chat_migrated(old, new)
+                await service.chats.chat_migrated(old, new)
 
         def sent(row: OutboxRow, message_id: int | None) -> None:
             if service is not None:

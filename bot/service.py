@@ -17,7 +17,9 @@ from typing import TypeVar
 
 from bot import lobby, play, slots
 from bot.callbacks import Press, Verb
+from bot.chats import Chats
 from bot.clock import Clock
+from bot.commands import Commands
 from bot.decisions import Decision, Intent, Kind
 from bot.directory import Directory
 from bot.i18n import Translator
@@ -54,6 +56,8 @@ class GameService:
         self.bot_username = ""
         self.timers = Timers(self)
         self.votes = Votes(self)
+        self.commands = Commands(self)
+        self.chats = Chats(self)
 
     # ------------------------------------------------------------ start-up
 
@@ -135,7 +139,7 @@ class GameService:
                 return Decision(tr.gettext("This button is not valid any more."))
             decision = await self._decide(tr, game, ui, press, user)
             if decision.intent is not None:
-                await self._carry_out(game, ui, decision.intent, user)
+                await self.carry_out(game, ui, decision.intent, user)
             return decision
 
         try:
@@ -166,7 +170,7 @@ class GameService:
             return lobby.decide(tr, game, press, user, admin, self.deep_link(game.id))
         return play.decide(tr, game, ui, press, user.id)
 
-    async def _carry_out(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
+    async def carry_out(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         kind, seat = intent.kind, intent.seat
         if kind is Kind.PLAY:
             assert seat is not None and intent.action is not None
@@ -198,7 +202,7 @@ class GameService:
                 ui.leaving.discard(seat)
             await self.refresh(game)
         else:
-            await self._lobby_intent(game, ui, intent, user)
+            await self.lobby_intent(game, ui, intent, user)
 
     # ------------------------------------------------------------ the lobby
 
@@ -229,7 +233,7 @@ class GameService:
         self.outbox.kick(chat_id)
         return game
 
-    async def _lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
+    async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         kind = intent.kind
         if kind is Kind.JOIN:
             await self.save(game, lobby.joined(game, user))
@@ -310,91 +314,6 @@ class GameService:
                                     finished=True)
         return await self.save(game, new, extra=extra)
 
-    # ------------------------------------------------------------ commands
-
-    async def cancel_command(self, chat_id: int, thread_id: int, user: User, admin: bool) -> str | None:
-        """/cancel in a group: the reply, or None when the game was cancelled (its message says so)."""
-        tr = await self.directory.chat_tr(chat_id)
-        found = self.store.open_in(chat_id, thread_id)
-        if found is None:
-            return tr.gettext("There is no open game here.")
-
-        async def work(game: Game) -> str | None:
-            if user.id != game.creator_id and not admin:
-                return tr.gettext("Only the creator or an admin can cancel.")
-            await self.close(game, Status.CANCELLED, "cancelled", by=user)
-            return None
-
-        return await self.with_game(found.id, work)
-
-    async def leave_command(self, chat_id: int, thread_id: int, user: User, private: bool) -> str:
-        """/leave: in a lobby, leave it; in a game, the computer plays the seat to the end (a placed player
-        has nothing to leave)."""
-        tr = self.directory.user_tr(user) if private else await self.directory.chat_tr(chat_id)
-        mine = [g for g in self.store.games.values() if g.seat_of(user.id) is not None
-                and (private or (g.chat_id == chat_id and g.thread_id == thread_id))]
-        if len(mine) != 1:
-            return tr.gettext("You are not in a game here.") if not mine else tr.gettext(
-                "You are in several games: use the Leave button of the one to leave.")
-
-        async def work(game: Game) -> str:
-            seat = game.seat_of(user.id)
-            if seat is None:
-                return tr.gettext("You are not in a game here.")
-            if game.status is Status.LOBBY:
-                await self._lobby_intent(game, self.store.ui_of(game.id), Intent(Kind.LEAVE), user)
-                return tr.gettext("You left the game.")
-            ui = self.store.ui_of(game.id)
-            ui.leaving.add(seat)  # a typed /leave is its own confirmation
-            decision = play.decide(tr, game, ui, Press(Verb.LEAVE_YES, game.id, 0), user.id)
-            if decision.intent is None:
-                ui.leaving.discard(seat)
-                return decision.toast or ""
-            await self._carry_out(game, ui, decision.intent, user)
-            return tr.gettext("You left the game.")
-
-        return await self.with_game(mine[0].id, work) or tr.gettext("You are not in a game here.")
-
-    async def kick_command(self, chat_id: int, thread_id: int, user: User, target: int, admin: bool) -> str:
-        """/kick as a reply: the creator or an admin removes a player from the lobby."""
-        tr = await self.directory.chat_tr(chat_id)
-        found = self.store.open_in(chat_id, thread_id)
-        no_lobby = tr.gettext("There is no lobby here.")
-        if found is None:
-            return no_lobby
-
-        async def work(game: Game) -> str:
-            if game.status is not Status.LOBBY:  # decided under the lock: a game that just started keeps its seats
-                return no_lobby
-            if user.id != game.creator_id and not admin:
-                return tr.gettext("Only the creator or an admin can remove players.")
-            seat = game.seat_of(target)
-            if seat is None or target == game.creator_id:
-                return tr.gettext("That player is not in the lobby.")
-            name = game.seats[seat].user.name
-            await self._lobby_intent(game, self.store.ui_of(game.id), Intent(Kind.KICK, arg=str(target)), user)
-            return tr.gettext("{name} was removed.").format(name=name)
-
-        return await self.with_game(found.id, work) or no_lobby
-
-    async def resend_hands(self, user: User) -> int:
-        """/hand: post the user's hand again at the bottom of the private chat; how many games."""
-        count = 0
-        for game_id in [g.id for g in self.store.games.values() if g.status is Status.PLAYING]:
-            async def work(game: Game) -> bool:
-                seat = game.seat_of(user.id)
-                if seat is None:
-                    return False
-                tr = self.directory.user_tr(user)
-                hand = next(o for o in slots.owed(game, self.store.ui_of(game.id), tr, self.directory.default_language,
-                                                  self.clock.now()) if o.slot == slots.hand_slot(seat))
-                await self.repo.put_owed(game.id, [replace(hand, resend=True)])
-                self.outbox.kick(user.id)
-                return True
-
-            count += bool(await self.with_game(game_id, work))
-        return count
-
     async def table_rules(self, chat_id: int | None, thread_id: int) -> Rules:
         """The rules of the open game here, else the chat's defaults, else the canon's defaults."""
         if chat_id is None:
@@ -426,51 +345,3 @@ class GameService:
         if vote is not None and not extra:
             extra = [self.votes.message(tr, game, vote, tr.gettext("The game is over."))]
         await self.save(game, replace(game, status=status, deadline=None), closing=texts[why], extra=extra)
-
-    # ------------------------------------------------------------ chats and users
-
-    async def user_blocked(self, chat_id: int) -> None:
-        """The bot can no longer write to this user: the computer takes his seats; each group is told once."""
-        user = await self.directory.user(chat_id)
-        if user is None:
-            return
-        user = await self.directory.see(user, private_chat=False)
-        for game_id in [g.id for g in self.store.games.values() if g.seat_of(chat_id) is not None]:
-            async def work(game: Game) -> None:
-                seat = game.seat_of(chat_id)
-                if game.status is not Status.PLAYING or seat is None or game.seats[seat].away is not Away.PLAYING:
-                    return
-                tr = await self.directory.chat_tr(game.chat_id)
-                note = Owed(game.chat_id, f"note:unreachable:{seat}", tr.gettext(
-                    "I can't reach {name} any more (the bot was blocked?): the computer plays for them.").format(
-                    name=user.name), None, game.thread_id)
-                await self.advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
-
-            await self.with_game(game_id, work)
-
-    async def chat_migrated(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: games, settings and ratings follow it; the table is posted there anew."""
-        await self.repo.migrate_chat(old_id, new_id)
-        self.directory.chat_moved(old_id, new_id)
-        for game_id in [g.id for g in self.store.games.values() if g.chat_id == old_id]:
-            async def work(game: Game) -> None:
-                self.store.forget(game.id)
-                ui = GameUI(messages=await self.repo.slot_messages(game.id))
-                self.store.add(replace(game, chat_id=new_id))
-                self.store.ui[game.id] = ui
-
-            await self.with_game(game_id, work)
-        self.outbox.kick(new_id)
-
-    async def set_chat_language(self, chat_id: int, language: str) -> None:
-        await self.directory.set_chat_language(chat_id, language)
-        for game in [g for g in self.store.games.values() if g.chat_id == chat_id]:
-            await self.refresh(game)
-
-    async def set_user_language(self, user_id: int, language: str) -> None:
-        await self.repo.set_user_language(user_id, language)
-        await self.directory.refresh_user(user_id)
-        for game_id in [g.id for g in self.store.games.values() if g.seat_of(user_id) is not None]:
-            fresh = await self.store.reload(game_id, quiet=True)
-            if fresh is not None:
-                await self.refresh(fresh)

@@ -12,7 +12,7 @@ async def migrated(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    await service_of(context).chat_migrated(message.chat.id, message.migrate_to_chat_id)
+    await service_of(context).chats.chat_migrated(message.chat.id, message.migrate_to_chat_id)
 
 
 async def my_member(update: Update, context: Context) -> None:
@@ -20,4 +20,4 @@ async def my_member(update: Update, context: Context) -> None:
     if change is None or change.chat.type != "private":
         return
     if change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
-        await service_of(context).user_blocked(change.chat.id)
+        await service_of(context).chats.user_blocked(change.chat.id)

@@ -75,7 +75,7 @@ async def hand(update: Update, context: Context) -> None:
     if in_group(update):
         await message.reply_text(tr.gettext("Send /hand to me in our private chat."))
         return
-    if not await service.resend_hands(user):
+    if not await service.commands.resend_hands(user):
         await message.reply_text(tr.gettext("You are not in a running game."))
 
 
@@ -112,7 +112,7 @@ async def _as_group_player(update: Update, context: Context, what: str) -> None:
         return
     user = await service.directory.see(as_user(tg_user))
     admin = await sender_is_admin(update, context)
-    command = service.cancel_command if what == "cancel" else service.votes.stop_command
+    command = service.commands.cancel_command if what == "cancel" else service.votes.stop_command
     reply = await command(chat.id, thread_of(update), user, admin)
     if reply:
         await message.reply_text(reply)
@@ -133,13 +133,13 @@ async def language(update: Update, context: Context) -> None:
         if not await sender_is_admin(update, context):
             await message.reply_text(tr.gettext("Only an admin can change the group's language."))
             return
-        await service.set_chat_language(chat.id, choice)
+        await service.chats.set_chat_language(chat.id, choice)
         await message.reply_text((await service.directory.chat_tr(chat.id)).gettext("Done: I will speak English here."))
         return
     if choice not in LANGUAGES:
         await message.reply_text(service.directory.user_tr(user).gettext("Use /language ru or /language en."))
         return
-    await service.set_user_language(user.id, choice)
+    await service.chats.set_user_language(user.id, choice)
     user = await service.directory.user(user.id) or user
     await message.reply_text(service.directory.user_tr(user).gettext("Done: I will speak English with you."))
 
@@ -150,7 +150,7 @@ async def leave(update: Update, context: Context) -> None:
     if message is None or tg_user is None or chat is None:
         return
     user = await service.directory.see(as_user(tg_user))
-    reply = await service.leave_command(chat.id, thread_of(update), user, private=not in_group(update))
+    reply = await service.commands.leave_command(chat.id, thread_of(update), user, private=not in_group(update))
     if reply:
         await message.reply_text(reply)
 
@@ -168,4 +168,4 @@ async def kick(update: Update, context: Context) -> None:
                                             "buttons in the lobby's Settings."))
         return
     admin = await sender_is_admin(update, context)
-    await message.reply_text(await service.kick_command(chat.id, thread_of(update), user, target.id, admin))
+    await message.reply_text(await service.commands.kick_command(chat.id, thread_of(update), user, target.id, admin))

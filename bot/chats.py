@@ -1,0 +1,63 @@
+"""Chats and users changing under the games: a blocked bot, a group turned supergroup, a new language."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.store import GameUI
+from storage.models import Away, Game, Owed, Status
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+
+class Chats:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def user_blocked(self, chat_id: int) -> None:
+        """The bot can no longer write to this user: the computer takes his seats; each group is told once."""
+        user = await self.service.directory.user(chat_id)
+        if user is None:
+            return
+        user = await self.service.directory.see(user, private_chat=False)
+        for game_id in [g.id for g in self.service.store.games.values() if g.seat_of(chat_id) is not None]:
+            async def work(game: Game) -> None:
+                seat = game.seat_of(chat_id)
+                if game.status is not Status.PLAYING or seat is None or game.seats[seat].away is not Away.PLAYING:
+                    return
+                tr = await self.service.directory.chat_tr(game.chat_id)
+                note = Owed(game.chat_id, f"note:unreachable:{seat}", tr.gettext(
+                    "I can't reach {name} any more (the bot was blocked?): the computer plays for them.").format(
+                    name=user.name), None, game.thread_id)
+                await self.service.advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
+
+            await self.service.with_game(game_id, work)
+
+    async def chat_migrated(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: games, settings and ratings follow it; the table is posted there anew."""
+        await self.service.repo.migrate_chat(old_id, new_id)
+        self.service.directory.chat_moved(old_id, new_id)
+        for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == old_id]:
+            async def work(game: Game) -> None:
+                self.service.store.forget(game.id)
+                ui = GameUI(messages=await self.service.repo.slot_messages(game.id))
+                self.service.store.add(replace(game, chat_id=new_id))
+                self.service.store.ui[game.id] = ui
+
+            await self.service.with_game(game_id, work)
+        self.service.outbox.kick(new_id)
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        await self.service.directory.set_chat_language(chat_id, language)
+        for game in [g for g in self.service.store.games.values() if g.chat_id == chat_id]:
+            await self.service.refresh(game)
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        await self.service.repo.set_user_language(user_id, language)
+        await self.service.directory.refresh_user(user_id)
+        for game_id in [g.id for g in self.service.store.games.values() if g.seat_of(user_id) is not None]:
+            fresh = await self.service.store.reload(game_id, quiet=True)
+            if fresh is not None:
+                await self.service.refresh(fresh)
