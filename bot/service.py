@@ -3,12 +3,13 @@
 Every decision that changes a game is made under that game's lock, against the game as last
 written (``GameStore.locked``); the new game and every message it owes are written in one
 transaction (``GameStore.save`` and the outbox table), and the outbox delivers them. A write
-that lost a race reloads the game and decides again. Timers only name a game and a move
-number; a periodic sweep catches any deadline a timer missed.
+that lost a race reloads the game and decides again. Deadlines are found by the sweep of
+``bot.timers``; /stop votes, commands and chat events live in ``votes``, ``commands`` and ``chats``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -54,6 +55,7 @@ class GameService:
         self.lobby_timeout = lobby_timeout
         self.clock = clock
         self.bot_username = ""
+        self.ratings_lock = asyncio.Lock()
         self.timers = Timers(self)
         self.votes = Votes(self)
         self.commands = Commands(self)
@@ -83,8 +85,8 @@ class GameService:
     # ------------------------------------------------------------ writing
 
     async def save(self, old: Game, new: Game, closing: str | None = None, extra: Sequence[Owed] = (),
-                    finished: bool = False) -> Game:
-        """Write the game and the messages it owes; deliver them; arm the next timers."""
+                   finished: bool = False) -> Game:
+        """Write the game and the messages it owes (with its results and ratings when ``finished``); deliver them."""
         tr = await self.directory.chat_tr(old.chat_id)
         now = self.clock.now()
         chats: set[int] = set()
@@ -94,9 +96,13 @@ class GameService:
             chats.update(o.chat_id for o in owed)
             return owed
 
-        results = result_rows(new) if finished else []
-        ratings = await new_ratings(self.repo, new, results) if finished else []
-        saved = await self.store.save(old, new, render, results=results, ratings=ratings)
+        if finished:
+            results = result_rows(new)
+            async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
+                ratings = await new_ratings(self.repo, new, results)
+                saved = await self.store.save(old, new, render, results=results, ratings=ratings)
+        else:
+            saved = await self.store.save(old, new, render)
         self.outbox.kick(*chats)
         return saved
 
@@ -305,13 +311,13 @@ class GameService:
     # ------------------------------------------------------------ playing
 
     async def advance(self, game: Game, moves: list[play.Move], flags: dict[int, tuple[int, Away]] | None = None,
-                       base: Game | None = None, extra: Sequence[Owed] = ()) -> Game:
+                      base: Game | None = None, extra: Sequence[Owed] = ()) -> Game:
         """Play the moves (and the computer's), write it all with the messages it owes."""
         new = play.advance(base or game, moves, flags, self.clock.now())
         assert new.state is not None
         if new.state.over:
             return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
-                                    finished=True)
+                                   finished=True)
         return await self.save(game, new, extra=extra)
 
     async def table_rules(self, chat_id: int | None, thread_id: int) -> Rules:
