@@ -160,3 +160,19 @@ async def test_killed_between_a_move_and_its_answer(fake: FakeTelegram, program:
     await asyncio.sleep(1.0)
     after = State.from_json(json.loads(program.query("SELECT state FROM games")[0][0]))
     assert after.moves == 1, "applied once"
+
+
+async def test_killed_right_after_the_result_was_sent(fake: FakeTelegram, program: BotProgram) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    await table.start(101)
+    for user in table.players:
+        await fake.send_text(user, GROUP, "/leave")
+    await fake.wait_for(lambda: bool(program.query(
+        "SELECT 1 FROM outbox WHERE slot = 'result' AND message_id IS NOT NULL AND delivered = wanted")), 20)
+    program.kill()
+    await program.restart_after_kill()
+    await asyncio.sleep(1.0)
+    assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1, "not posted again"
+    hands = [m for p in table.players for m in fake.chat_messages(p) if m.text.startswith("🃏 Durak · ")]
+    assert len(hands) == 2, "one hand each, never re-posted"
