@@ -6,10 +6,12 @@ from dataclasses import replace
 
 from bot.callbacks import Press, Verb
 from bot.decisions import Decision, Intent, Kind
-from bot.i18n import Translator
+from bot.i18n import LANGUAGES, Translator, translator
 from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
+from bot.render import preset_name
 from bot.turns import TIMEOUTS
 from durak import RulesError, new_game
+from durak.rules import PRESETS
 from storage.models import Game, Seat, Status, User
 
 ADMIN_VERBS = (Verb.KICK, Verb.SETTINGS, Verb.BACK, Verb.CANCEL)
@@ -107,3 +109,21 @@ def with_next_timer(game: Game) -> Game:
 def started(game: Game, seed: int) -> Game:
     state = new_game(game.rules, len(game.seats), seed, game.previous)
     return replace(game, status=Status.PLAYING, state=state, log=())
+
+
+def _folded(name: str) -> str:
+    return "".join(ch for ch in name.lower().replace("ё", "е") if ch.isalnum())
+
+
+def find_preset(name: str) -> str | None:
+    """A preset by its id or its name in any of our languages (``переводной``, ``Do zavala``); None if unknown."""
+    wanted = _folded(name)
+    for preset in PRESETS:
+        names = {preset, *(preset_name(translator(language), preset) for language in LANGUAGES)}
+        if wanted in {_folded(n) for n in names}:
+            return preset
+    return None
+
+
+def presets_list(tr: Translator) -> str:
+    return ", ".join(f"{preset} ({preset_name(tr, preset)})" for preset in PRESETS)

@@ -7,7 +7,7 @@ import re
 
 from telegram import ReplyParameters, Update
 
-from bot import render, texts
+from bot import lobby, render, texts
 from bot.i18n import LANGUAGES
 from handlers.common import (
     Context,
@@ -39,7 +39,12 @@ async def newgame(update: Update, context: Context) -> None:
     user = await service.directory.see(as_user(tg_user))
     thread = thread_of(update)
     if service.store.open_in(chat.id, thread) is None:
-        preset = context.args[0].lower() if context.args else None
+        wanted = " ".join(context.args or [])
+        preset = lobby.find_preset(wanted) if wanted else None
+        if wanted and preset is None:
+            await message.reply_text(tr.gettext("I don't know the game «{name}». Choose one of: {presets}.").format(
+                name=wanted[:40], presets=lobby.presets_list(tr)))
+            return
         if await service.open_lobby(chat.id, thread, user, preset) is not None:
             return
     existing = service.store.open_in(chat.id, thread)
