@@ -70,6 +70,7 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("leave", commands.leave))
     app.add_handler(CommandHandler("kick", commands.kick))
     app.add_handler(CommandHandler("hand", commands.hand))
+    app.add_handler(CommandHandler("notify", commands.notify))
     app.add_handler(CommandHandler("stats", stats.stats))
     app.add_handler(CommandHandler("top", stats.top))
     app.add_handler(CommandHandler("history", stats.history))

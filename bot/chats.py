@@ -56,6 +56,14 @@ class Chats:
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self.service.repo.set_user_language(user_id, language)
+        await self._user_changed(user_id)
+
+    async def set_notify(self, user_id: int, notify: bool) -> None:
+        await self.service.repo.set_notify(user_id, notify)
+        await self._user_changed(user_id)
+
+    async def _user_changed(self, user_id: int) -> None:
+        """A user's settings changed: his games are read again and their messages follow."""
         await self.service.directory.refresh_user(user_id)
         for game_id in [g.id for g in self.service.store.games.values() if g.seat_of(user_id) is not None]:
             fresh = await self.service.store.reload(game_id, quiet=True)

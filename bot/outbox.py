@@ -5,7 +5,8 @@ What a game owes (its table, each hand, the result, a vote, a notice) is written
 loses nothing: at start-up everything still owed is delivered. One worker per chat sends the
 newest content of each owed row (older content that never left is skipped), edits where a
 message exists and posts where none does (or where Telegram lost it), and records the new
-message id. Edits are idempotent, so a crash after an edit repeats nothing visible. A send is
+message id. A ``ping:`` slot is always posted anew and its old message deleted: an edit notifies
+nobody. Edits are idempotent, so a crash after an edit repeats nothing visible. A send is
 recorded in the transaction right after Telegram's answer: only a kill inside that one local
 write can post a message twice (Telegram offers no idempotency key).
 
@@ -140,7 +141,7 @@ class Outbox:
                 await self.repo.delivered(row, row.message_id if not row.deleted else None)
                 return None
             markup = _markup(row.markup)
-            if row.message_id is not None and not row.resend:
+            if row.message_id is not None and not row.resend and not row.slot.startswith("ping:"):
                 try:
                     await self.bot.edit_message_text(row.text, chat_id=row.chat_id, message_id=row.message_id,
                                                      reply_markup=markup)
@@ -181,13 +182,18 @@ class Outbox:
 
     async def _send(self, row: OutboxRow, markup: InlineKeyboardMarkup | None, old: int | None) -> None:
         assert row.text is not None
+        if old is not None and row.slot.startswith("ping:"):  # never two pings in a chat, even for a moment
+            await self._delete_quietly(row.chat_id, old)
+            old = None
         message = await self.bot.send_message(row.chat_id, row.text, reply_markup=markup,
                                               message_thread_id=row.thread_id or None)
         await self.repo.delivered(row, message.message_id)
         self.on_sent(row, message.message_id)
-        if old is not None:  # /hand: the old copy goes, so only one hand has live buttons
-            try:
-                await self.bot.delete_message(row.chat_id, old)
-            except TelegramError as e:
-                log.info("old message %s in chat %s not deleted: %s", old, row.chat_id, e)
-        return None
+        if old is not None:  # /hand: the old copy goes once the new one is there, so one hand has live buttons
+            await self._delete_quietly(row.chat_id, old)
+
+    async def _delete_quietly(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except BadRequest as e:
+            log.info("old message %s in chat %s not deleted: %s", message_id, chat_id, e)

@@ -1,20 +1,24 @@
 """What every message of a game should show, as outbox rows: a pure function of the game.
 
 A game's messages are slots: ``table`` in the group (the lobby, then the table), ``hand:<seat>``
-in each player's private chat, ``result`` in the group at the end. Each write of a game owes the
-content of every slot; the outbox skips slots whose content did not change.
+in each player's private chat, ``ping:<seat>`` there too while that seat must act (a new message,
+since edits do not notify; deleted once he has acted), ``result`` in the group at the end. Each
+write of a game owes the content of every slot; the outbox skips slots whose content did not change.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from telegram import InlineKeyboardMarkup
 
 from bot import render
 from bot.i18n import Translator, pick_language, translator
 from bot.store import GameUI
-from storage.models import Game, Owed, Seat, Status
+from durak import State
+from durak.cards import Card
+from storage.models import Away, Game, Owed, Seat, Status
 
 
 def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
@@ -29,6 +33,41 @@ def hand_slot(seat: int) -> str:
     return f"hand:{seat}"
 
 
+def ping_slot(seat: int) -> str:
+    return f"ping:{seat}"
+
+
+def must_act(state: State) -> dict[int, tuple[Card, ...]]:
+    """The seats the game cannot go on without: the leader (no cards to beat) and a defender who has
+    cards to beat (those cards). Attackers who may throw in or pass are not among them."""
+    if state.over:
+        return {}
+    if not state.attacks:
+        return {} if state.attacker is None else {state.attacker: ()}
+    if state.taking or state.defender is None:
+        return {}
+    open_cards = tuple(a for a, c in zip(state.attacks, state.covers, strict=True) if c is None)
+    return {state.defender: open_cards} if open_cards else {}
+
+
+def pings(game: Game, default_language: str) -> list[Owed]:
+    """A ping for each seat that must act (if its owner wants pings and plays himself); the others' go."""
+    acting = {} if game.state is None or game.status is not Status.PLAYING else must_act(game.state)
+    owed = []
+    for s in game.seats:
+        if s.seat in acting and s.away is Away.PLAYING and s.user.notify:
+            tr = seat_tr(s, default_language)
+            cards = acting[s.seat]
+            text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=render.cards_text(cards)) if cards
+                    else tr.gettext("🔔 Your move: lead."))
+            if game.turn_timeout:
+                text += " " + tr.gettext("⏰ {n} s").format(n=game.turn_timeout)
+            owed.append(Owed(s.user.id, ping_slot(s.seat), text))
+        else:
+            owed.append(Owed(s.user.id, ping_slot(s.seat), None, deleted=True))
+    return owed
+
+
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result."""
@@ -37,6 +76,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         if game.state is not None:
             slots += [Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
                 "The game was cancelled."), None) for s in game.seats]
+            slots += pings(replace(game, status=Status.CANCELLED), default_language)
         return slots
     if game.status is Status.LOBBY:
         text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)
@@ -48,6 +88,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                       s.seat in ui.armed, now, s.seat in ui.leaving)
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand)))
+    slots += pings(game, default_language)
     if game.status is Status.FINISHED:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

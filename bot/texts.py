@@ -14,6 +14,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("leave", tr.gettext("leave your game: the computer plays your cards, it counts as a loss")),
         ("kick", tr.gettext("reply to a player's message to remove him from the lobby")),
         ("hand", tr.gettext("in private: post your cards again at the bottom of the chat")),
+        ("notify", tr.gettext("turn pings: /notify on or /notify off")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("history", tr.gettext("the chat's last ten games")),

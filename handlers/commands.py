@@ -174,3 +174,22 @@ async def kick(update: Update, context: Context) -> None:
         return
     admin = await sender_is_admin(update, context)
     await message.reply_text(await service.commands.kick_command(chat.id, thread_of(update), user, target.id, admin))
+
+
+async def notify(update: Update, context: Context) -> None:
+    """/notify on|off: a new private message when it is your turn (on by default)."""
+    service = service_of(context)
+    message, tg_user = update.effective_message, update.effective_user
+    if message is None or tg_user is None:
+        return
+    user = await service.directory.see(as_user(tg_user))
+    tr = await reader_tr(update, context)
+    choice = (context.args[0].lower() if context.args else "")
+    if choice not in ("on", "off"):
+        state = tr.gettext("on") if user.notify else tr.gettext("off")
+        await message.reply_text(tr.gettext("Turn pings are {state} for you. Use /notify on or /notify off.").format(
+            state=state))
+        return
+    await service.chats.set_notify(user.id, choice == "on")
+    await message.reply_text(tr.gettext("I will tell you when it is your turn.") if choice == "on"
+                             else tr.gettext("No more turn pings: your cards still show when it is your turn."))

@@ -26,6 +26,7 @@ class User:
     private_chat: bool = False
     telegram_language: str | None = None
     hidden: bool = False
+    notify: bool = True          # turn pings in the private chat
 
 
 @dataclass(frozen=True, slots=True)

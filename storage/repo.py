@@ -321,6 +321,10 @@ class Repo:
                 log.error("%s", e)
         return found
 
+    async def set_notify(self, user_id: int, notify: bool) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE users SET notify = ? WHERE id = ?", (int(notify), user_id))
+
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
         async with self.db.write() as conn:
             await conn.execute("UPDATE users SET hidden = ? WHERE id = ?", (int(hidden), user_id))
@@ -368,7 +372,7 @@ def _played(r: aiosqlite.Row) -> PlayedGame:
 
 def _user(row: aiosqlite.Row) -> User:
     return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
-                row["telegram_language"], bool(row["hidden"]))
+                row["telegram_language"], bool(row["hidden"]), bool(row["notify"]))
 
 
 async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:

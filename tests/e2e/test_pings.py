@@ -1,0 +1,65 @@
+"""Turn pings: a new private message when a seat must act, gone once it has acted; /notify off stops them."""
+
+from __future__ import annotations
+
+import json
+
+from durak import State
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram, Message
+
+
+def pings(fake: FakeTelegram, user: int) -> list[Message]:
+    return [m for m in fake.chat_messages(user) if m.text.startswith("🔔")]
+
+
+def state_of(table: Table, bot: BotProcess) -> State:
+    return State.from_json(json.loads(table.stored(bot.settings.database_path)["state"]))
+
+
+async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(fake: FakeTelegram,
+                                                                              bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102], seed=11)
+    await table.seat_everyone()
+    await table.start(101)
+    state = state_of(table, bot)
+    attacker = table.players[state.attacker or 0]
+    defender = table.players[state.defender or 0]
+    await fake.wait_for(lambda: len(pings(fake, attacker)) == 1)
+    hand = table.hand_message(attacker)
+    assert hand is not None
+    [ping] = pings(fake, attacker)
+    assert ping.text == "🔔 Your move: lead. ⏰ 60 s"
+    assert ping.message_id > hand.message_id, "a new message, which Telegram notifies, not an edit"
+    assert pings(fake, defender) == []
+    card = next(b for b in hand.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "(")
+    await table.press(attacker, hand, str(card["callback_data"]))
+    await fake.wait_for(lambda: pings(fake, attacker) == [] and len(pings(fake, defender)) == 1)
+    assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card['text']}")
+
+    # however the game goes, nobody ever has more than one ping in his chat, and none is left at the end
+    seen_most = 0
+
+    def count() -> bool:
+        nonlocal seen_most
+        seen_most = max(seen_most, *(len(pings(fake, p)) for p in table.players))
+        return False
+
+    await table.play(until=count)
+    await fake.wait_for(lambda: all(pings(fake, p) == [] for p in table.players))
+    assert seen_most == 1
+
+
+async def test_notify_off_stops_the_pings(fake: FakeTelegram, bot: BotProcess) -> None:
+    for user in (101, 102):
+        await fake.send_text(user, user, "/notify off")
+        await fake.wait_for(lambda u=user: any("No more turn pings" in m.text for m in fake.chat_messages(u)))
+    table = Table(fake, GROUP, [101, 102], seed=11)
+    await table.seat_everyone()
+    await table.start(101)
+    await table.play(until=lambda: state_of(table, bot).moves >= 4)
+    assert all(pings(fake, p) == [] for p in table.players)
+    assert not [c for c in fake.calls if c[0] == "sendMessage" and str(c[1].get("text", "")).startswith("🔔")]
+    await fake.send_text(101, 101, "/notify")
+    await fake.wait_for(lambda: any("Turn pings are off" in m.text for m in fake.chat_messages(101)))
