@@ -27,8 +27,8 @@ async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[s
                      [parse_card(c) for c in ("AC", "KC", "QH")], trump=3, attacker=0, first_bout=False)
     state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
     game = await repo.create_lobby(GROUP, 0, anna, rules or Rules(), 2, players=[anna, boris])
-    for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped
-        fake.messages[(chat, 1)] = Message(chat, 1, "…", None)
+    for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped: ids 1
+        fake.messages[(chat, 1)] = Message(chat, next(fake._message_ids[chat]), "…", None)
     await repo.save_game(game, replace(game, status=Status.PLAYING, state=state))
     async with repo.db.write() as conn:  # the outbox knows those messages: they are edited, not posted again
         for slot, chat in (("table", GROUP), ("hand:0", 101), ("hand:1", 102)):
