@@ -294,6 +294,9 @@ class GameService:
     async def _replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None) -> Decision:
         """Play again: only on the result message of that game, in its own chat."""
         result = (await self.repo.slot_messages(game_id)).get("result")
+        if result != where and where is not None:  # the result may be so new that its id is being recorded
+            await self.outbox.settle(where[0], SETTLE_SECONDS)
+            result = (await self.repo.slot_messages(game_id)).get("result")
         if result is None or where != result:
             return Decision(tr.gettext("This button is not valid any more."))
         old = await self.repo.game(game_id)
