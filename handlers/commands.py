@@ -1,5 +1,5 @@
 """Commands: /newgame, /start (and its join deep link), /help, /rules, /cancel, /stop, /leave, /kick, /hand,
-/language."""
+/notify, /language."""
 
 from __future__ import annotations
 
