@@ -105,21 +105,19 @@ class Outbox:
         try:
             while True:
                 self._dirty.discard(chat_id)
-                rows = await self.repo.owed_in(chat_id)
-                if not rows:
+                row = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
+                if row is None:
                     if chat_id in self._dirty:
                         continue
                     return
-                for row in rows:
-                    fresh = (await self.repo.owed(row.id) or [row])[0]
-                    if fresh.delivered >= fresh.wanted:
-                        continue
-                    wait = await self._deliver(fresh)
-                    if wait is not None:
-                        await asyncio.sleep(wait if wait > 0 else backoff)
-                        backoff = min(backoff * 2, MAX_BACKOFF) if wait <= 0 else backoff
-                        break
+                wait = await self._deliver(row)
+                if wait is None:
                     backoff = 1.0
+                elif wait > 0:
+                    await asyncio.sleep(wait)
+                else:
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, MAX_BACKOFF)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -9,7 +9,6 @@ write of a game owes the content of every slot; the outbox skips slots whose con
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 from telegram import InlineKeyboardMarkup
 
@@ -76,7 +75,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         if game.state is not None:
             slots += [Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
                 "The game was cancelled."), None) for s in game.seats]
-            slots += pings(replace(game, status=Status.CANCELLED), default_language)
+            slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
     if game.status is Status.LOBBY:
         text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)

@@ -51,6 +51,12 @@ async def one_game(fake: FakeTelegram, group: int) -> None:
         del fake.messages[key]
 
 
+async def settle(bot: BotProcess) -> None:
+    """Wait until the bot has sent everything (the outbox; the notifier of the code before it, to compare)."""
+    service = bot.service
+    await (service.outbox.drain(30) if hasattr(service, "outbox") else service.notifier.flush())
+
+
 def retained() -> int:
     gc.collect()
     snapshot = tracemalloc.take_snapshot().filter_traces([
@@ -87,16 +93,16 @@ async def run(games: int, groups: int, warmup: int) -> dict[str, object]:
             await asyncio.gather(*(worker(g, n) for g, n in zip(ids, per, strict=True)))
 
         await play(warmup)
-        await bot.service.outbox.drain(30)
+        await settle(bot)
         tracemalloc.start(1)
         before = retained()
         started = time.perf_counter()
         await play(games)
-        await bot.service.outbox.drain(30)
+        await settle(bot)
         seconds = time.perf_counter() - started
         after = retained()
         tracemalloc.stop()
-        open_games = len(bot.service.store.games)
+        open_games = len(bot.service.store.games) if hasattr(bot.service, "store") else len(bot.service.games)
         await bot.stop()
     await fake.stop()
     return {"games": games, "groups": groups, "retained_bytes": after - before,

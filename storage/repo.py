@@ -207,18 +207,16 @@ class Repo:
             async with self.db.write() as conn:
                 await _put_owed(conn, game_id, owed)
 
-    async def owed(self, row_id: int | None = None) -> list[OutboxRow]:
-        """Every row whose newest content Telegram does not show yet (or just the row ``row_id``)."""
-        if row_id is not None:
-            rows = await self.db.all("SELECT * FROM outbox WHERE id = ?", (row_id,))
-        else:
-            rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")
+    async def owed(self) -> list[OutboxRow]:
+        """Every row whose newest content Telegram does not show yet."""
+        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")
         return [_outbox_row(r) for r in rows]
 
-    async def owed_in(self, chat_id: int) -> list[OutboxRow]:
-        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id",
-                                 (chat_id,))
-        return [_outbox_row(r) for r in rows]
+    async def next_owed(self, chat_id: int) -> OutboxRow | None:
+        """The oldest row of the chat still owed, with its newest content."""
+        row = await self.db.one("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id LIMIT 1",
+                                (chat_id,))
+        return None if row is None else _outbox_row(row)
 
     async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
         """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
@@ -376,8 +374,13 @@ def _user(row: aiosqlite.Row) -> User:
 
 
 async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
-    """Upsert each slot's wanted content; content equal to what is wanted already changes nothing."""
+    """Upsert each slot's wanted content; content equal to what is wanted already changes nothing, and
+    deleting a slot that was never written (a seat never pinged) writes nothing."""
     for o in owed:
+        if o.deleted:
+            await conn.execute("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
+                               "WHERE game_id IS ? AND slot = ? AND deleted = 0", (game_id, o.slot))
+            continue
         await conn.execute(
             "INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
