@@ -36,17 +36,17 @@ async def one_game(fake: FakeTelegram, group: int) -> None:
         return [m.text for (c, _), m in list(fake.messages.items()) if c == group]
 
     await fake.send_text(PLAYERS[0], group, "/newgame")
-    await fake.wait_for(lambda: any("Players (1/" in t for t in mine()), 10)
+    await fake.wait_for(lambda: any("Players (1/" in t for t in mine()), 60)
     lobby = next(m for (c, _), m in fake.messages.items() if c == group and m.buttons())
     join = next(b["callback_data"] for b in lobby.buttons() if b["text"] == "Join")
     await fake.press(PLAYERS[1], group, lobby.message_id, join)
-    await fake.wait_for(lambda: any("Players (2/" in t for t in mine()), 10)
+    await fake.wait_for(lambda: any("Players (2/" in t for t in mine()), 60)
     start = next(b["callback_data"] for b in lobby.buttons() if b["text"] == "Start")
     await fake.press(PLAYERS[0], group, lobby.message_id, start)
-    await fake.wait_for(lambda: any("Waiting for" in t for t in mine()), 10)
+    await fake.wait_for(lambda: any("Waiting for" in t for t in mine()), 60)
     for user in PLAYERS:
         await fake.send_text(user, group, "/leave")
-    await fake.wait_for(lambda: any(t.startswith("🏁") for t in mine()), 10)
+    await fake.wait_for(lambda: any(t.startswith("🏁") for t in mine()), 60)
     for key in [k for k in fake.messages if k[0] in (group, *PLAYERS)]:  # the fake forgets, the bot must too
         del fake.messages[key]
 
@@ -80,7 +80,7 @@ async def run(games: int, groups: int, warmup: int) -> dict[str, object]:
         await bot.start()
         for user in [u for g in ids for u in players_of(g)]:  # open the private chat, so Join seats at once
             await fake.send_text(user, user, "/start")
-            await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 10)
+            await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 60)
 
         async def play(count: int) -> None:
             async def worker(group: int, n: int) -> None:

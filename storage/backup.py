@@ -13,6 +13,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
 
 def backup(source: Path, dest: Path) -> int:
     """Copy ``source`` into ``dest`` (replaced if it exists); returns the pages copied."""
@@ -37,15 +39,11 @@ def backup(source: Path, dest: Path) -> int:
     return pages
 
 
-def _default_source() -> Path:
-    value = os.environ.get("DATABASE_PATH")
-    env = Path(".env")
-    if value is None and env.exists():
-        for line in env.read_text(encoding="utf-8").splitlines():
-            key, _, rest = line.partition("=")
-            if key.strip() == "DATABASE_PATH":
-                value = rest.strip()
-    return Path(value or "durak.sqlite3")
+class _Where(BaseSettings):
+    """Where the bot's database is: DATABASE_PATH, read from the environment and ``.env`` as the bot reads it."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    database_path: Path = Path("durak.sqlite3")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dest", type=Path, help="the backup file to write")
     parser.add_argument("--database", type=Path, default=None, help="the live database (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
-    source = args.database or _default_source()
+    source = args.database or _Where().database_path
     try:
         pages = backup(source, args.dest)
     except (OSError, sqlite3.Error) as e:

@@ -35,3 +35,15 @@ def test_a_missing_database_is_one_clear_line(tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert err.startswith("durak-backup: no database at") and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_the_source_is_database_path_from_the_env_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    live = tmp_path / "games.sqlite3"
+    with sqlite3.connect(live) as db:
+        db.execute("CREATE TABLE t (x)")
+    (tmp_path / ".env").write_text(f"BOT_TOKEN=x\nDATABASE_PATH={live}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    assert main([str(tmp_path / "copy.sqlite3")]) == 0
+    assert f"backed up {live}" in capsys.readouterr().out
