@@ -1,7 +1,9 @@
 """The callback-data codec: ``v1:<verb>:<game>:<seq>:<arg>``, at most 64 bytes.
 
 Anyone can forge callback data, so a decoded press is only a request: the service checks
-the presser, the game, the turn and ``seq`` against the stored game.
+the presser, the message and the game. A hand button names an action (cover with 9♠, lead
+these cards), never a moment: ``seq`` is 0 there, and the action is applied if it is legal when
+pressed. Several cards go packed, one character each (:func:`pack`), so up to 40 fit.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ class Verb(StrEnum):
     CANCEL = "x"
     REPLAY = "r"
     # game
-    CARD = "c"         # arg: a card code: cover / throw in / lead
+    CARD = "c"         # arg: a card code: lead or throw in this card alone
+    PICK = "f"         # arg: a card code: pick it for a several-card lead or throw-in (or put it back)
+    COVER = "d"        # arg: a card code: cover with it (asks which card when it covers several)
     TARGET = "t"       # arg: card.target: cover target with card
-    LEAD = "m"         # arg: card codes joined by '.', a several-card lead
-    TRANSFER = "v"     # arg: a card code
+    LEAD = "m"         # arg: packed cards: lead or throw in these cards
+    TRANSFER = "v"     # arg: packed cards
     SHOW = "w"         # arg: a card code
     TAKE = "k"
     PASS = "p"
@@ -41,6 +45,21 @@ class Verb(StrEnum):
     STAY = "q"         # "no, stay" after Leave
     TOP = "e"          # a leaderboard page: seq is the page, arg "c" (this chat) or "g" (global)
     NOOP = "n"         # a label button
+
+
+_CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # card value -> one char
+
+
+def pack(cards: tuple[int, ...] | list[int]) -> str:
+    return "".join(_CARD_CHARS[c] for c in cards)
+
+
+def unpack(arg: str) -> tuple[int, ...]:
+    """The cards of a packed arg; ValueError for a character that is no card."""
+    cards = tuple(_CARD_CHARS.index(ch) for ch in arg)
+    if not cards or any(not 8 <= c <= 59 for c in cards):
+        raise ValueError(f"bad packed cards {arg!r}")
+    return cards
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ class Kind(Enum):
     # a game
     PLAY = "play"
     SELECT = "select"        # a card chosen to cover with (or put back)
+    PICK = "pick"            # the cards picked for a several-card lead or throw-in (packed in arg)
     CHEAT = "cheat"          # the next card is a cheat (or not)
     BACK_IN = "back_in"      # "I'm back"
     LEAVE_ASK = "leave_ask"  # Leave pressed: ask to confirm

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot import render
-from bot.callbacks import Press, Verb
+from bot import hand, render
+from bot.callbacks import Press, Verb, pack, unpack
 from bot.decisions import Decision, Intent, Kind
 from bot.i18n import Translator
 from bot.store import GameUI
-from bot.turns import computer_move
+from bot.turns import computer_move, forced_move
 from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card
 from durak.engine import check
 from durak.events import Ev, Event
@@ -34,8 +34,6 @@ def decide(tr: Translator, game: Game, ui: GameUI, press: Press, user_id: int) -
     if press.verb is Verb.CHEAT:
         return Decision(intent=Intent(Kind.CHEAT, seat)) if game.rules.cheating else Decision(
             tr.gettext("Cheating is off at this table."))
-    if press.seq != state.moves:
-        return Decision(tr.gettext("The table has changed: look again."))
     try:
         action = _action_of(state, ui, seat, press)
     except (ValueError, IndexError):
@@ -67,7 +65,10 @@ def _decide_leave(tr: Translator, game: Game, ui: GameUI, verb: Verb, seat: int)
 
 
 def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | Intent:
-    """The engine action a press asks for (or a selection); ValueError for a malformed button."""
+    """The engine action a press names (or a pick or selection); ValueError for a malformed button.
+
+    A button names an action, not a moment: whatever moved since it was drawn, the action is
+    checked against the game as it is now, and refused only if it is illegal now."""
     verb, arg = press.verb, press.arg
     armed = seat in ui.armed
     if verb is Verb.TAKE:
@@ -77,27 +78,41 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
     if verb is Verb.ACCUSE:
         return Action(Act.ACCUSE, suspect=int(arg))
     if verb is Verb.LEAD:
-        return Action(Act.ATTACK, tuple(parse_card(c) for c in arg.split(".")), cheat=armed)
+        return Action(Act.ATTACK, unpack(arg), cheat=armed)
     if verb is Verb.TRANSFER:
-        return Action(Act.TRANSFER, (parse_card(arg),), cheat=armed)
+        return Action(Act.TRANSFER, unpack(arg), cheat=armed)
     if verb is Verb.SHOW:
         return Action(Act.SHOW, (parse_card(arg),), cheat=armed)
     if verb is Verb.TARGET:
         card, target = (parse_card(c) for c in arg.split("."))
         return Action(Act.DEFEND, (card,), target=target, cheat=armed)
-    if verb is not Verb.CARD:
-        raise ValueError(verb)
     card = parse_card(arg)
-    if seat != state.defender or not state.attacks:
+    if verb is Verb.CARD:
         return Action(Act.ATTACK, (card,), cheat=armed)
+    if verb is Verb.PICK:
+        return _pick(state, ui, seat, card, armed)
+    if verb is not Verb.COVER:
+        raise ValueError(verb)
     if ui.selected.get(seat) == card:
         return Intent(Kind.SELECT, seat)  # a second press puts the card back
-    uncovered = [a for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
-    fits = [t for t in uncovered if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
-    if len(fits) > 1:
+    targets = hand.uncovered(state)
+    fits = [t for t in targets if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
+    if len(fits) > 1 and seat == state.defender:
         return Intent(Kind.SELECT, seat, arg=card_code(card))
-    target = fits[0] if fits else (uncovered[0] if uncovered else state.attacks[0])
+    target = fits[0] if fits else (targets[0] if targets else card)
     return Action(Act.DEFEND, (card,), target=target, cheat=armed)
+
+
+def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool) -> Action | Intent:
+    """Pick a card for a several-card move (or put it back). A card that cannot go with others
+    now is played alone, as its press would have been had the button been drawn now."""
+    opts = hand.options(state, seat, ui.picked.get(seat, ()), armed)
+    if card not in opts.pickable:
+        return Action(Act.ATTACK, (card,), cheat=armed)
+    picks = hand.repicked(state, seat, opts.picked, card, armed)
+    if len(picks) > hand.MAX_PICKS:
+        raise ValueError("too many picks")
+    return Intent(Kind.PICK, seat, arg=pack(picks))
 
 
 def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | None, now: float) -> Game:
@@ -110,27 +125,31 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
     for seat, action, timed_out in moves:
         if not is_legal(state, seat, action):
             continue
+        taking = state.taking
         state, events = apply(state, seat, action)
-        log_lines += events_json(events, "timeout" if timed_out else None)
+        log_lines += events_json(events, "timeout" if timed_out else None, taking)
         missed, away = seats[seat]
         if timed_out:
             missed += 1
             away = Away.AWAY if missed >= 2 and away is Away.PLAYING else away
         seats[seat] = (missed if timed_out else 0, away)
     computer = {seat for seat, (_, away) in seats.items() if away is not Away.PLAYING}
-    for _ in range(10_000):  # the computer finishes even a game of absent players
-        move = None if state.over else computer_move(state, computer)
+    for _ in range(10_000):  # forced moves, and the computer finishes even a game of absent players
+        forced = None if state.over else forced_move(state)
+        move = forced or (None if state.over else computer_move(state, computer))
         if move is None:
             break
+        taking = state.taking
         state, events = apply(state, *move)
-        log_lines += events_json(events, "computer")
+        log_lines += events_json(events, None if forced else "computer", taking)
     deadline = None if state.over or not game.turn_timeout else now + game.turn_timeout
     new_seats = tuple(replace(s, missed=seats[s.seat][0], away=seats[s.seat][1]) for s in game.seats)
     return replace(game, state=state, log=tuple(log_lines), seats=new_seats, deadline=deadline)
 
 
-def events_json(events: list[Event], by: str | None) -> list[dict[str, Any]]:
-    """Events as stored in the game's log; ``by`` marks moves made by the timer or the computer."""
+def events_json(events: list[Event], by: str | None, taking: bool = False) -> list[dict[str, Any]]:
+    """Events as stored in the game's log; ``by`` marks moves made by the timer or the computer;
+    ``taking``: the move was made while the defender took (a pass then is "pass", not "done")."""
     stored = []
     for event in events:
         if event.kind is Ev.DREW:
@@ -146,5 +165,7 @@ def events_json(events: list[Event], by: str | None) -> list[dict[str, Any]]:
             data["n"] = event.number
         if by is not None and event.kind not in (Ev.BEATEN, Ev.PICKED_UP, Ev.OUT, Ev.GAME_OVER):
             data["by"] = by
+        if taking and event.kind is Ev.PASS:
+            data["t"] = 1
         stored.append(data)
     return stored

@@ -20,6 +20,17 @@ def ordinal(mu: float, sigma: float) -> float:
     return float(_MODEL.rating(mu=mu, sigma=sigma).ordinal())
 
 
+SCALE = 25           # points per unit of the cautious estimate
+BASE = 1000          # a newcomer's points: his cautious estimate is 0
+PROVISIONAL_GAMES = 5  # fewer games than this and a rating is marked provisional
+
+
+def points(mu: float, sigma: float) -> int:
+    """The rating players see: the cautious estimate on a familiar scale, a newcomer at 1000.
+    Never below 0 (the estimate would have to fall 40 units under a newcomer's)."""
+    return max(0, round(BASE + SCALE * ordinal(mu, sigma)))
+
+
 def rate(current: dict[int, tuple[float, float]], players: list[tuple[int, int, int | None]]
          ) -> dict[int, tuple[float, float]]:
     """New (mu, sigma) of each player after one game. ``players``: (user id, rank, team or None);

@@ -5,22 +5,24 @@ Everything a user reads is built here, through the translator ``tr`` of the read
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import hand
 from bot.callbacks import Verb, encode
 from bot.i18n import Translator
-from durak import Act, Action, Illegal, Reason, Rules, View, card_code, card_label, view
-from durak.cards import SUIT_SYMBOLS, parse_card, strength
+from bot.labels import card_text, cards_text, rank_text, suit_text
+from bot.turns import WARN_SECONDS
+from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.engine import awaited
 from durak.events import Ev
 from durak.rules import Teams, ThrowIn
 from storage.models import Away, Game
 
 MAX_NAME = 24
-SHOWN_MOVES = 5
+SHOWN_MOVES = 5    # moves in the table's log
+PRIVATE_MOVES = 3  # moves in a private message: enough to follow the game from there
 
 
 def _button(text: str, verb: Verb, game: Game, seq: int, arg: str = "") -> InlineKeyboardButton:
@@ -33,10 +35,6 @@ def name_of(game: Game, seat: int) -> str:
             name = s.user.name.strip() or "?"
             return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
     return f"#{seat + 1}"
-
-
-def cards_text(cards: Sequence[int]) -> str:
-    return " ".join(card_label(c) for c in cards)
 
 
 # ------------------------------------------------------------------ rules
@@ -170,31 +168,32 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
 # ------------------------------------------------------------------ events
 
 def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
-    """One move of the log in words; None for events not worth a line."""
+    """One move of the log in words, in the present tense (Russian has no gender there), with every
+    name in the nominative; None for events not worth a line."""
     kind = Ev(event["k"])
     who = name_of(game, event["s"]) if event.get("s") is not None else ""
     other = name_of(game, event["o"]) if event.get("o") is not None else ""
-    cards = " ".join(card_label(_parse(c)) for c in event.get("c", []))
+    cards = cards_text([parse_card(c) for c in event.get("c", [])])
     texts = {
-        Ev.LEAD: tr.gettext("{who} led {cards}"),
-        Ev.THROW_IN: tr.gettext("{who} threw in {cards}"),
-        Ev.TRANSFER: tr.gettext("{who} transferred with {cards} to {other}"),
-        Ev.SHOW: tr.gettext("{who} showed {cards} and transferred to {other}"),
+        Ev.LEAD: tr.gettext("{who} leads {cards}"),
+        Ev.THROW_IN: tr.gettext("{who} throws in {cards}"),
+        Ev.TRANSFER: tr.gettext("{who} transfers {cards} to {other}"),
+        Ev.SHOW: tr.gettext("{who} shows {cards}: transfer to {other}"),
         Ev.TAKE: tr.gettext("{who} takes"),
-        Ev.PASS: tr.gettext("{who}: done"),
-        Ev.BEATEN: tr.gettext("Beaten: {who} defended"),
-        Ev.PICKED_UP: tr.gettext("{who} picked up {cards}"),
-        Ev.CAUGHT: tr.gettext("{other} caught {who} cheating!"),
-        Ev.WRONG_ACCUSE: tr.gettext("{who} accused {other}, who was honest"),
-        Ev.OUT: tr.gettext("{who} is out"),
+        Ev.PASS: tr.gettext("{who}: pass") if event.get("t") else tr.gettext("{who}: done (bito)"),
+        Ev.BEATEN: tr.gettext("{who} beats off the attack: bito"),
+        Ev.PICKED_UP: tr.gettext("{who} picks up {cards}"),
+        Ev.CAUGHT: tr.gettext("Cheat caught: {who} (by {other})"),
+        Ev.WRONG_ACCUSE: tr.gettext("{who} accuses {other}, who plays fair"),
+        Ev.OUT: tr.gettext("{who} has no cards left: place {n}"),
     }
     if kind is Ev.COVER:
         target, card = event["c"]
-        line: str | None = tr.gettext("{who} covered {target} with {card}").format(
-            who=who, target=card_label(_parse(target)), card=card_label(_parse(card)))
+        line: str | None = tr.gettext("{who} covers {target} with {card}").format(
+            who=who, target=card_text(parse_card(target)), card=card_text(parse_card(card)))
     else:
         text = texts.get(kind)
-        line = None if text is None else text.format(who=who, other=other, cards=cards)
+        line = None if text is None else text.format(who=who, other=other, cards=cards, n=event.get("n", ""))
     if line is not None and event.get("by") == "timeout":
         line = "⏰ " + line
     elif line is not None and event.get("by") == "computer":
@@ -202,24 +201,20 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
     return line
 
 
-def _parse(code: str) -> int:
-    return parse_card(code)
-
-
 # ------------------------------------------------------------------ the table
 
 def _table_cards(tr: Translator, seen: View) -> str:
     if not seen.table:
         return tr.gettext("Table: empty")
-    pairs = [f"{card_label(a)}→{card_label(c)}" if c is not None else f"{card_label(a)}→?" for a, c in seen.table]
+    pairs = [f"{card_text(a)}→{card_text(c)}" if c is not None else f"{card_text(a)}→?" for a, c in seen.table]
     return tr.gettext("Table: {pairs}").format(pairs="  ".join(pairs))
 
 
 def _header(tr: Translator, seen: View) -> list[str]:
-    trump = tr.gettext("no trump") if seen.trump is None else SUIT_SYMBOLS[seen.trump]
+    trump = tr.gettext("no trump") if seen.trump is None else suit_text(seen.trump)
     line = tr.gettext("Trump: {trump}").format(trump=trump)
     if seen.trump_card is not None:
-        line += " " + tr.gettext("(under the stock: {card})").format(card=card_label(seen.trump_card))
+        line += " " + tr.gettext("(under the stock: {card})").format(card=card_text(seen.trump_card))
     return [line, tr.gettext("Stock: {stock} · discard: {discard}").format(stock=seen.stock, discard=seen.discard)]
 
 
@@ -229,27 +224,38 @@ def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
         name = name_of(game, seat)
         if seat in seen.out:
             place = seen.out.index(seat) + 1
-            lines.append(tr.gettext("🏁 {name}: out, place {place}").format(name=name, place=place))
+            lines.append(tr.gettext("🏁 {name}: place {place}").format(name=name, place=place))
             continue
         mark = "⚔️" if seat == seen.attacker else "🛡" if seat == seen.defender else "▫️"
         text = tr.ngettext("{mark} {name}: {n} card", "{mark} {name}: {n} cards", count).format(
             mark=mark, name=name, n=count)
         if seat in seen.passed:
-            text += " " + tr.gettext("(done)")
+            text += " " + (tr.gettext("(pass)") if seen.taking else tr.gettext("(done)"))
         away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
         if away is Away.LEFT:
-            text += " " + tr.gettext("🚪 left, 🤖 plays")
+            text += " " + tr.gettext("🚪 left the game, 🤖 plays")
         elif away is not Away.PLAYING:
             text += " " + tr.gettext("💤 away, 🤖 plays")
         lines.append(text)
     return lines
 
 
-def _moves(tr: Translator, game: Game) -> list[str]:
-    lines = [line for line in (event_line(tr, game, e) for e in game.log) if line]
+def _moves(tr: Translator, game: Game, shown: int = SHOWN_MOVES) -> list[str]:
+    lines = [line for line in (event_line(tr, game, e) for e in game.log[-4 * shown:]) if line]
     if not lines:
         return []
-    return [tr.gettext("Last moves:")] + [f"• {line}" for line in lines[-SHOWN_MOVES:]]
+    return [tr.gettext("Last moves:")] + [f"• {line}" for line in lines[-shown:]]
+
+
+def timer_note(tr: Translator, game: Game, now: float | None) -> str:
+    """The turn timer, true for as long as it is shown: the budget per move, then (from the one
+    refresh WARN_SECONDS before the end) the seconds left."""
+    if game.deadline is None or now is None or not game.turn_timeout:
+        return ""
+    left = max(0, round(game.deadline - now))
+    if left > WARN_SECONDS:
+        return tr.gettext("⏰ {n} s per move").format(n=game.turn_timeout)
+    return tr.ngettext("⏰ only {n} second left!", "⏰ only {n} seconds left!", left).format(n=left)
 
 
 def waiting_line(tr: Translator, game: Game, now: float | None = None) -> str:
@@ -258,10 +264,8 @@ def waiting_line(tr: Translator, game: Game, now: float | None = None) -> str:
     if not seats:
         return ""
     line = tr.gettext("⏳ Waiting for: {names}").format(names=", ".join(name_of(game, s) for s in seats))
-    if game.deadline is not None and now is not None:
-        left = max(0, round(game.deadline - now))
-        line += " " + tr.ngettext("(⏰ {n} second left)", "(⏰ {n} seconds left)", left).format(n=left)
-    return line
+    note = timer_note(tr, game, now)
+    return f"{line} ({note})" if note else line
 
 
 def table(tr: Translator, game: Game, now: float | None = None) -> str:
@@ -282,97 +286,68 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
 
 # ------------------------------------------------------------------ a player's hand
 
-def sorted_hand(seen: View) -> list[int]:
-    return sorted(seen.hand, key=lambda c: (c & 3 == seen.trump, c & 3, strength(c, seen.trump)))
-
-
-def your_move(tr: Translator, seen: View) -> str:
-    if seen.over:
-        return tr.gettext("The game is over.")
-    if seen.seat in seen.out:
-        return tr.gettext("You are out. Well played!")
-    if not seen.legal:
-        return tr.gettext("Wait for the others.")
-    if not seen.table:
-        return tr.gettext("Your lead: press a card.")
-    if seen.seat == seen.defender:
-        return tr.gettext("Defend: press a card to cover, or Take.")
-    return tr.gettext("Throw in a card of a rank on the table, or press Done.")
-
-
 def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
-            now: float | None = None, leaving: bool = False) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One player's private message: the table as he sees it, and his hand as buttons."""
-    assert game.state is not None
-    seen = view(game.state, seat)
-    lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat)), *_header(tr, seen), "",
-             *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
-    if seen.room is not None and seen.table and not seen.over:
-        lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
-    lines += ["", your_move(tr, seen)]
+            now: float | None = None, leaving: bool = False, picks: tuple[int, ...] = (),
+            change: tuple[int, int] | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One player's private message: the table as he sees it, the last moves, and his hand as buttons.
+    ``change``: his rating before and after, once the game is over."""
+    state = game.state
+    assert state is not None
+    seen = view(state, None)
+    lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat))]
+    if state.over:
+        return "\n".join([*lines, *_final(tr, game, seat, change), "", *_moves(tr, game, PRIVATE_MOVES)]), None
+    lines += [*_header(tr, seen), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
-    if not seen.over and seat in awaited(game.state) and game.deadline is not None and now is not None:
-        left = max(0, round(game.deadline - now))
-        lines.append(tr.ngettext("⏰ {n} second left.", "⏰ {n} seconds left.", left).format(n=left))
+    opts = hand.options(state, seat, picks, cheat_armed)
+    if seen.room is not None and opts.role in (hand.Role.THROW, hand.Role.COVER):
+        lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
+    moves = _moves(tr, game, PRIVATE_MOVES)
+    if moves:
+        lines += ["", *moves]
+    if seat in state.out:
+        lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
+            place=state.out.index(seat) + 1)]
+    else:
+        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0))]
+    if seat in awaited(state):
+        note = timer_note(tr, game, now)
+        if note:
+            lines.append(note)
     if away is Away.LEFT:
         lines.append(tr.gettext("You left this game: the computer plays your cards."))
-    elif away is not Away.PLAYING:
-        lines.append(tr.gettext("You are away: the computer plays for you. Press I'm back to play again."))
-    if seen.over or away is Away.LEFT:
         return "\n".join(lines), None
-    seq = seen.moves
-    legal = set(seen.legal)
-    rows: list[list[InlineKeyboardButton]] = []
-    hand_buttons = []
-    playable = {a.card for a in seen.legal if a.act in (Act.ATTACK, Act.DEFEND) and len(a.cards) == 1}
-    for c in sorted_hand(seen):
-        label = card_label(c)
-        if c == selected:
-            label = f"[{label}]"
-        elif c not in playable and not cheat_armed:
-            label = f"({label})"
-        hand_buttons.append(_button(label, Verb.CARD, game, seq, card_code(c)))
-    per_row = 6 if len(hand_buttons) > 8 else 4
-    rows += [hand_buttons[i:i + per_row] for i in range(0, len(hand_buttons), per_row)]
-    if selected is not None:
-        targets = [a.target for a in seen.legal if a.act is Act.DEFEND and a.card == selected
-                   and (a.cheat == cheat_armed or not a.cheat)]
-        rows.append([_button(tr.gettext("on {card}").format(card=card_label(t)), Verb.TARGET, game, seq,
-                             f"{card_code(selected)}.{card_code(t)}") for t in targets if t is not None])
-    actions: list[InlineKeyboardButton] = []
-    for a in seen.legal:
-        if a.act is Act.ATTACK and len(a.cards) > 1:
-            actions.append(_button(tr.gettext("Lead {cards}").format(cards=cards_text(a.cards)), Verb.LEAD, game,
-                                   seq, ".".join(card_code(c) for c in a.cards)))
-        elif a.act is Act.TRANSFER and not a.cheat:
-            actions.append(_button(tr.gettext("↪ Transfer {card}").format(card=card_label(a.card)), Verb.TRANSFER,
-                                   game, seq, card_code(a.card)))
-        elif a.act is Act.SHOW and not a.cheat:
-            actions.append(_button(tr.gettext("👁 Show {card}").format(card=card_label(a.card)), Verb.SHOW, game,
-                                   seq, card_code(a.card)))
-    if Action(Act.TAKE) in legal:
-        actions.append(_button(tr.gettext("Take"), Verb.TAKE, game, seq))
-    if Action(Act.PASS) in legal:
-        actions.append(_button(tr.gettext("Done (bito)"), Verb.PASS, game, seq))
-    rows += [actions[i:i + 3] for i in range(0, len(actions), 3)]
-    if game.rules.cheating and seen.table:
-        rows.append([_button(tr.gettext("🎭 Cheat: on") if cheat_armed else tr.gettext("🎭 Cheat: off"),
-                             Verb.CHEAT, game, seq)])
-        accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(game, a.suspect)), Verb.ACCUSE, game, seq,
-                          str(a.suspect)) for a in seen.legal if a.act is Act.ACCUSE and a.suspect is not None]
-        rows += [accuse[i:i + 2] for i in range(0, len(accuse), 2)]
     if away is not Away.PLAYING:
-        rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game, seq)])
-    if seat in seen.out:  # a placed result is final: nothing to leave
-        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+        lines.append(tr.gettext("You are away: the computer plays for you. Press I'm back to play again."))
     if leaving:
         lines += ["", tr.gettext("Leave the game? The computer plays your cards to the end, and it counts as a "
                                  "loss.")]
-        rows.append([_button(tr.gettext("🚪 Yes, leave"), Verb.LEAVE_YES, game, seq),
-                     _button(tr.gettext("Stay"), Verb.STAY, game, seq)])
-    else:
-        rows.append([_button(tr.gettext("🚪 Leave the game"), Verb.LEAVE, game, seq)])
-    return "\n".join(lines), InlineKeyboardMarkup(rows)
+    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), picks=picks, selected=selected,
+                         armed=cheat_armed, cheating=game.rules.cheating, away=away is not Away.PLAYING,
+                         leaving=leaving)
+    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+
+
+def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:
+    """How the game ended for this seat: his place, the durak, his rating change."""
+    state = game.state
+    assert state is not None
+    lines = [tr.gettext("🏁 Game over!")]
+    if state.draw:
+        lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
+    elif seat in state.losers:
+        lines.append(tr.gettext("🃏 You are the durak this time.") if len(state.losers) == 1
+                     else tr.gettext("🃏 Your team lost."))
+    elif seat in state.out:
+        lines.append(tr.gettext("You are place {place} of {n}.").format(place=state.out.index(seat) + 1,
+                                                                       n=len(game.seats)))
+    if not state.draw and seat not in state.losers:
+        names = ", ".join(name_of(game, p) for p in state.losers)
+        lines.append(tr.gettext("🃏 Durak: {names}").format(names=names))
+    if change is not None:
+        before, after = change
+        lines.append(tr.gettext("Rating: {after} ({delta:+d})").format(after=after, delta=after - before))
+    return lines
 
 
 # ------------------------------------------------------------------ the end
@@ -407,8 +382,9 @@ def stop_vote(tr: Translator, game: Game, votes: int, needed: int) -> tuple[str,
 def reason(tr: Translator, refused: Illegal) -> str:
     """A short toast saying why an action was refused."""
     p = refused.params
-    card = card_label(p["card"]) if isinstance(p.get("card"), int) else ""
-    target = card_label(p["target"]) if isinstance(p.get("target"), int) else ""
+    card = card_text(p["card"]) if isinstance(p.get("card"), int) else ""
+    target = card_text(p["target"]) if isinstance(p.get("target"), int) else ""
+    rank = rank_text(p["card"]) if isinstance(p.get("card"), int) else ""
     texts = {
         Reason.GAME_OVER: tr.gettext("The game is over."),
         Reason.NO_SUCH_SEAT: tr.gettext("No such player."),
@@ -423,14 +399,14 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.LIMIT: tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", int(p.get("room", 0)))
         .format(n=p.get("room")),
         Reason.NO_THROW_IN: tr.gettext("You may not throw in now."),
-        Reason.RANK_NOT_ON_TABLE: tr.gettext("No {card} rank on the table.").format(card=card),
+        Reason.RANK_NOT_ON_TABLE: tr.gettext("No {rank}s on the table.").format(rank=rank),
         Reason.NOT_ON_TABLE: tr.gettext("That card is not on the table."),
         Reason.ALREADY_COVERED: tr.gettext("{card} is already covered.").format(card=card),
         Reason.CANNOT_COVER: tr.gettext("{card} can't cover {target}.").format(card=card, target=target),
         Reason.TAKING: tr.gettext("You are taking the cards."),
         Reason.NOTHING_TO_TAKE: tr.gettext("Everything is covered."),
         Reason.PASS_NOT_NOW: tr.gettext("Wait until every card is covered."),
-        Reason.ALREADY_PASSED: tr.gettext("You already said done."),
+        Reason.ALREADY_PASSED: tr.gettext("You have already passed."),
         Reason.TRANSFER_OFF: tr.gettext("No transfers at this table."),
         Reason.TRANSFER_FIRST_BOUT: tr.gettext("No transfer in the first bout."),
         Reason.TRANSFER_AFTER_COVER: tr.gettext("No transfer after a cover."),

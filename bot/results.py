@@ -28,11 +28,18 @@ def result_rows(game: Game) -> list[ResultRow]:
     return rows
 
 
-async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]) -> list[RatingUpdate]:
+async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]
+                      ) -> tuple[list[RatingUpdate], dict[int, tuple[int, int]]]:
+    """The new ratings of every player (in the chat and globally), and each one's chat rating in
+    points before and after, for his end-of-game message."""
     players = [(r.user_id, r.rank, r.team) for r in results]
     updates = []
+    changes: dict[int, tuple[int, int]] = {}
     for scope in (game.chat_id, ratings.GLOBAL):
         current = await repo.ratings(scope, [r.user_id for r in results])
         for user_id, (mu, sigma) in ratings.rate(current, players).items():
             updates.append(RatingUpdate(scope, user_id, mu, sigma, ratings.ordinal(mu, sigma)))
-    return updates
+            if scope == game.chat_id:
+                before = ratings.points(*current.get(user_id, ratings.default()))
+                changes[user_id] = (before, ratings.points(mu, sigma))
+    return updates, changes

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from bot import lobby, play, slots
-from bot.callbacks import Press, Verb
+from bot.callbacks import Press, Verb, unpack
 from bot.chats import Chats
 from bot.clock import Clock
 from bot.commands import Commands
@@ -41,8 +41,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
-GAME_VERBS = {Verb.CARD, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE, Verb.PASS, Verb.ACCUSE,
-              Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY}
+GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE,
+              Verb.PASS, Verb.ACCUSE, Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY}
 
 
 class GameService:
@@ -99,7 +99,8 @@ class GameService:
         if finished:
             results = result_rows(new)
             async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
-                ratings = await new_ratings(self.repo, new, results)
+                ratings, changes = await new_ratings(self.repo, new, results)
+                self.store.ui_of(old.id).changes = changes
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings)
         else:
             saved = await self.store.save(old, new, render)
@@ -182,6 +183,7 @@ class GameService:
             assert seat is not None and intent.action is not None
             ui.leaving.discard(seat)
             ui.selected.pop(seat, None)
+            ui.picked.pop(seat, None)
             ui.armed.discard(seat)
             await self.advance(game, [(seat, intent.action, False)])
         elif kind is Kind.VOTE:
@@ -193,9 +195,11 @@ class GameService:
             assert seat is not None
             ui.leaving.discard(seat)
             await self.advance(game, [], {seat: (0, Away.LEFT)})
-        elif kind in (Kind.SELECT, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY):
+        elif kind in (Kind.SELECT, Kind.PICK, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY):
             assert seat is not None
-            if kind is Kind.SELECT:
+            if kind is Kind.PICK:
+                ui.picked[seat] = unpack(intent.arg) if intent.arg else ()
+            elif kind is Kind.SELECT:
                 if intent.arg:
                     ui.selected[seat] = parse_card(intent.arg)
                 else:
@@ -318,6 +322,10 @@ class GameService:
         """Play the moves (and the computer's), write it all with the messages it owes."""
         new = play.advance(base or game, moves, flags, self.clock.now())
         assert new.state is not None
+        if not new.state.attacks:  # a new bout: picks and choices of the last one are void
+            ui = self.store.ui_of(game.id)
+            ui.picked.clear()
+            ui.selected.clear()
         if new.state.over:
             return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
                                    finished=True)

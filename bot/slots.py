@@ -14,6 +14,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot import render
 from bot.i18n import Translator, pick_language, translator
+from bot.labels import cards_text
 from bot.store import GameUI
 from durak import State
 from durak.cards import Card
@@ -57,7 +58,7 @@ def pings(game: Game, default_language: str) -> list[Owed]:
         if s.seat in acting and s.away is Away.PLAYING and s.user.notify:
             tr = seat_tr(s, default_language)
             cards = acting[s.seat]
-            text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=render.cards_text(cards)) if cards
+            text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
                     else tr.gettext("🔔 Your move: lead."))
             if game.turn_timeout:
                 text += " " + tr.gettext("⏰ {n} s").format(n=game.turn_timeout)
@@ -85,7 +86,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id)]
     for s in game.seats:
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
-                                      s.seat in ui.armed, now, s.seat in ui.leaving)
+                                    s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
+                                    ui.changes.get(s.user.id))
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand)))
     slots += pings(game, default_language)
     if game.status is Status.FINISHED:

@@ -38,6 +38,8 @@ class GameUI:
     settings_open: bool = False
     note: str = ""                                           # a line under the lobby (who can't be reached)
     selected: dict[int, int] = field(default_factory=dict)   # seat -> the card chosen to cover with
+    picked: dict[int, tuple[int, ...]] = field(default_factory=dict)  # seat -> cards picked to play together
+    changes: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> rating points before, after
     armed: set[int] = field(default_factory=set)             # seats whose next card is a cheat
     leaving: set[int] = field(default_factory=set)           # seats asked "leave the game?"
     vote: Vote | None = None

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
-from bot.turns import timeout_action
+from bot.turns import WARN_SECONDS, timeout_action
 from durak.engine import awaited
 from storage.models import Game, Status
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
-WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out
 
 
 async def logged(game_id: int, work: Awaitable[None]) -> None:

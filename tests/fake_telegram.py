@@ -74,6 +74,7 @@ class FakeTelegram:
         self.answers: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.errors: list[tuple[str, int, str]] = []       # method, code, description sent to the bot
+        self.rejected: list[dict[str, Any]] = []            # messages refused for breaking Telegram's limits
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
         self.group_budget = group_budget        # sends and edits a group allows per window
         self.group_window = group_window
@@ -192,9 +193,20 @@ class FakeTelegram:
         else:
             raise ApiError(400, "Bad Request: chat not found")
 
+    def _check_content(self, p: dict[str, Any]) -> None:
+        """Telegram's limits on one message: 4096 characters, 100 buttons, 8 in a row."""
+        rows = (p.get("reply_markup") or {}).get("inline_keyboard", [])
+        problem = ("message is too long" if len(str(p.get("text", ""))) > 4096
+                   else "reply markup is too long" if sum(len(r) for r in rows) > 100
+                   else "too many buttons in a row" if any(len(r) > 8 for r in rows) else None)
+        if problem is not None:
+            self.rejected.append(p)
+            raise ApiError(400, f"Bad Request: {problem}")
+
     async def api_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(p["chat_id"])
         self._check_chat(chat_id)
+        self._check_content(p)
         message = Message(chat_id, next(self._message_ids[chat_id]), str(p["text"]), p.get("reply_markup"),
                           p.get("message_thread_id"))
         message.history.append(message.text)
@@ -221,6 +233,7 @@ class FakeTelegram:
         if message is None:
             raise ApiError(400, "Bad Request: message to edit not found")
         markup = p.get("reply_markup")
+        self._check_content(p)
         if message.text == p["text"] and message.markup == markup:
             raise ApiError(400, "Bad Request: message is not modified: specified new message content and reply "
                                 "markup are exactly the same as a current content and reply markup of the message")
@@ -235,6 +248,7 @@ class FakeTelegram:
         message = self.messages.get((chat_id, message_id))
         if message is None:
             raise ApiError(400, "Bad Request: message to edit not found")
+        self._check_content(p)
         if message.markup == p.get("reply_markup"):
             raise ApiError(400, "Bad Request: message is not modified")
         self._check_chat(chat_id)

@@ -198,12 +198,15 @@ class Table:
             return [b for b in options if b["text"].startswith(prefixes)]
 
         rare = starting("🎭", "Accuse")
-        done = starting("Done")
+        done = starting("Done", "Pass")
         take = starting("Take")
-        cards = [b for b in options if b not in rare + done + take]
+        several = starting("▶")
+        cards = [b for b in options if b not in rare + done + take + several]
         roll = self.rng.random()
         if rare and roll < 0.05:
             pick = rare
+        elif several and roll < 0.6:
+            pick = several
         elif done and (roll < 0.7 or not cards):
             pick = done
         elif cards and (roll < 0.9 or not take):
@@ -227,5 +230,5 @@ class Table:
 
 
 def playable(message: Message) -> list[dict[str, Any]]:
-    """Buttons a person playing on would consider: hand cards not shown in brackets, and the moves."""
-    return [b for b in message.buttons() if not b["text"].startswith(("(", "🚪", "🙋"))]
+    """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves."""
+    return [b for b in message.buttons() if not b["text"].startswith(("✖", "🚪", "🙋"))]

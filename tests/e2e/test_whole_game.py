@@ -8,13 +8,14 @@ import sqlite3
 
 import pytest
 
-from durak import State, card_label
+from bot.labels import card_text
+from durak import State
 from durak.cards import parse_card
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
 
-CARD = re.compile(r"(10|[2-9JQKA])[♠♣♦♥]")
+CARD = re.compile("(10|[2-9JQKA])(♠|♣|♦\ufe0f|♥\ufe0f)")
 
 
 def stored_game(bot: BotProcess) -> sqlite3.Row:
@@ -35,10 +36,10 @@ def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: i
     assert "Waiting for" not in table_message.text, "the table shows the final state"
     # no group message ever showed a card before it was public
     state = State.from_json(json.loads(row["state"]))
-    shown = {card_label(parse_card(c)) for event in json.loads(row["log"]) for c in event.get("c", [])}
+    shown = {card_text(parse_card(c)) for event in json.loads(row["log"]) for c in event.get("c", [])}
     trump_labels = {m.group(0) for text in table_message.history for m in re.finditer(r"under the stock: (\S+)", text)}
     public = shown | {t.replace("under the stock: ", "") for t in trump_labels}
-    never_public = {card_label(c) for hand in state.hands for c in hand} - public
+    never_public = {card_text(c) for hand in state.hands for c in hand} - public
     for message in table.group_messages():
         for text in message.history:
             leaked = {m.group(0) for m in CARD.finditer(text)} & never_public
@@ -71,9 +72,9 @@ async def test_a_whole_game(fake: FakeTelegram, bot: BotProcess, preset: str, pl
     for seat, user in enumerate(table.players):
         message = table.hand_message(user)
         assert message is not None
-        shown = {m.group(0) for b in message.buttons() if b["callback_data"].startswith("v1:c:")
+        shown = {m.group(0) for b in message.buttons() if b["callback_data"].startswith(("v1:c:", "v1:f:", "v1:d:"))
                  for m in CARD.finditer(b["text"])}
-        assert shown == {card_label(c) for c in state.hands[seat]}
+        assert shown == {card_text(c) for c in state.hands[seat]}
     result = await table.play_to_the_end(timeout=240)
     assert "Game over" in result.text
     assert ("Durak:" in result.text) or ("losing team" in result.text) or ("draw" in result.text)

@@ -1,0 +1,252 @@
+"""A player's hand as an inline keyboard, and the prompt that names its buttons. Pure: no I/O.
+
+Layout: one button per card, one row per suit in a fixed order (♠ ♣ ♦️ ♥️) with the trump suit
+last and each trump marked ★, ranks ascending; a suit of more than 7 cards wraps. ✅ marks a
+picked card, ✖ a card that cannot be played now. Then the move buttons (Lead or Throw in the
+picked cards, the cover targets, transfers, Take, Pass or Done), cheating and accusations,
+I'm back, and Leave alone on the last row. A hand of the whole 52-card deck needs 52 card
+buttons and at most 25 others: always under Telegram's 100.
+
+Every button names an action, not a moment (``seq`` is 0): a card press leads, throws in or
+covers with that card; Lead names its cards. The service applies it if it is legal for the seat
+when pressed, so another player's move never spoils a press that is still legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from telegram import InlineKeyboardButton
+
+from bot.callbacks import Verb, encode, pack
+from bot.i18n import Translator
+from bot.labels import card_text, rank_text
+from durak import PASS, TAKE, Act, Action, State, attack, card_code, defend, is_legal, show, transfer
+from durak.engine import lead_room, room, throwers
+
+PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
+MOVES_PER_ROW = 3
+MAX_PICKS = 30       # packed into the Lead button's 64 bytes of callback data
+SELECTED = "✅"
+UNPLAYABLE = "✖"
+TRUMP = "★"
+Button = InlineKeyboardButton
+
+
+class Role(Enum):
+    LEAD = "lead"      # the table is empty and this seat leads
+    COVER = "cover"    # this seat defends against uncovered cards
+    THROW = "throw"    # this seat may add cards or say pass / done
+    WAIT = "wait"      # nothing to do with cards now
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What one seat may do with its cards now."""
+
+    role: Role
+    playable: frozenset[int] = frozenset()   # cards a press plays now (alone, or with picks)
+    pickable: frozenset[int] = frozenset()   # cards that may go with others in one move: a press picks them
+    picked: tuple[int, ...] = ()             # the picks that are still playable
+    transfers: tuple[int, ...] = ()          # cards that transfer alone
+    shows: tuple[int, ...] = ()              # trumps that transfer by being shown
+
+
+def uncovered(state: State) -> list[int]:
+    return [a for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
+
+
+def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = False) -> Options:
+    """The seat's card moves; ``picks`` are the cards it picked for a several-card move."""
+    if state.over or seat in state.out:
+        return Options(Role.WAIT)
+    hand = state.hands[seat]
+    if not state.attacks:
+        if seat != state.attacker or lead_room(state) < 1:
+            return Options(Role.WAIT)
+        playable = frozenset(hand)
+        if lead_room(state) < 2:
+            pickable: frozenset[int] = frozenset()
+        elif armed:
+            pickable = playable
+        else:
+            pickable = frozenset(c for c in hand if sum(1 for d in hand if d >> 2 == c >> 2) > 1)
+        return Options(Role.LEAD, playable, pickable, _picked(hand, picks, pickable))
+    if seat == state.defender:
+        if state.taking:
+            return Options(Role.WAIT)
+        targets = uncovered(state)
+        playable = frozenset(c for c in hand if any(is_legal(state, seat, defend(t, c, cheat=armed))
+                                                    for t in targets))
+        transfers = tuple(c for c in hand if is_legal(state, seat, transfer(c)))
+        shows = tuple(c for c in hand if is_legal(state, seat, show(c)))
+        return Options(Role.COVER, playable, transfers=transfers, shows=shows)
+    if not hand or seat not in throwers(state):
+        return Options(Role.WAIT)
+    left = room(state)
+    if left is not None and left <= 0:
+        playable = frozenset()
+    else:
+        playable = frozenset(c for c in hand if is_legal(state, seat, attack(c, cheat=armed)))
+    several = (left is None or left >= 2) and len(playable) >= 2
+    pickable = playable if several else frozenset()
+    if not playable and not is_legal(state, seat, PASS):
+        return Options(Role.WAIT)
+    return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable))
+
+
+def _picked(hand: list[int], picks: Iterable[int], pickable: frozenset[int]) -> tuple[int, ...]:
+    chosen = set(picks)
+    return tuple(c for c in sorted(hand) if c in chosen and c in pickable)
+
+
+def repicked(state: State, seat: int, picks: tuple[int, ...], card: int, armed: bool) -> tuple[int, ...]:
+    """The picks after a press on ``card``: a picked card goes back; a lead of one rank starts over
+    when a card of another rank is pressed (unless cheating)."""
+    if card in picks:
+        return tuple(c for c in picks if c != card)
+    if not state.attacks and not armed and picks and picks[0] >> 2 != card >> 2:
+        return (card,)
+    return (*picks, card)
+
+
+def suits_in_order(trump: int | None) -> list[int]:
+    return [s for s in range(4) if s != trump] + ([trump] if trump is not None else [])
+
+
+def card_rows(game_id: int, state: State, seat: int, opts: Options, selected: int | None) -> list[list[Button]]:
+    hand = state.hands[seat]
+    rows: list[list[Button]] = []
+    for suit in suits_in_order(state.trump):
+        cards = sorted(c for c in hand if c & 3 == suit)
+        if not cards:
+            continue
+        buttons = [_card_button(game_id, c, suit == state.trump, opts, selected) for c in cards]
+        per_row = -(-len(buttons) // -(-len(buttons) // PER_ROW))  # wrap into rows of even length
+        rows += [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+    return rows
+
+
+def _card_button(game_id: int, card: int, trump: bool, opts: Options, selected: int | None) -> Button:
+    label = card_text(card) + (TRUMP if trump else "")
+    if card in opts.picked or card == selected:
+        label = SELECTED + label
+    elif opts.playable and card not in opts.playable:
+        label = UNPLAYABLE + label
+    if opts.role is Role.COVER:
+        verb = Verb.COVER
+    elif card in opts.pickable:
+        verb = Verb.PICK
+    else:
+        verb = Verb.CARD
+    return _button(label, verb, game_id, card_code(card))
+
+
+def _button(text: str, verb: Verb, game_id: int, arg: str = "") -> Button:
+    return Button(text, callback_data=encode(verb, game_id, 0, arg))
+
+
+def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Options,
+                 selected: int | None, armed: bool) -> list[Button]:
+    """The moves beside single cards: several cards at once, cover targets, transfers, Take, Pass."""
+    buttons: list[Button] = []
+    if opts.picked:
+        text = (tr.gettext("▶ Lead ({n})") if opts.role is Role.LEAD else tr.gettext("▶ Throw in ({n})"))
+        buttons.append(_button(text.format(n=len(opts.picked)), Verb.LEAD, game_id, pack(opts.picked)))
+    elif opts.role is Role.THROW and not armed and _one_rank(opts.playable):
+        cards = tuple(sorted(opts.playable))
+        if len(cards) >= 2 and is_legal(state, seat, attack(*cards)):
+            buttons.append(_button(tr.gettext("▶ Throw in all {rank}s ({n})").format(
+                rank=rank_text(cards[0]), n=len(cards)), Verb.LEAD, game_id, pack(cards)))
+    if opts.role is Role.COVER and selected is not None:
+        buttons += [_button(tr.gettext("on {card}").format(card=card_text(t)), Verb.TARGET, game_id,
+                            f"{card_code(selected)}.{card_code(t)}")
+                    for t in uncovered(state) if is_legal(state, seat, defend(t, selected, cheat=armed))]
+    for c in opts.transfers:
+        buttons.append(_button(tr.gettext("↪ Transfer {card}").format(card=card_text(c)), Verb.TRANSFER,
+                               game_id, pack((c,))))
+    if len(opts.transfers) >= 2 and is_legal(state, seat, transfer(*opts.transfers)):
+        buttons.append(_button(tr.gettext("↪ Transfer all ({n})").format(n=len(opts.transfers)), Verb.TRANSFER,
+                               game_id, pack(opts.transfers)))
+    for c in opts.shows:
+        buttons.append(_button(tr.gettext("👁 Show {card}").format(card=card_text(c)), Verb.SHOW, game_id,
+                               card_code(c)))
+    if is_legal(state, seat, TAKE):
+        buttons.append(_button(tr.gettext("Take"), Verb.TAKE, game_id))
+    if is_legal(state, seat, PASS):
+        buttons.append(_button(pass_label(tr, state), Verb.PASS, game_id))
+    return buttons
+
+
+def pass_label(tr: Translator, state: State) -> str:
+    """"Pass" when the defender takes (nothing was beaten), "Done (bito)" when everything is covered."""
+    return tr.gettext("Pass") if state.taking else tr.gettext("Done (bito)")
+
+
+def _one_rank(cards: frozenset[int]) -> bool:
+    return len({c >> 2 for c in cards}) == 1
+
+
+def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name: str) -> str:
+    """What the seat may do, naming only buttons it has."""
+    take = is_legal(state, seat, TAKE)
+    may_pass = is_legal(state, seat, PASS)
+    if opts.role is Role.LEAD:
+        if opts.pickable:
+            return tr.gettext("Your lead: press a card. To lead several of one rank, press them, then Lead.")
+        return tr.gettext("Your lead: press a card.")
+    if opts.role is Role.COVER:
+        transfer_too = bool(opts.transfers or opts.shows)
+        if opts.playable:
+            return (tr.gettext("Defend: press a card to cover, transfer, or press Take.") if transfer_too
+                    else tr.gettext("Defend: press a card to cover, or press Take."))
+        if take:
+            return (tr.gettext("You can't cover: transfer, or press Take.") if transfer_too
+                    else tr.gettext("You can't cover: press Take."))
+        return tr.gettext("Defend.")
+    if opts.role is Role.THROW:
+        if state.taking:
+            return (tr.gettext("{name} takes: throw in more, or press Pass.") if may_pass and opts.playable
+                    else tr.gettext("{name} takes: press Pass.") if may_pass
+                    else tr.gettext("{name} takes: you may throw in more.")).format(name=defender_name)
+        if None not in state.covers:
+            return (tr.gettext("Everything is covered: throw in more, or press Done (bito).")
+                    if may_pass and opts.playable else tr.gettext("Everything is covered: press Done (bito).")
+                    if may_pass else tr.gettext("Everything is covered: you may throw in more."))
+        return tr.gettext("You may throw in: press a card. {name} is defending.").format(name=defender_name)
+    if seat == state.defender and state.taking:
+        return tr.gettext("You take the cards; the others may throw in more.")
+    if state.attacks and None in state.covers and not state.taking:
+        return tr.gettext("Wait: {name} is defending.").format(name=defender_name)
+    return tr.gettext("Wait for the others.")
+
+
+def rows_of(buttons: list[Button], per_row: int) -> list[list[Button]]:
+    return [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def keyboard(tr: Translator, game_id: int, state: State, seat: int, name_of: Callable[[int], str], *,
+             picks: Iterable[int] = (), selected: int | None = None, armed: bool = False, cheating: bool = False,
+             away: bool = False, leaving: bool = False) -> list[list[Button]]:
+    """Every button of the seat's private message, in rows. ``away``: the computer plays for him."""
+    opts = options(state, seat, picks, armed)
+    rows = card_rows(game_id, state, seat, opts, selected)
+    rows += rows_of(move_buttons(tr, game_id, state, seat, opts, selected, armed), MOVES_PER_ROW)
+    if cheating and opts.role is not Role.WAIT:
+        rows.append([_button(tr.gettext("🎭 Cheat: on") if armed else tr.gettext("🎭 Cheat: off"), Verb.CHEAT,
+                             game_id)])
+    accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(p)), Verb.ACCUSE, game_id, str(p))
+              for p in range(len(state.hands)) if p != seat and is_legal(state, seat, Action(Act.ACCUSE, suspect=p))]
+    rows += rows_of(accuse, 2)
+    if away:
+        rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game_id)])
+    if seat in state.out:  # a placed result is final: nothing to leave
+        return rows
+    if leaving:
+        rows.append([_button(tr.gettext("🚪 Yes, leave"), Verb.LEAVE_YES, game_id),
+                     _button(tr.gettext("Stay"), Verb.STAY, game_id)])
+    else:
+        rows.append([_button(tr.gettext("🚪 Leave the game"), Verb.LEAVE, game_id)])
+    return rows
