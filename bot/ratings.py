@@ -26,9 +26,14 @@ PROVISIONAL_GAMES = 5  # fewer games than this and a rating is marked provisiona
 
 
 def points(mu: float, sigma: float) -> int:
-    """The rating players see: the cautious estimate on a familiar scale, a newcomer at 1000.
-    Never below 0 (the estimate would have to fall 40 units under a newcomer's)."""
-    return max(0, round(BASE + SCALE * ordinal(mu, sigma)))
+    """The rating players see: the cautious estimate on a familiar scale, a newcomer at 1000."""
+    return shown(ordinal(mu, sigma))
+
+
+def shown(estimate: float) -> int:
+    """A cautious estimate (an ordinal) in points; never below 0 (it would have to fall 40 units
+    under a newcomer's, which no run of losses does)."""
+    return max(0, round(BASE + SCALE * estimate))
 
 
 def rate(current: dict[int, tuple[float, float]], players: list[tuple[int, int, int | None]]

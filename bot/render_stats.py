@@ -9,7 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.callbacks import Verb, encode
 from bot.i18n import Translator
 from bot.render import name_of, preset_name
-from bot.stats import PlayerStats, Standing
+from bot.stats import RANKED_AFTER, PlayerStats, Standing
 from durak.scoring import Scoring
 from storage.models import Game
 
@@ -31,17 +31,21 @@ def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
         return tr.gettext("{name} has not finished a game {where} yet.").format(name=name, where=where)
     lines = [
         tr.gettext("📊 {name} {where}").format(name=name, where=where),
-        tr.ngettext("{n} game", "{n} games", s.games).format(n=s.games),
-        tr.gettext("Wins: {wins} ({rate:.0%}) · best streak {streak}").format(
-            wins=s.wins, rate=s.win_rate, streak=s.best_streak),
-        tr.ngettext("Durak: {n} time · draws: {draws}", "Durak: {n} times · draws: {draws}", s.duraks).format(
-            n=s.duraks, draws=s.draws),
-        tr.gettext("Pogony: given {given}, received {received}").format(given=s.pogony_given,
-                                                                        received=s.pogony_received),
+        tr.ngettext("{n} game played", "{n} games played", s.games).format(n=s.games),
+        tr.ngettext("🃏 Durak {n} time ({rate:.0%} of games)", "🃏 Durak {n} times ({rate:.0%} of games)",
+                    s.duraks).format(n=s.duraks, rate=s.durak_rate),
+        tr.gettext("🥇 First out: {wins} · longest run {streak}").format(wins=s.wins, streak=s.best_streak),
+        tr.gettext("🤝 Draws: {draws}").format(draws=s.draws),
+        tr.gettext("🎖 Pogony: pinned on others {given}, worn {received}").format(
+            given=s.pogony_given, received=s.pogony_received),
     ]
     if s.rating is not None:
-        rank = "" if s.rank is None else " " + tr.gettext("(#{n})").format(n=s.rank)
-        lines.append(tr.gettext("Rating: {rating:.1f}").format(rating=s.rating) + rank)
+        if s.provisional:
+            lines.append(tr.gettext("Rating: {rating} (provisional: {n} of {needed} games)").format(
+                rating=s.rating, n=s.games, needed=RANKED_AFTER))
+        else:
+            rank = "" if s.rank is None else " " + tr.gettext("(#{n})").format(n=s.rank)
+            lines.append(tr.gettext("Rating: {rating}").format(rating=s.rating) + rank)
     return "\n".join(lines)
 
 
@@ -59,7 +63,7 @@ def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers
     if not ranked:
         lines.append(tr.gettext("Nobody has five games yet."))
     if newcomers and page == pages - 1:
-        lines += ["", tr.gettext("Fewer than five games:")]
+        lines += ["", tr.gettext("Provisional (fewer than five games):")]
         lines += [f"· {names.get(row.user_id, '?')} · {_score(row, system)}" for row in newcomers[:PAGE]]
     buttons = []
     where = "c" if chat_wide else "g"
@@ -73,7 +77,7 @@ def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers
 
 
 def _score(row: Standing, system: Scoring) -> str:
-    return f"{row.score:.1f}" if system is Scoring.RATING else str(int(row.score))
+    return str(int(row.score))
 
 
 def history(tr: Translator, games: list[tuple[Game, list[dict[str, object]]]]) -> str:

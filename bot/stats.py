@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.ratings import ordinal
+from bot.ratings import PROVISIONAL_GAMES, points as rating_points
 from durak.scoring import Scoring, points
 from storage.models import PlayedGame
 
-RANKED_AFTER = 5  # games before a player is listed with the ranked players
+RANKED_AFTER = PROVISIONAL_GAMES  # games before a player is listed with the ranked players
 
 
 def won(game: PlayedGame) -> bool:
@@ -32,15 +32,19 @@ class PlayerStats:
     pogony_given: int
     pogony_received: int
     best_streak: int
-    rating: float | None
+    rating: int | None     # in points
     rank: int | None       # place on the rating leaderboard of the scope
 
     @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+    def durak_rate(self) -> float:
+        return self.duraks / self.games if self.games else 0.0
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
 
 
-def player_stats(games: list[PlayedGame], rating: float | None, rank: int | None) -> PlayerStats:
+def player_stats(games: list[PlayedGame], rating: int | None, rank: int | None) -> PlayerStats:
     streak = best = 0
     for game in games:
         streak = streak + 1 if won(game) else 0
@@ -73,7 +77,7 @@ def standings(system: Scoring, played: dict[int, list[PlayedGame]],
         if system is Scoring.RATING:
             if user_id not in ratings:
                 continue
-            score = ordinal(*ratings[user_id])
+            score = rating_points(*ratings[user_id])
         else:
             score = sum(points(system, won=won(g), lost=g.loser, rank=g.rank, players=g.players,
                                penalty_points=g.penalty) for g in games)

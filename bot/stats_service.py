@@ -28,10 +28,10 @@ class StatsService:
         played = [g for _, g in await self.repo.played(chat_id=chat_id, user_id=user.id)]
         table = await self.repo.all_ratings(scope)
         mine = table.get(user.id)
-        rating = None if mine is None else ratings.ordinal(*mine)
+        rating = None if mine is None else ratings.points(*mine)
         rank = None
         if rating is not None:
-            better_ids = [u for u, r in table.items() if ratings.ordinal(*r) > rating]
+            better_ids = [u for u, r in table.items() if ratings.points(*r) > rating]
             known = await self.repo.users_by_ids(better_ids) if better_ids else {}
             better = [u for u in better_ids if u in known and not known[u].hidden]
             rank = len(better) + 1
@@ -42,8 +42,8 @@ class StatsService:
         where = tr.gettext("in this chat") if chat_id is not None else tr.gettext("overall")
         text = render_stats.stats(tr, user.name, await self.player(chat_id, user), where)
         scope = ratings.GLOBAL if chat_id is None else chat_id
-        history = await self.repo.rating_history(scope, user.id, CHART_GAMES)
-        chart = rating_chart(history, tr.gettext("Rating, last games")) if len(history) >= 2 else None
+        history = [ratings.shown(o) for o in await self.repo.rating_history(scope, user.id, CHART_GAMES)]
+        chart = rating_chart(history, tr.gettext("Rating over the last games")) if len(history) >= 2 else None
         return text, chart
 
     async def top(self, tr: Translator, chat_id: int, chat_wide: bool, page: int

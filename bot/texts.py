@@ -25,6 +25,18 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
     ]
 
 
+GROUP_COMMANDS = ("newgame", "rules", "stop", "leave", "stats", "top", "help")
+
+
+def group_help(tr: Translator, details_url: str) -> str:
+    """/help in a group: the few commands a table needs, and where the details are."""
+    described = dict(commands(tr))
+    lines = [tr.gettext("🃏 Durak: /newgame opens a game; your cards come to your private chat with me."), ""]
+    lines += [f"/{name}: {described[name]}" for name in GROUP_COMMANDS]
+    lines += ["", tr.gettext("How to play, and every command: {url}").format(url=details_url)]
+    return "\n".join(lines)
+
+
 def help_text(tr: Translator) -> str:
     lines = [
         tr.gettext("🃏 Durak with friends."),
@@ -32,11 +44,14 @@ def help_text(tr: Translator) -> str:
         tr.gettext("In a group: /newgame opens a lobby (add a preset: /newgame perevodnoy). "
                    "Players press Join; the creator may change Settings and presses Start."),
         tr.gettext("The group sees one table message that follows the game. Your cards come to your private "
-                   "chat with me: press a card to lead, cover or throw in; Take and Done appear when you may "
-                   "use them."),
-        tr.gettext("To cover when several cards are open, press your card, then the card it covers."),
+                   "chat with me, one row per suit, trumps (★) last: press a card to lead, cover or throw in. "
+                   "✖ marks a card you can't play now. Take, Pass and Done (bito) appear when you may use them."),
+        tr.gettext("To play several cards at once, press them (✅ marks them), then Lead or Throw in. To cover "
+                   "when your card fits several open cards, press it, then the card it covers."),
+        tr.gettext("When it is your move to lead or to defend, I send you a short message, and delete it once "
+                   "you have moved; /notify off stops these."),
         tr.gettext("Each move has a time limit (a lobby setting, 60 seconds by default). When it runs out the "
-                   "defender takes, attackers say done, and a leader's lowest card is played. Miss two turns in a "
+                   "defender takes, attackers pass, and a leader's lowest card is played. Miss two turns in a "
                    "row and the computer plays for you until you press I'm back."),
         tr.gettext("Every finished game counts: /stats, /top and /history show who wins, who is the durak most "
                    "often and who climbs."),

@@ -88,7 +88,12 @@ async def help_command(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None:
         return
-    await message.reply_text(texts.help_text(await reader_tr(update, context)))
+    tr = await reader_tr(update, context)
+    if in_group(update):  # the group gets the short list; the details belong in private
+        username = service_of(context).bot_username
+        await message.reply_text(texts.group_help(tr, f"https://t.me/{username}?start=help"))
+    else:
+        await message.reply_text(texts.help_text(tr))
 
 
 async def rules(update: Update, context: Context) -> None:

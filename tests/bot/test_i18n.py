@@ -50,3 +50,17 @@ def test_language_choice() -> None:
     assert pick_language(None, "de-AT", "ru") == "en"
     assert pick_language(None, None, "ru") == "ru"
     assert pick_language("xx", None, "en") == "en"
+
+
+def test_russian_has_no_gender_hacks_and_keeps_names_in_the_nominative() -> None:
+    """No "вышел(а)": sentences about a player are in the present tense or name him after a colon;
+    a name never follows a preposition, where Russian would decline it."""
+    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po, locale="ru")
+    texts = [s for m in catalog if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
+    hacks = [t for t in texts if re.search(r"\((а|ла|ло|и)\)", t)]
+    assert not hacks, hacks
+    declined = [t for t in texts if re.search(r"\b(на|к|у|от|с|для|о|про)\s+\{(name|who|other|names)\}", t)]
+    assert not declined, declined
+    past = [t for t in texts if re.search(r"\{(who|name)\}\s+\w+(л|лся|лась)\b", t)]
+    assert not past, past

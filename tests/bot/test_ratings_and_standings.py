@@ -62,12 +62,21 @@ def test_each_system_ranks_the_prepared_results() -> None:
     assert order(Scoring.PENALTY) == ([(2, 27), (1, 30)], [3]), "the fewest penalty points lead"
     ranked, newcomers = standings(Scoring.RATING, PREPARED, {1: (30.0, 2.0), 2: (24.0, 2.0), 3: (40.0, 5.0)})
     assert [s.user_id for s in ranked] == [1, 2] and [s.user_id for s in newcomers] == [3]
-    assert ranked[0].score == ratings.ordinal(30.0, 2.0)
+    assert ranked[0].score == ratings.points(30.0, 2.0) == 1000 + 25 * 24
 
 
 def test_player_stats() -> None:
     games = [*PREPARED[1], game(2, pogony=True, gave=True), game(3, loser=True, pogony=True), game(1, draw=True)]
-    s = player_stats(games, 12.5, 2)
+    s = player_stats(games, 1012, 2)
     assert (s.games, s.wins, s.duraks, s.draws) == (8, 3, 2, 1)
     assert (s.pogony_given, s.pogony_received, s.best_streak) == (1, 1, 2)
-    assert s.win_rate == 3 / 8
+    assert s.durak_rate == 2 / 8 and not s.provisional
+    assert player_stats(games[:4], 1012, 2).provisional
+
+
+def test_ratings_read_as_points_a_newcomer_at_1000_and_never_negative() -> None:
+    assert ratings.points(*ratings.default()) == 1000
+    current = {1: ratings.default(), 2: ratings.default()}
+    for _ in range(300):  # player 2 is the durak of every game
+        current = ratings.rate(current, [(1, 1, None), (2, 2, None)])
+    assert 0 < ratings.points(*current[2]) < 1000 < ratings.points(*current[1])

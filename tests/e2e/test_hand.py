@@ -16,7 +16,7 @@ from tests.fake_telegram import FakeTelegram, Message
 
 
 async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[str]], lead: list[str],
-                          rules: Rules | None = None) -> None:
+                          rules: Rules | None = None, stock: tuple[str, ...] = ("AC", "KC", "QH")) -> None:
     """A game in the database whose attacker (seat 0, Anna) has just led ``lead``, as a restart finds it."""
     repo = Repo(await Database.open(database))
     anna, boris = User(101, "Anna"), User(102, "Boris")
@@ -24,8 +24,9 @@ async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[s
         await repo.save_user(user, private_chat=True)
         fake.users[user.id].started = True
     state = position(rules or Rules(), [[parse_card(c) for c in h] for h in hands],
-                     [parse_card(c) for c in ("AC", "KC", "QH")], trump=3, attacker=0, first_bout=False)
-    state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
+                     [parse_card(c) for c in stock], trump=3, attacker=0, first_bout=False)
+    if lead:
+        state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
     game = await repo.create_lobby(GROUP, 0, anna, rules or Rules(), 2, players=[anna, boris])
     for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped: ids 1
         fake.messages[(chat, 1)] = Message(chat, next(fake._message_ids[chat]), "…", None)
@@ -49,18 +50,19 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Defend" in boris.text)
-    assert "(6♦)" in buttons(boris) and "9♥" in buttons(boris) and "Take" in buttons(boris)
-    answer = await table.press(102, boris, "(6♦)")
-    assert answer["text"] == "6♦ can't cover 7♠."
-    await table.press(102, boris, "9♥")
+    assert buttons(boris) == ["8♠", "J♠", "✖6♦️", "9♥️★", "Take", "🚪 Leave the game"], "suit rows, trumps last"
+    answer = await table.press(102, boris, "✖6♦️")
+    assert answer["text"] == "6♦️ can't cover 7♠."
+    await table.press(102, boris, "9♥️★")
     await fake.wait_for(lambda: "on 7♣" in buttons(boris))
-    assert "[9♥]" in buttons(boris) and "on 7♠" in buttons(boris)
+    assert "✅9♥️★" in buttons(boris) and "on 7♠" in buttons(boris)
     await table.press(102, boris, "on 7♣")
-    await fake.wait_for(lambda: "7♣→9♥" in boris.text)
+    await fake.wait_for(lambda: "7♣→9♥️" in boris.text)
     await table.press(102, boris, "8♠")  # fits only 7♠: covered at once
     await fake.wait_for(lambda: "7♠→8♠" in boris.text)
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Done (bito)" in buttons(anna))
+    assert "Everything is covered: press Done (bito)." in anna.text
     await fake.wait_for(lambda: "7♠→8♠" in fake.messages[(GROUP, 1)].text)
     await bot.stop()
 
@@ -74,10 +76,11 @@ async def test_transfer_and_show_buttons_appear_only_when_legal(fake: FakeTelegr
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Defend" in boris.text)
-    assert {"↪ Transfer 7♦", "↪ Transfer 7♥", "👁 Show 7♥", "Take"} <= set(buttons(boris))
-    await table.press(102, boris, "👁 Show 7♥")
+    assert {"↪ Transfer 7♦️", "↪ Transfer 7♥️", "↪ Transfer all (2)", "👁 Show 7♥️", "Take"} <= set(buttons(boris))
+    assert "Defend: press a card to cover, transfer, or press Take." in boris.text
+    await table.press(102, boris, "👁 Show 7♥️")
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Defend" in anna.text)
     assert not [b for b in buttons(anna) if b.startswith(("↪", "👁"))], "Anna holds no seven"
-    assert "7♥" in buttons(boris) or "(7♥)" in buttons(boris), "a shown trump stays in hand"
+    assert "7♥️★" in buttons(boris) or "✖7♥️★" in buttons(boris), "a shown trump stays in hand"
     await bot.stop()
