@@ -68,12 +68,13 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
             return Options(Role.WAIT)
         playable = frozenset(hand)
         if lead_room(state) < 2:
-            pickable: frozenset[int] = frozenset()
-        elif armed:
+            return Options(Role.LEAD, playable)
+        picked = _picked(hand, picks, playable)
+        if armed or picked:  # once picking has begun, every press picks (another rank starts over)
             pickable = playable
         else:
             pickable = frozenset(c for c in hand if sum(1 for d in hand if d >> 2 == c >> 2) > 1)
-        return Options(Role.LEAD, playable, pickable, _picked(hand, picks, pickable))
+        return Options(Role.LEAD, playable, pickable, picked)
     if seat == state.defender:
         if state.taking:
             return Options(Role.WAIT)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.ratings import PROVISIONAL_GAMES, points as rating_points
+from bot.ratings import PROVISIONAL_GAMES
+from bot.ratings import points as rating_points
 from durak.scoring import Scoring, points
 from storage.models import PlayedGame
 

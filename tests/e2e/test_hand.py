@@ -10,29 +10,31 @@ from durak.cards import parse_card
 from storage.db import Database
 from storage.models import Status, User
 from storage.repo import Repo
-from tests.e2e.conftest import GROUP
+from tests.e2e.conftest import GROUP, NAMES
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram, Message
 
 
 async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[str]], lead: list[str],
                           rules: Rules | None = None, stock: tuple[str, ...] = ("AC", "KC", "QH")) -> None:
-    """A game in the database whose attacker (seat 0, Anna) has just led ``lead``, as a restart finds it."""
+    """A game in the database whose attacker (seat 0, Anna; then Boris, Vera…) has just led ``lead``
+    (nothing if empty), as a restart finds it."""
     repo = Repo(await Database.open(database))
-    anna, boris = User(101, "Anna"), User(102, "Boris")
-    for user in (anna, boris):
+    users = [User(101 + i, NAMES[i]) for i in range(len(hands))]
+    for user in users:
         await repo.save_user(user, private_chat=True)
         fake.users[user.id].started = True
     state = position(rules or Rules(), [[parse_card(c) for c in h] for h in hands],
                      [parse_card(c) for c in stock], trump=3, attacker=0, first_bout=False)
     if lead:
         state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
-    game = await repo.create_lobby(GROUP, 0, anna, rules or Rules(), 2, players=[anna, boris])
-    for chat in (GROUP, 101, 102):  # the messages the bot had posted before it stopped: ids 1
+    game = await repo.create_lobby(GROUP, 0, users[0], rules or Rules(), len(users), players=users)
+    chats = {"table": GROUP, **{f"hand:{i}": u.id for i, u in enumerate(users)}}
+    for chat in chats.values():  # the messages the bot had posted before it stopped: ids 1
         fake.messages[(chat, 1)] = Message(chat, next(fake._message_ids[chat]), "…", None)
     await repo.save_game(game, replace(game, status=Status.PLAYING, state=state))
     async with repo.db.write() as conn:  # the outbox knows those messages: they are edited, not posted again
-        for slot, chat in (("table", GROUP), ("hand:0", 101), ("hand:1", 102)):
+        for slot, chat in chats.items():
             await conn.execute("INSERT INTO outbox (game_id, slot, chat_id, message_id, wanted, delivered) "
                                "VALUES (?, ?, ?, 1, 1, 1)", (game.id, slot, chat))
     await repo.db.close()
