@@ -24,6 +24,7 @@ from bot.clock import Clock, RealClock
 from bot.directory import Directory
 from bot.i18n import translator
 from bot.outbox import Outbox
+from bot.health import Heartbeat
 from bot.service import GameService
 from bot.settings import Settings
 from bot.stats_service import StatsService
@@ -104,6 +105,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
 
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_sent=sent)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock)
+        service.timers.heartbeat = Heartbeat(settings.health_file)
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]

@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
+    health_file: Path | None = None              # rewritten while the bot runs, for durak-health
 
     @field_validator("bot_token")
     @classmethod

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
+from bot.health import Heartbeat
 from bot.turns import WARN_SECONDS, timeout_action
 from durak.engine import awaited
 from storage.models import Game, Status
@@ -35,6 +36,7 @@ async def logged(game_id: int, work: Awaitable[None]) -> None:
 class Timers:
     def __init__(self, service: GameService) -> None:
         self.service = service
+        self.heartbeat = Heartbeat(None)  # the health file, rewritten by the sweep
 
     def start(self) -> None:
         clock = self.service.clock
@@ -43,6 +45,7 @@ class Timers:
     async def sweep(self) -> None:
         service = self.service
         self.start()  # the next sweep first: whatever happens below, sweeping goes on
+        self.heartbeat.beat()
         now = service.clock.now()
         for game in list(service.store.games.values()):
             if game.status is Status.LOBBY and now >= game.updated_at + service.lobby_timeout:

@@ -64,3 +64,4 @@ def test_russian_has_no_gender_hacks_and_keeps_names_in_the_nominative() -> None
     assert not declined, declined
     past = [t for t in texts if re.search(r"\{(who|name)\}\s+\w+(л|лся|лась)\b", t)]
     assert not past, past
+

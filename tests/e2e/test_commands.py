@@ -43,7 +43,10 @@ async def test_help_rules_and_cancel(fake: FakeTelegram, bot: BotProcess) -> Non
 async def test_language_of_the_group_by_admins_and_of_a_user(fake: FakeTelegram, bot: BotProcess) -> None:
     assert await reply_to(fake, 102, GROUP, "/language ru") == "Only an admin can change the group's language."
     assert await reply_to(fake, 101, GROUP, "/language ru") == "Готово: здесь я буду говорить по-русски."
-    assert (await reply_to(fake, 101, GROUP, "/help")).startswith("🃏 Дурак с друзьями.")
+    group_help = await reply_to(fake, 101, GROUP, "/help")
+    assert group_help.startswith("🃏 Дурак: /newgame") and len(group_help.splitlines()) <= 12, "short in a group"
+    assert group_help.endswith("?start=help")
+    assert len((await reply_to(fake, 101, 101, "/help")).splitlines()) > 15, "the details in private"
     assert await reply_to(fake, 102, 102, "/language ru") == "Готово: с вами я буду говорить по-русски."
     assert await reply_to(fake, 102, 102, "/language en") == "Done: I will speak English with you."
 

@@ -94,7 +94,7 @@ async def test_picked_cards_lead_together(fake: FakeTelegram, tmp_path: Path) ->
     assert "✅9♠" in buttons(anna)
     await table.press(101, anna, "9♦️")
     await fake.wait_for(lambda: "▶ Lead (2)" in buttons(anna))
-    await table.press(101, anna, "9♠")  # a second press puts it back
+    await table.press(101, anna, "✅9♠")  # a second press puts it back
     await fake.wait_for(lambda: "▶ Lead (1)" in buttons(anna) and "✅9♦️" in buttons(anna))
     await table.press(101, anna, "9♣")
     await fake.wait_for(lambda: "▶ Lead (2)" in buttons(anna))

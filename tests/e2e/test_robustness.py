@@ -18,7 +18,7 @@ from tests.fake_telegram import FakeTelegram, Message
 
 
 def playable_card(message: Message) -> dict[str, Any]:
-    return next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "(")
+    return next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "✖")
 
 
 def moves(table: Table, database: Path) -> int:
@@ -78,18 +78,19 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
     assert await toast(attacker, "v1:c:999:0:6S") == "This game is over."
     assert await toast(attacker, f"v1:c:{game_id}:0:ZZ") == "Unknown button."
     assert await toast(106, card["callback_data"]) == "This button is not valid any more.", "not his message"
-    assert await toast(attacker, f"v1:c:{game_id}:5:{card['callback_data'].split(':')[4]}") == (
-        "The table has changed: look again.")
+    code = card["callback_data"].split(":")[4]
+    assert await toast(attacker, f"v1:d:{game_id}:0:{code}") == "Not your turn.", "nothing to cover: refused, why"
+    assert await toast(attacker, f"v1:m:{game_id}:0:") == "Unknown button."
     own = table.hand_message(other)
     assert own is not None
     answer = await fake.answer(await fake.press(other, own.chat_id, own.message_id, card["callback_data"]))
     assert "not in your hand" in answer["text"]
     assert table.stored(database)["version"] == version, "nothing was written"
 
-    # the real press works, and pressing the same button again is stale
+    # the real press works, and pressing the same button again is refused: the card is on the table
     assert await toast(attacker, card["callback_data"]) == ""
     await fake.wait_for(lambda: table.stored(database)["version"] == version + 1)
-    assert await toast(attacker, card["callback_data"]) == "The table has changed: look again."
+    assert (await toast(attacker, card["callback_data"])).endswith("is not in your hand.")
     await asyncio.sleep(0.2)
     assert table.stored(database)["version"] == version + 1
 

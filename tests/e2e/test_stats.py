@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -38,7 +39,8 @@ async def play_games(fake: FakeTelegram, bot: BotProcess, count: int) -> None:
 async def test_stats_top_and_history_after_real_games(fake: FakeTelegram, bot: BotProcess) -> None:
     await play_games(fake, bot, 2)
     text = await reply_to(fake, 101, GROUP, "/stats")
-    assert text.startswith("📊 Anna in this chat") and "2 games" in text and "Rating:" in text
+    assert text.startswith("📊 Anna in this chat") and "2 games played" in text and "🃏 Durak " in text
+    assert re.search(r"Rating: \d{3,4} \(provisional: 2 of 5 games\)", text), text
     chart = fake.chat_messages(GROUP)[-1]
     assert chart.photo.startswith(PNG), "a chart of the rating comes with the stats"
     pixels = matplotlib.image.imread(io.BytesIO(chart.photo), format="png")
@@ -48,7 +50,8 @@ async def test_stats_top_and_history_after_real_games(fake: FakeTelegram, bot: B
     assert (await reply_to(fake, 101, 101, "/stats")).startswith("📊 Anna overall")
     top = await reply_to(fake, 101, GROUP, "/top")
     assert top.startswith("🏆 Top players of this chat · by rating")
-    assert "Fewer than five games:" in top and "Anna" in top and "Boris" in top
+    assert "Provisional (fewer than five games):" in top and "Anna" in top and "Boris" in top
+    assert all(int(line.rsplit("· ", 1)[1]) > 0 for line in top.splitlines() if line.startswith("· "))
     assert (await reply_to(fake, 101, GROUP, "/top global")).startswith("🏆 Top players everywhere")
     history = await reply_to(fake, 101, GROUP, "/history")
     lines = history.splitlines()

@@ -87,12 +87,16 @@ def log_lines(table: Table) -> str:
 async def test_the_timer_is_shown_and_counts_down(fake: FakeTelegram, timed_bot: BotProcess,
                                                   clock: ManualClock) -> None:
     table = await started(fake, timed_bot)
-    assert "(⏰ 60 seconds left)" in log_lines(table)
+    assert "(⏰ 60 s per move)" in log_lines(table), "the budget, true for as long as it is shown"
     attacker = table.players[state(timed_bot).attacker or 0]
-    assert "⏰ 60 seconds left." in (table.hand_message(attacker) or table.lobby()).text
-    await clock.advance(50)
+    assert "⏰ 60 s per move" in (table.hand_message(attacker) or table.lobby()).text
+    await clock.advance(30)
     await settle(timed_bot)
-    assert "(⏰ 10 seconds left)" in log_lines(table)
+    assert "(⏰ 60 s per move)" in log_lines(table), "no countdown that would stand still between edits"
+    await clock.advance(20)
+    await settle(timed_bot)
+    assert "(⏰ only 10 seconds left!)" in log_lines(table), "one refresh shortly before the end"
+    assert "⏰ only 10 seconds left!" in (table.hand_message(attacker) or table.lobby()).text
 
 
 async def test_each_role_times_out_carefully(fake: FakeTelegram, timed_bot: BotProcess, clock: ManualClock) -> None:
@@ -104,7 +108,7 @@ async def test_each_role_times_out_carefully(fake: FakeTelegram, timed_bot: BotP
     await settle(timed_bot)
     after_lead = state(timed_bot)
     assert after_lead.attacks and after_lead.moves == 1
-    assert "⏰ Anna led" in log_lines(table) or "⏰ Boris led" in log_lines(table)
+    assert "⏰ Anna leads" in log_lines(table) or "⏰ Boris leads" in log_lines(table)
     await clock.advance(60)  # the defender takes
     await settle(timed_bot)
     assert state(timed_bot).taking or not state(timed_bot).attacks
@@ -276,7 +280,7 @@ async def test_a_late_timer_changes_nothing(fake: FakeTelegram, timed_bot: BotPr
 async def test_the_turn_timer_setting(fake: FakeTelegram, timed_bot: BotProcess, clock: ManualClock) -> None:
     table = await started(fake, timed_bot, timer="off")
     assert row(timed_bot)["deadline"] is None
-    assert "seconds left" not in log_lines(table)
+    assert "⏰" not in log_lines(table)
     await clock.advance(10_000)
     assert state(timed_bot).moves == 0
     await fake.send_text(101, GROUP, "/stop")
