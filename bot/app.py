@@ -22,9 +22,9 @@ from telegram.ext import (
 from bot import texts
 from bot.clock import Clock, RealClock
 from bot.directory import Directory
+from bot.health import Heartbeat
 from bot.i18n import translator
 from bot.outbox import Outbox
-from bot.health import Heartbeat
 from bot.service import GameService
 from bot.settings import Settings
 from bot.stats_service import StatsService

@@ -7,6 +7,7 @@ once the file is older than a minute; Docker then marks the container unhealthy.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -27,10 +28,8 @@ class Heartbeat:
         if self.path is None or now - self._last < BEAT_SECONDS:
             return
         self._last = now
-        try:
+        with contextlib.suppress(OSError):
             self.path.write_text(f"{now:.0f}\n")
-        except OSError:
-            pass
 
 
 def check(path: Path, now: float | None = None) -> str | None:
