@@ -134,7 +134,7 @@ def _card_button(game_id: int, card: int, trump: bool, opts: Options, selected: 
     label = card_text(card) + (TRUMP if trump else "")
     if card in opts.picked or card == selected:
         label = SELECTED + label
-    elif opts.playable and card not in opts.playable:
+    elif opts.role is not Role.WAIT and card not in opts.playable:  # waiting, no card is marked
         label = UNPLAYABLE + label
     if opts.role is Role.COVER:
         verb = Verb.COVER

@@ -134,7 +134,7 @@ async def test_attackers_pass_when_the_defender_takes_and_see_their_options(fake
     table = Table(fake, GROUP, [101, 102, 103])
     anna, boris, vera = (fake.messages[(u, 1)] for u in (101, 102, 103))
     await fake.wait_for(lambda: "Take" in buttons(boris))
-    assert "Defend: press a card to cover, or press Take." in boris.text
+    assert "You can't cover: press Take." in boris.text, "he holds no spade and no trump"
     await table.press(102, boris, "Take")
     await fake.wait_for(lambda: "Pass" in buttons(anna))
     assert "Boris takes: press Pass." in anna.text and "Done (bito)" not in buttons(anna)

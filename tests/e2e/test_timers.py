@@ -68,10 +68,9 @@ async def act(table: Table, bot: BotProcess, user: int) -> None:
         message = table.hand_message(user)
         assert message is not None
         options = playable(message)
-        targets = [b for b in options if b["text"].startswith("on ")]
+        chosen = [b for b in options if b["text"].startswith(("on ", "▶"))]  # a target, or the picked cards
         seen = len(message.history)
-        answer = await table.press(user, message, str((targets or [None])[0] and targets[0]["callback_data"])
-                                   if targets else table.choose(options))
+        answer = await table.press(user, message, str(chosen[0]["callback_data"]) if chosen else table.choose(options))
         assert not answer.get("text"), answer
         await table.fake.wait_for(lambda m=message, n=seen: row(bot)["version"] > version or len(m.history) > n)
         if row(bot)["version"] > version:
