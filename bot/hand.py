@@ -18,13 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from telegram import InlineKeyboardButton
-
 from bot.callbacks import Verb, encode, pack
 from bot.i18n import Translator
 from bot.labels import card_text, rank_text
-from durak import PASS, TAKE, Act, Action, State, attack, card_code, defend, is_legal, show, transfer
-from durak.engine import lead_room, room, throwers
+from durak import Act, State, attack, card_code, defend, is_legal, legal_actions, transfer
+from durak.engine import lead_room, room
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
 MOVES_PER_ROW = 3
@@ -32,7 +30,7 @@ MAX_PICKS = 30       # packed into the Lead button's 64 bytes of callback data
 SELECTED = "✅"
 UNPLAYABLE = "✖"
 TRUMP = "★"
-Button = InlineKeyboardButton
+Button = dict[str, str]  # an inline button as the Bot API takes it: built as plain data, it is cheap
 
 
 class Role(Enum):
@@ -52,6 +50,8 @@ class Options:
     picked: tuple[int, ...] = ()             # the picks that are still playable
     transfers: tuple[int, ...] = ()          # cards that transfer alone
     shows: tuple[int, ...] = ()              # trumps that transfer by being shown
+    moves: frozenset[Act] = frozenset()      # Take and Pass, when legal
+    accusable: tuple[int, ...] = ()          # seats this one may accuse of cheating
 
 
 def uncovered(state: State) -> list[int]:
@@ -59,7 +59,10 @@ def uncovered(state: State) -> list[int]:
 
 
 def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = False) -> Options:
-    """The seat's card moves; ``picks`` are the cards it picked for a several-card move."""
+    """The seat's card moves; ``picks`` are the cards it picked for a several-card move.
+
+    One pass over the engine's legal actions (none for a lead, whose several-card sets are
+    not listed: any card leads alone, and cards of one rank go together)."""
     if state.over or seat in state.out:
         return Options(Role.WAIT)
     hand = state.hands[seat]
@@ -75,27 +78,23 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
         else:
             pickable = frozenset(c for c in hand if sum(1 for d in hand if d >> 2 == c >> 2) > 1)
         return Options(Role.LEAD, playable, pickable, picked)
+    acts = legal_actions(state, seat)
+    moves = frozenset(a.act for a in acts if a.act in (Act.TAKE, Act.PASS))
+    accusable = tuple(a.suspect for a in acts if a.act is Act.ACCUSE and a.suspect is not None)
     if seat == state.defender:
         if state.taking:
-            return Options(Role.WAIT)
-        targets = uncovered(state)
-        playable = frozenset(c for c in hand if any(is_legal(state, seat, defend(t, c, cheat=armed))
-                                                    for t in targets))
-        transfers = tuple(c for c in hand if is_legal(state, seat, transfer(c)))
-        shows = tuple(c for c in hand if is_legal(state, seat, show(c)))
-        return Options(Role.COVER, playable, transfers=transfers, shows=shows)
-    if not hand or seat not in throwers(state):
-        return Options(Role.WAIT)
+            return Options(Role.WAIT, moves=moves, accusable=accusable)
+        playable = frozenset(a.card for a in acts if a.act is Act.DEFEND and (armed or not a.cheat))
+        transfers = tuple(a.card for a in acts if a.act is Act.TRANSFER and not a.cheat)
+        shows = tuple(a.card for a in acts if a.act is Act.SHOW and not a.cheat)
+        return Options(Role.COVER, playable, transfers=transfers, shows=shows, moves=moves, accusable=accusable)
+    playable = frozenset(a.card for a in acts if a.act is Act.ATTACK and (armed or not a.cheat))
+    if not playable and Act.PASS not in moves:
+        return Options(Role.WAIT, moves=moves, accusable=accusable)
     left = room(state)
-    if left is not None and left <= 0:
-        playable = frozenset()
-    else:
-        playable = frozenset(c for c in hand if is_legal(state, seat, attack(c, cheat=armed)))
-    several = (left is None or left >= 2) and len(playable) >= 2
-    pickable = playable if several else frozenset()
-    if not playable and not is_legal(state, seat, PASS):
-        return Options(Role.WAIT)
-    return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable))
+    pickable = playable if (left is None or left >= 2) and len(playable) >= 2 else frozenset()
+    return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable), moves=moves,
+                   accusable=accusable)
 
 
 def _picked(hand: list[int], picks: Iterable[int], pickable: frozenset[int]) -> tuple[int, ...]:
@@ -146,7 +145,7 @@ def _card_button(game_id: int, card: int, trump: bool, opts: Options, selected: 
 
 
 def _button(text: str, verb: Verb, game_id: int, arg: str = "") -> Button:
-    return Button(text, callback_data=encode(verb, game_id, 0, arg))
+    return {"text": text, "callback_data": encode(verb, game_id, 0, arg)}
 
 
 def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Options,
@@ -174,9 +173,9 @@ def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Op
     for c in opts.shows:
         buttons.append(_button(tr.gettext("👁 Show {card}").format(card=card_text(c)), Verb.SHOW, game_id,
                                card_code(c)))
-    if is_legal(state, seat, TAKE):
+    if Act.TAKE in opts.moves:
         buttons.append(_button(tr.gettext("Take"), Verb.TAKE, game_id))
-    if is_legal(state, seat, PASS):
+    if Act.PASS in opts.moves:
         buttons.append(_button(pass_label(tr, state), Verb.PASS, game_id))
     return buttons
 
@@ -192,8 +191,8 @@ def _one_rank(cards: frozenset[int]) -> bool:
 
 def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name: str) -> str:
     """What the seat may do, naming only buttons it has."""
-    take = is_legal(state, seat, TAKE)
-    may_pass = is_legal(state, seat, PASS)
+    take = Act.TAKE in opts.moves
+    may_pass = Act.PASS in opts.moves
     if opts.role is Role.LEAD:
         if opts.pickable:
             return tr.gettext("Your lead: press a card. To lead several of one rank, press them, then Lead.")
@@ -229,17 +228,18 @@ def rows_of(buttons: list[Button], per_row: int) -> list[list[Button]]:
 
 
 def keyboard(tr: Translator, game_id: int, state: State, seat: int, name_of: Callable[[int], str], *,
-             picks: Iterable[int] = (), selected: int | None = None, armed: bool = False, cheating: bool = False,
-             away: bool = False, leaving: bool = False) -> list[list[Button]]:
+             opts: Options | None = None, picks: Iterable[int] = (), selected: int | None = None,
+             armed: bool = False, cheating: bool = False, away: bool = False,
+             leaving: bool = False) -> list[list[Button]]:
     """Every button of the seat's private message, in rows. ``away``: the computer plays for him."""
-    opts = options(state, seat, picks, armed)
+    opts = opts or options(state, seat, picks, armed)
     rows = card_rows(game_id, state, seat, opts, selected)
     rows += rows_of(move_buttons(tr, game_id, state, seat, opts, selected, armed), MOVES_PER_ROW)
     if cheating and opts.role is not Role.WAIT:
         rows.append([_button(tr.gettext("🎭 Cheat: on") if armed else tr.gettext("🎭 Cheat: off"), Verb.CHEAT,
                              game_id)])
     accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(p)), Verb.ACCUSE, game_id, str(p))
-              for p in range(len(state.hands)) if p != seat and is_legal(state, seat, Action(Act.ACCUSE, suspect=p))]
+              for p in opts.accusable]
     rows += rows_of(accuse, 2)
     if away:
         rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game_id)])

@@ -288,9 +288,9 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
 
 def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
             now: float | None = None, leaving: bool = False, picks: tuple[int, ...] = (),
-            change: tuple[int, int] | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One player's private message: the table as he sees it, the last moves, and his hand as buttons.
-    ``change``: his rating before and after, once the game is over."""
+            change: tuple[int, int] | None = None) -> tuple[str, list[list[hand.Button]] | None]:
+    """One player's private message: the table as he sees it, the last moves, and his hand as button
+    rows (plain Bot API data). ``change``: his rating before and after, once the game is over."""
     state = game.state
     assert state is not None
     seen = view(state, None)
@@ -322,10 +322,10 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     if leaving:
         lines += ["", tr.gettext("Leave the game? The computer plays your cards to the end, and it counts as a "
                                  "loss.")]
-    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), picks=picks, selected=selected,
+    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, selected=selected,
                          armed=cheat_armed, cheating=game.rules.cheating, away=away is not Away.PLAYING,
                          leaving=leaving)
-    return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
+    return "\n".join(lines), rows or None
 
 
 def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:

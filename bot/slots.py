@@ -21,8 +21,12 @@ from durak.cards import Card
 from storage.models import Away, Game, Owed, Seat, Status
 
 
-def markup_json(markup: InlineKeyboardMarkup | None) -> str | None:
-    return None if markup is None else json.dumps(markup.to_dict(), ensure_ascii=False, separators=(",", ":"))
+def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, str]]] | None) -> str | None:
+    """A keyboard as stored in the outbox; button rows built as plain data need no conversion."""
+    if markup is None:
+        return None
+    data = {"inline_keyboard": markup} if isinstance(markup, list) else markup.to_dict()
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def seat_tr(seat: Seat, default_language: str) -> Translator:

@@ -34,7 +34,7 @@ def main() -> None:
         tr = translator(language)
         print(f"--- {language}: the table\n{render.table(tr, g, now=0.0)}\n")
         text, markup = render.private(tr, g, 1, now=0.0)
-        rows = [" ".join(f"[{b.text}]" for b in row) for row in (markup.inline_keyboard if markup else ())]
+        rows = [" ".join(f"[{b['text']}]" for b in row) for row in markup or ()]
         print(f"--- {language}: {names[1]}'s hand\n{text}\n" + "\n".join(rows) + "\n")
 
 
