@@ -57,5 +57,5 @@ def test_the_largest_hands_fit(preset: str, size: int, cheating: bool) -> None:
             count = sum(len(r) for r in rows)
             assert count <= 100, (preset, size, role, armed, count)
             assert all(len(r) <= 8 for r in rows)
-            card_buttons = [b for r in rows for b in r if str(b.callback_data).split(":")[1] in "cfd"]
+            card_buttons = [b for r in rows for b in r if b["callback_data"].split(":")[1] in ("c", "f", "d")]
             assert len(card_buttons) == len(my_cards), "one button per card"
