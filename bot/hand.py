@@ -97,6 +97,13 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
                    accusable=accusable)
 
 
+def most_cards(state: State) -> int | None:
+    """How many cards one lead or throw-in may hold now (None: no limit, after a take)."""
+    if not state.attacks:
+        return lead_room(state) if state.defender is not None else 0
+    return room(state)
+
+
 def _picked(hand: list[int], picks: Iterable[int], pickable: frozenset[int]) -> tuple[int, ...]:
     chosen = set(picks)
     return tuple(c for c in sorted(hand) if c in chosen and c in pickable)

@@ -112,6 +112,9 @@ def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool) -> Action
     picks = hand.repicked(state, seat, opts.picked, card, armed)
     if len(picks) > hand.MAX_PICKS:
         raise ValueError("too many picks")
+    most = hand.most_cards(state)
+    if most is not None and len(picks) > most:  # one pick too many: refused now, saying how many fit
+        return Action(Act.ATTACK, picks, cheat=armed)
     return Intent(Kind.PICK, seat, arg=pack(picks))
 
 

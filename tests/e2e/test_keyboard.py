@@ -180,3 +180,38 @@ async def test_a_player_who_is_out_sees_no_room_and_no_prompt_to_play(fake: Fake
     assert "fit" not in anna.text and "🚪" not in " ".join(buttons(anna))
     await fake.wait_for(lambda: "You may throw in" not in vera.text and "Wait: Boris is defending." in vera.text)
     await bot.stop()
+
+
+async def test_throw_in_all_of_one_rank_and_no_pick_beyond_the_room(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C", "QD"]], ["7S"])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    anna = fake.messages[(101, 1)]
+    await fake.wait_for(lambda: "2 more cards fit." in anna.text)  # Boris holds 3 cards, one is led
+    assert "▶ Throw in all 7s (2)" in buttons(anna)
+    await table.press(101, anna, "7♣")
+    await fake.wait_for(lambda: "▶ Throw in (1)" in buttons(anna))
+    await table.press(101, anna, "7♦️")
+    await fake.wait_for(lambda: "▶ Throw in (2)" in buttons(anna))
+    await table.press(101, anna, "▶ Throw in (2)")
+    await fake.wait_for(lambda: "Anna throws in 7♣ 7♦️" in fake.messages[(GROUP, 1)].text)
+    await bot.stop()
+
+
+async def test_a_pick_beyond_the_room_is_refused_saying_how_many_fit(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C"]], [])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    anna = fake.messages[(101, 1)]
+    await fake.wait_for(lambda: "Your lead" in anna.text)
+    for card, picked in (("7♠", 1), ("7♣", 2)):
+        await table.press(101, anna, card)
+        await fake.wait_for(lambda n=picked: f"▶ Lead ({n})" in buttons(anna))
+    answer = await table.press(101, anna, "7♦️")
+    assert answer["text"] == "Only 2 more cards fit.", "Boris holds two cards"
+    assert "▶ Lead (2)" in buttons(anna)
+    await bot.stop()
