@@ -230,5 +230,8 @@ class Table:
 
 
 def playable(message: Message) -> list[dict[str, Any]]:
-    """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves."""
-    return [b for b in message.buttons() if not b["text"].startswith(("✖", "🚪", "🙋"))]
+    """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves;
+    no card while the message says to wait."""
+    waiting = "\nWait" in message.text
+    return [b for b in message.buttons() if not b["text"].startswith(("✖", "🚪", "🙋"))
+            and not (waiting and b.get("callback_data", "").startswith(("v1:c:", "v1:f:", "v1:d:")))]

@@ -1,0 +1,182 @@
+"""Load test: the bot in its own process, many games at once, players pressing what they see.
+
+    python scripts/loadtest.py --games 20 --players 2 --think 0 --seconds 30 [--json]
+
+Starts the fake Bot API server (``tests/fake_telegram.py``, answering at once) in this process
+and ``python -m bot`` as a child with the limiter raised, so the bot's own cost shows. Each of
+``--games`` groups plays game after game with ``--players`` scripted players who press only
+buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press.
+Prints presses per second, the press-to-answer time (p50/p95/p99), the bot's CPU per accepted
+press, Telegram calls per applied move (by method), and the bot's memory at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.e2e.harness import Table, playable
+from tests.fake_telegram import TOKEN, FakeTelegram, Message
+
+COUNTED = ("answerCallbackQuery", "editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
+
+
+@dataclass
+class Stats:
+    latency: list[float] = field(default_factory=list)
+    accepted: int = 0
+    refused: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
+    stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int) -> None:
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_for(lambda: len(message.history) > seen or table.over(), 2.0)
+
+
+async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
+                 rng: random.Random) -> None:
+    while not table.over() and time.monotonic() < stop_at:
+        message = table.hand_message(user)
+        if message is None:
+            await asyncio.sleep(0.05)
+            continue
+        seen = len(message.history)
+        options = playable(message)
+        if not options:
+            await wait_change(fake, table, message, seen)
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+        data = table.choose(options)
+        started = time.monotonic()
+        try:
+            answer = await table.press(user, message, data)
+        except TimeoutError:
+            stats.stalls += 1
+            continue
+        stats.latency.append(time.monotonic() - started)
+        if answer.get("text"):
+            stats.refused += 1
+            stats.reasons[str(answer["text"])] += 1
+            continue
+        stats.accepted += 1
+        await wait_change(fake, table, message, seen)
+
+
+async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
+                stats: Stats) -> None:
+    rng = random.Random(chat)
+    while time.monotonic() < stop_at:
+        table = Table(fake, chat, users, seed=rng.randrange(1 << 30))
+        try:
+            await table.seat_everyone()
+            await table.start(users[0])
+        except (TimeoutError, AssertionError, StopIteration):
+            stats.stalls += 1
+            await asyncio.sleep(1)
+            continue
+        await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng) for u in users))
+
+
+def applied_moves(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT state FROM games WHERE state IS NOT NULL").fetchall()
+    return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows)
+
+
+async def run(games: int, players: int, think: float, seconds: float) -> dict[str, Any]:
+    fake = FakeTelegram()
+    await fake.start()
+    folder = Path(tempfile.mkdtemp(prefix="durak-load-"))
+    env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "DATABASE_PATH": str(folder / "db.sqlite3"),
+           "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "GROUP_EDITS_PER_MINUTE": "100000",
+           "SENDS_PER_SECOND": "100000", "LOG_LEVEL": "WARNING"}
+    chats = []
+    for g in range(games):
+        chat = -100_000 - g
+        users = [1_000 + g * 10 + i for i in range(players)]
+        for u in users:
+            fake.add_user(u, f"P{u}")
+        fake.add_group(chat, f"Group {g}", admins=[users[0]])
+        chats.append((chat, users))
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=folder, env=env,
+                                                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
+        stats = Stats()
+        calls_before = len(fake.calls)
+        cpu_before = cpu_seconds(proc.pid)
+        started = time.monotonic()
+        stop_at = started + seconds
+        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats) for chat, users in chats))
+        elapsed = time.monotonic() - started
+        cpu = cpu_seconds(proc.pid) - cpu_before
+        memory = rss_mb(proc.pid)
+    finally:
+        proc.kill()
+        await proc.wait()
+        await fake.stop()
+    moves = applied_moves(folder / "db.sqlite3")
+    counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
+    latency = sorted(stats.latency) or [0.0]
+    q = statistics.quantiles(latency, n=100) if len(latency) > 1 else latency * 99
+    return {
+        "games": games, "players": players, "think": think, "seconds": round(elapsed, 1),
+        "presses_per_s": round(len(stats.latency) / elapsed, 1), "accepted": stats.accepted,
+        "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
+        "answer_ms": {"p50": round(q[49] * 1000, 1), "p95": round(q[94] * 1000, 1), "p99": round(q[98] * 1000, 1)},
+        "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
+        "applied_moves": moves,
+        "calls_per_move": round(len(counted) / max(moves, 1), 2),
+        "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
+        "bot_rss_mb": round(memory, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks before a press")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = asyncio.run(run(args.games, args.players, args.think, args.seconds))
+    if args.json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()
