@@ -155,6 +155,7 @@ async def run(games: int, players: int, think: float, seconds: float) -> dict[st
         "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
         "answer_ms": {"p50": round(q[49] * 1000, 1), "p95": round(q[94] * 1000, 1), "p99": round(q[98] * 1000, 1)},
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
+        "cpu_ms_per_press": round(cpu * 1000 / max(len(stats.latency), 1), 2),
         "applied_moves": moves,
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
