@@ -10,6 +10,10 @@ nobody. Edits are idempotent, so a crash after an edit repeats nothing visible. 
 recorded in the transaction right after Telegram's answer: only a kill inside that one local
 write can post a message twice (Telegram offers no idempotency key).
 
+A waiting player's hand is lazy: his chat's worker waits LAZY_SECONDS before sending, and an
+urgent row (his turn, his own move) ends the wait. So the player who must act is served first,
+and a quick run of moves (throw-ins, the computer's moves) edits a waiting hand once.
+
 Only Forbidden means a chat is unreachable; network errors, timeouts and 5xx answers are retried
 with backoff, and 429 waits as long as Telegram says.
 """
@@ -20,7 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
@@ -34,6 +38,7 @@ OnForbidden = Callable[[int], Awaitable[None]]
 OnMigrated = Callable[[int, int], Awaitable[None]]
 OnSent = Callable[[OutboxRow, int | None], None]
 MAX_BACKOFF = 60.0
+LAZY_SECONDS = 2.0  # how long a waiting player's hand may wait for more moves to fold into one edit
 
 
 def _seconds(value: object) -> float:
@@ -57,6 +62,9 @@ class Outbox:
         self.on_sent = on_sent
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
+        self._lazy: set[int] = set()       # chats owed only lazy rows: their worker waits LAZY_SECONDS first
+        self._wake: dict[int, asyncio.Event] = {}  # ends a lazy wait when something urgent is owed
+        self._flushing = 0                 # drains under way: nothing waits
         self._closed = False
 
     async def resume(self) -> None:
@@ -64,12 +72,22 @@ class Outbox:
         for chat_id in {row.chat_id for row in await self.repo.owed()}:
             self.kick(chat_id)
 
-    def kick(self, *chat_ids: int) -> None:
-        """Rows were written for these chats: make sure a worker delivers them."""
+    def kick(self, *chat_ids: int, lazy: Iterable[int] = ()) -> None:
+        """Rows were written for these chats: make sure a worker delivers them. A chat in ``lazy`` was
+        owed only lazy rows (a waiting player's hand): its worker waits a moment first, so that a quick
+        run of moves costs one edit and the player who must act is served before it."""
         if self._closed:
             return
+        may_wait = set(lazy)
         for chat_id in chat_ids:
             self._dirty.add(chat_id)
+            if chat_id in may_wait and not self._flushing:
+                self._lazy.add(chat_id)
+            else:
+                self._lazy.discard(chat_id)
+                wake = self._wake.get(chat_id)
+                if wake is not None:
+                    wake.set()
             worker = self._workers.get(chat_id)
             if worker is None or worker.done():
                 self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
@@ -80,10 +98,16 @@ class Outbox:
             while self._workers:
                 await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
+        self._flushing += 1
+        self._lazy.clear()
+        for wake in self._wake.values():
+            wake.set()
         try:
             await asyncio.wait_for(idle(), timeout)
         except TimeoutError:
             return False
+        finally:
+            self._flushing -= 1
         return True
 
     async def settle(self, chat_id: int, timeout: float) -> None:
@@ -104,6 +128,12 @@ class Outbox:
         backoff = 1.0
         try:
             while True:
+                if chat_id in self._lazy:
+                    wake = self._wake.setdefault(chat_id, asyncio.Event())
+                    wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), LAZY_SECONDS)
+                    self._lazy.discard(chat_id)
                 self._dirty.discard(chat_id)
                 row = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
@@ -126,6 +156,7 @@ class Outbox:
         finally:
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]
+                self._wake.pop(chat_id, None)
 
     async def _deliver(self, row: OutboxRow) -> float | None:
         """Deliver one row; None when done (or given up for good), else seconds to wait (0: back off)."""

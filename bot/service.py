@@ -85,15 +85,18 @@ class GameService:
     # ------------------------------------------------------------ writing
 
     async def save(self, old: Game, new: Game, closing: str | None = None, extra: Sequence[Owed] = (),
-                   finished: bool = False) -> Game:
-        """Write the game and the messages it owes (with its results and ratings when ``finished``); deliver them."""
+                   finished: bool = False, movers: frozenset[int] | None = None) -> Game:
+        """Write the game and the messages it owes (with its results and ratings when ``finished``); deliver them.
+        ``movers``: the seats whose moves these are (see ``slots.owed``: the others' hands may wait)."""
         tr = await self.directory.chat_tr(old.chat_id)
         now = self.clock.now()
         chats: set[int] = set()
+        urgent: set[int] = set()
 
         def render(game: Game, ui: GameUI) -> list[Owed]:
-            owed = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing), *extra]
+            owed = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers), *extra]
             chats.update(o.chat_id for o in owed)
+            urgent.update(o.chat_id for o in owed if not o.lazy)
             return owed
 
         if finished:
@@ -104,7 +107,7 @@ class GameService:
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings)
         else:
             saved = await self.store.save(old, new, render)
-        self.outbox.kick(*chats)
+        self.outbox.kick(*chats, lazy=chats - urgent)
         return saved
 
     async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
@@ -329,7 +332,8 @@ class GameService:
         if new.state.over:
             return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
                                    finished=True)
-        return await self.save(game, new, extra=extra)
+        movers = frozenset(seat for seat, _, _ in moves) | frozenset(flags or ()) if moves or flags else None
+        return await self.save(game, new, extra=extra, movers=movers)
 
     async def table_rules(self, chat_id: int | None, thread_id: int) -> Rules:
         """The rules of the open game here, else the chat's defaults, else the canon's defaults."""

@@ -9,6 +9,7 @@ write of a game owes the content of every slot; the outbox skips slots whose con
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from telegram import InlineKeyboardMarkup
 
@@ -18,6 +19,7 @@ from bot.labels import cards_text
 from bot.store import GameUI
 from durak import State
 from durak.cards import Card
+from durak.engine import awaited
 from storage.models import Away, Game, Owed, Seat, Status
 
 
@@ -54,6 +56,13 @@ def must_act(state: State) -> dict[int, tuple[Card, ...]]:
     return {state.defender: open_cards} if open_cards else {}
 
 
+def lazy_seats(game: Game, movers: frozenset[int] | None) -> frozenset[int]:
+    """The seats whose private message may wait: neither awaited nor among the movers (never at the end)."""
+    if movers is None or game.state is None or game.status is not Status.PLAYING or game.state.over:
+        return frozenset()
+    return frozenset(s.seat for s in game.seats) - set(awaited(game.state)) - movers
+
+
 def pings(game: Game, default_language: str) -> list[Owed]:
     """A ping for each seat that must act (if its owner wants pings and plays himself); the others' go."""
     acting = {} if game.state is None or game.status is not Status.PLAYING else must_act(game.state)
@@ -73,8 +82,12 @@ def pings(game: Game, default_language: str) -> list[Owed]:
 
 
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
-         closing: str | None = None) -> list[Owed]:
-    """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result."""
+         closing: str | None = None, movers: frozenset[int] | None = None) -> list[Owed]:
+    """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
+
+    ``movers``: the seats whose moves made this write. Then the private messages of the other seats
+    the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick run of
+    moves edits them once, and the seat that must act gets his hand first."""
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
         if game.state is not None:
@@ -88,12 +101,14 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             text = f"{text}\n\n{ui.note}"
         return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
     slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id)]
+    lazy = lazy_seats(game, movers)
     for s in game.seats:
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
                                     ui.changes.get(s.user.id))
-        slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand)))
-    slots += pings(game, default_language)
+        slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
+    slots += [replace(p, lazy=True) if p.slot in {ping_slot(seat) for seat in lazy} else p
+              for p in pings(game, default_language)]
     if game.status is Status.FINISHED:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

@@ -135,6 +135,7 @@ class Owed:
     thread_id: int = 0
     deleted: bool = False
     resend: bool = False         # post it anew at the bottom of the chat (and delete the old one)
+    lazy: bool = False           # not stored: it may wait a moment, so that quick moves make one edit
 
 
 @dataclass(frozen=True, slots=True)
