@@ -109,7 +109,7 @@ def _picked(hand: list[int], picks: Iterable[int], pickable: frozenset[int]) -> 
     return tuple(c for c in sorted(hand) if c in chosen and c in pickable)
 
 
-def repicked(state: State, seat: int, picks: tuple[int, ...], card: int, armed: bool) -> tuple[int, ...]:
+def repicked(state: State, picks: tuple[int, ...], card: int, armed: bool) -> tuple[int, ...]:
     """The picks after a press on ``card``: a picked card goes back; a lead of one rank starts over
     when a card of another rank is pressed (unless cheating)."""
     if card in picks:

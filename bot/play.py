@@ -109,7 +109,7 @@ def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool) -> Action
     opts = hand.options(state, seat, ui.picked.get(seat, ()), armed)
     if card not in opts.pickable:
         return Action(Act.ATTACK, (card,), cheat=armed)
-    picks = hand.repicked(state, seat, opts.picked, card, armed)
+    picks = hand.repicked(state, opts.picked, card, armed)
     if len(picks) > hand.MAX_PICKS:
         raise ValueError("too many picks")
     most = hand.most_cards(state)

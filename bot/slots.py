@@ -107,8 +107,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
                                     ui.changes.get(s.user.id))
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
-    slots += [replace(p, lazy=True) if p.slot in {ping_slot(seat) for seat in lazy} else p
-              for p in pings(game, default_language)]
+    lazy_pings = {ping_slot(seat) for seat in lazy}
+    slots += [replace(p, lazy=True) if p.slot in lazy_pings else p for p in pings(game, default_language)]
     if game.status is Status.FINISHED:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

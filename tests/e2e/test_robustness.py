@@ -79,6 +79,9 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
     assert await toast(attacker, f"v1:c:{game_id}:0:ZZ") == "Unknown button."
     assert await toast(106, card["callback_data"]) == "This button is not valid any more.", "not his message"
     code = card["callback_data"].split(":")[4]
+    for verb in ("f", "d", "m", "v"):  # pick, cover, lead several, transfer: forged by another player on this hand
+        arg = code if verb in "fd" else "A"
+        assert await toast(other, f"v1:{verb}:{game_id}:0:{arg}") == "This button is not valid any more."
     assert await toast(attacker, f"v1:d:{game_id}:0:{code}") == "Not your turn.", "nothing to cover: refused, why"
     assert await toast(attacker, f"v1:m:{game_id}:0:") == "Unknown button."
     own = table.hand_message(other)
