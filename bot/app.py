@@ -23,7 +23,9 @@ from bot import texts
 from bot.clock import Clock, RealClock
 from bot.directory import Directory
 from bot.health import Heartbeat
+from bot.http import AiohttpRequest
 from bot.i18n import translator
+from bot.metrics import Metrics
 from bot.outbox import Outbox
 from bot.service import GameService
 from bot.settings import Settings
@@ -43,12 +45,15 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         .token(settings.bot_token.get_secret_value())
         .base_url(f"{api}/bot")
         .base_file_url(f"{api}/file/bot")
-        .rate_limiter(AIORateLimiter(overall_max_rate=settings.sends_per_second, overall_time_period=1,
-                                     group_max_rate=settings.group_edits_per_minute, group_time_period=60,
+        # one call per slot of time, never a burst: PTB's buckets (aiolimiter) hold as many calls as the
+        # rate allows per period, so a full bucket (after a quiet minute, or a restart) let twice the
+        # budget through in one window; a bucket of one keeps every window within the budget
+        .rate_limiter(AIORateLimiter(overall_max_rate=1, overall_time_period=1 / settings.sends_per_second,
+                                     group_max_rate=1, group_time_period=60 / settings.group_edits_per_minute,
                                      max_retries=5))
         .concurrent_updates(64)
-        .connection_pool_size(64)
-        .pool_timeout(30)
+        .request(AiohttpRequest(pool=64))
+        .get_updates_request(AiohttpRequest(pool=1))
         .post_init(_started(settings, clock or RealClock()))
         .post_stop(_stopping)
         .post_shutdown(_stopped)
@@ -87,6 +92,10 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await Database.open(settings.database_path)
         app.bot_data["db"] = db
+        metrics = Metrics(settings.metrics_file)
+        app.bot_data["metrics"] = metrics
+        if metrics.on:
+            await db.conn.set_trace_callback(metrics.statement)
         repo = Repo(db, now=clock.now)
         directory = Directory(repo, app.bot, clock, settings.default_language)
         service: GameService | None = None
@@ -99,11 +108,12 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
             if service is not None:
                 await service.chats.chat_migrated(old, new)
 
-        def sent(row: OutboxRow, message_id: int | None) -> None:
+        def shown(row: OutboxRow, message_id: int) -> None:
             if service is not None:
-                service.on_sent(row, message_id)
+                service.on_shown(row, message_id)
 
-        outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_sent=sent)
+        outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
+                        group_spacing=60 / settings.group_edits_per_minute)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock)
         service.timers.heartbeat = Heartbeat(settings.health_file)
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
@@ -124,6 +134,9 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
+    metrics: Metrics | None = app.bot_data.get("metrics")
+    if metrics is not None:
+        metrics.write()
     outbox: Outbox | None = app.bot_data.get("outbox")
     if outbox is not None:
         await outbox.close()

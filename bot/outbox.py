@@ -7,8 +7,9 @@ newest content of each owed row (older content that never left is skipped), edit
 message exists and posts where none does (or where Telegram lost it), and records the new
 message id. A ``ping:`` slot is always posted anew and its old message deleted: an edit notifies
 nobody. Edits are idempotent, so a crash after an edit repeats nothing visible. A send is
-recorded in the transaction right after Telegram's answer: only a kill inside that one local
-write can post a message twice (Telegram offers no idempotency key).
+recorded in the transaction right after Telegram's answer: only a kill between Telegram posting
+it and that local write (its answer in flight) can post a message twice, since Telegram offers
+no idempotency key.
 
 A waiting player's hand is lazy: his chat's worker waits LAZY_SECONDS before sending, and an
 urgent row (his turn, his own move) ends the wait. So the player who must act is served first,
@@ -22,11 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from storage.models import OutboxRow
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 OnForbidden = Callable[[int], Awaitable[None]]
 OnMigrated = Callable[[int, int], Awaitable[None]]
-OnSent = Callable[[OutboxRow, int | None], None]
+OnShown = Callable[[OutboxRow, int], None]
 MAX_BACKOFF = 60.0
 LAZY_SECONDS = 2.0  # how long a waiting player's hand may wait for more moves to fold into one edit
 
@@ -46,20 +47,16 @@ def _seconds(value: object) -> float:
     return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
 
 
-def _markup(data: str | None) -> InlineKeyboardMarkup | None:
-    if not data:
-        return None
-    return InlineKeyboardMarkup.de_json(json.loads(data), None)
-
-
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
-                 on_sent: OnSent) -> None:
+                 on_shown: OnShown, group_spacing: float = 0.0) -> None:
         self.repo = repo
+        self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
+        self._last_call: dict[int, float] = {}  # group -> when its last call started (loop time)
         self.bot = bot
         self.on_forbidden = on_forbidden
         self.on_migrated = on_migrated
-        self.on_sent = on_sent
+        self.on_shown = on_shown
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._lazy: set[int] = set()       # chats owed only lazy rows: their worker waits LAZY_SECONDS first
@@ -110,6 +107,10 @@ class Outbox:
             self._flushing -= 1
         return True
 
+    def owes(self, chat_id: int) -> bool:
+        """Something for this chat is written but not delivered yet (its worker is at work)."""
+        return chat_id in self._dirty or chat_id in self._workers
+
     async def settle(self, chat_id: int, timeout: float) -> None:
         """Wait (at most ``timeout``) until the chat's worker has delivered what it owes."""
         worker = self._workers.get(chat_id)
@@ -134,6 +135,8 @@ class Outbox:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), LAZY_SECONDS)
                     self._lazy.discard(chat_id)
+                if chat_id < 0:
+                    await self._wait_for_budget(chat_id)
                 self._dirty.discard(chat_id)
                 row = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
@@ -158,22 +161,35 @@ class Outbox:
                 del self._workers[chat_id]
                 self._wake.pop(chat_id, None)
 
+    async def _wait_for_budget(self, group: int) -> None:
+        """A group's next call waits for its slot *before* the content is read, so that what Telegram gets
+        is the newest table (moves made meanwhile fold into one edit), not a table already stale when the
+        limiter let it through."""
+        loop = asyncio.get_running_loop()
+        wait = self._last_call.get(group, -self.group_spacing) + self.group_spacing - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        now = loop.time()
+        if len(self._last_call) > 1000:  # forget groups whose budget has long recovered
+            self._last_call = {g: t for g, t in self._last_call.items() if t > now - self.group_spacing}
+        self._last_call[group] = now
+
     async def _deliver(self, row: OutboxRow) -> float | None:
         """Deliver one row; None when done (or given up for good), else seconds to wait (0: back off)."""
         try:
             if row.deleted or row.text is None:
                 if row.deleted and row.message_id is not None:
                     try:
-                        await self.bot.delete_message(row.chat_id, row.message_id)
+                        await self._api("deleteMessage", chat_id=row.chat_id, message_id=row.message_id)
                     except BadRequest as e:
                         log.info("message %s in chat %s was already gone: %s", row.message_id, row.chat_id, e)
                 await self.repo.delivered(row, row.message_id if not row.deleted else None)
                 return None
-            markup = _markup(row.markup)
+            markup = row.markup or None
             if row.message_id is not None and not row.resend and not row.slot.startswith("ping:"):
                 try:
-                    await self.bot.edit_message_text(row.text, chat_id=row.chat_id, message_id=row.message_id,
-                                                     reply_markup=markup)
+                    await self._api("editMessageText", chat_id=row.chat_id, message_id=row.message_id,
+                                    text=row.text, reply_markup=markup)
                 except BadRequest as e:
                     problem = str(e).lower()
                     if "not modified" not in problem:
@@ -185,6 +201,7 @@ class Outbox:
                         log.info("message %s in chat %s is gone: posting it again", row.message_id, row.chat_id)
                         await self._send(row, markup, old=None)
                         return None
+                self.on_shown(row, row.message_id)
                 await self.repo.delivered(row, row.message_id)
                 return None
             await self._send(row, markup, old=row.message_id)
@@ -209,20 +226,29 @@ class Outbox:
             log.warning("sending to chat %s failed, retrying: %s", row.chat_id, e)
             return 0.0
 
-    async def _send(self, row: OutboxRow, markup: InlineKeyboardMarkup | None, old: int | None) -> None:
+    async def _send(self, row: OutboxRow, markup: str | None, old: int | None) -> None:
         assert row.text is not None
         if old is not None and row.slot.startswith("ping:"):  # never two pings in a chat, even for a moment
             await self._delete_quietly(row.chat_id, old)
             old = None
-        message = await self.bot.send_message(row.chat_id, row.text, reply_markup=markup,
-                                              message_thread_id=row.thread_id or None)
-        await self.repo.delivered(row, message.message_id)
-        self.on_sent(row, message.message_id)
+        message = await self._api("sendMessage", chat_id=row.chat_id, text=row.text, reply_markup=markup,
+                                  message_thread_id=row.thread_id or None)
+        message_id = int(message["message_id"])
+        self.on_shown(row, message_id)  # Telegram shows it from now, whenever the local record is written
+        await self.repo.delivered(row, message_id)
         if old is not None:  # /hand: the old copy goes once the new one is there, so one hand has live buttons
             await self._delete_quietly(row.chat_id, old)
 
+    async def _api(self, method: str, **params: object) -> Any:
+        """One Bot API call through PTB's request path (rate limiter, errors), with the stored keyboard JSON
+        sent as it is and the answer left as JSON: turning the keyboard into PTB objects and back and
+        parsing every answer into a Message was a fifth of the bot's CPU under load (README, "Under load").
+        ``Bot._post`` is PTB's own entry of every method (pinned below 23 in pyproject.toml)."""
+        data = {key: value for key, value in params.items() if value is not None}
+        return await self.bot._post(method, data)  # type: ignore[attr-defined]
+
     async def _delete_quietly(self, chat_id: int, message_id: int) -> None:
         try:
-            await self.bot.delete_message(chat_id, message_id)
+            await self._api("deleteMessage", chat_id=chat_id, message_id=message_id)
         except BadRequest as e:
             log.info("old message %s in chat %s not deleted: %s", message_id, chat_id, e)

@@ -77,10 +77,16 @@ class GameService:
         self.timers.start()
         log.info("resumed %d open games", len(games))
 
-    def on_sent(self, row: OutboxRow, message_id: int | None) -> None:
-        """The outbox posted a slot's message: presses on it are valid from now on."""
-        if row.game_id is not None and row.game_id in self.store.ui and message_id is not None:
-            self.store.ui[row.game_id].messages[row.slot] = (row.chat_id, message_id)
+    def on_shown(self, row: OutboxRow, message_id: int) -> None:
+        """Telegram shows a slot's content now: presses on its message are valid, and a hand's turn timer
+        counts from the first time its owner could see the move (see ``Timers.turn_deadline``)."""
+        ui = self.store.ui.get(row.game_id) if row.game_id is not None else None
+        if ui is None:
+            return
+        ui.messages[row.slot] = (row.chat_id, message_id)
+        if row.slot.startswith("hand:") and (seat := int(row.slot[5:])) in ui.unseen:
+            ui.unseen.discard(seat)
+            ui.shown_at[seat] = self.clock.now()
 
     # ------------------------------------------------------------ writing
 
@@ -107,6 +113,9 @@ class GameService:
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings)
         else:
             saved = await self.store.save(old, new, render)
+        ui = self.store.ui_of(old.id)
+        ui.shown_at.clear()  # the new position is shown to nobody yet
+        ui.unseen = {s.seat for s in saved.seats}
         self.outbox.kick(*chats, lazy=chats - urgent)
         return saved
 

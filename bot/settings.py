@@ -35,6 +35,7 @@ class Settings(BaseSettings):
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health
+    metrics_file: Path | None = None             # handler times and SQL counts, written at stop (load tests)
 
     @field_validator("bot_token")
     @classmethod

@@ -45,6 +45,8 @@ class GameUI:
     vote: Vote | None = None
     votes_held: int = 0
     warned: int = -1                                         # the move whose last seconds were shown
+    unseen: set[int] = field(default_factory=set)            # seats whose hand has not shown the last write yet
+    shown_at: dict[int, float] = field(default_factory=dict)  # seat -> when his hand first showed it
     messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
 
 

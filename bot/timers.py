@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
+UNSEEN_LIMIT = 300.0  # the longest a turn waits past its deadline for the awaited player's hand to arrive
 
 
 async def logged(game_id: int, work: Awaitable[None]) -> None:
@@ -50,11 +51,29 @@ class Timers:
         for game in list(service.store.games.values()):
             if game.status is Status.LOBBY and now >= game.updated_at + service.lobby_timeout:
                 await logged(game.id, self.expire_lobby(game.id))
-            elif game.deadline is not None and game.state is not None:
-                if now >= game.deadline:
+            elif game.state is not None and (deadline := self.turn_deadline(game)) is not None:
+                if now >= deadline:
                     await logged(game.id, self.turn_timeout(game.id, game.state.moves))
-                elif now >= game.deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
+                elif now >= deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
                     await logged(game.id, self._warn(game))
+
+    def turn_deadline(self, game: Game) -> float | None:
+        """When the turn ends: ``turn_timeout`` seconds after every awaited player was shown the position,
+        never before the stored deadline (which a restart keeps). While an awaited player's hand is still
+        on its way (the bot's own backlog, Telegram's budget, a slow network) the turn does not end: no
+        one is timed out for a move he could not see; a chat Telegram keeps failing holds the game up to
+        UNSEEN_LIMIT seconds past the stored deadline."""
+        if game.deadline is None or game.state is None:
+            return None
+        ui = self.service.store.ui_of(game.id)
+        deadline = game.deadline
+        for seat in awaited(game.state):
+            shown = ui.shown_at.get(seat)
+            if shown is not None:
+                deadline = max(deadline, shown + game.turn_timeout)
+            elif seat in ui.unseen and self.service.outbox.owes(game.seats[seat].user.id):
+                return game.deadline + UNSEEN_LIMIT
+        return deadline
 
     async def _warn(self, game: Game) -> None:
         """Show the last seconds of a turn, once per move."""
@@ -72,7 +91,8 @@ class Timers:
             state = game.state
             if state is None or state.moves != moves or game.deadline is None:
                 return
-            if service.clock.now() < game.deadline - 0.001:
+            deadline = self.turn_deadline(game)
+            if deadline is None or service.clock.now() < deadline - 0.001:
                 return
             forced = [(seat, action, True) for seat in awaited(state)
                       if (action := timeout_action(state, seat)) is not None]

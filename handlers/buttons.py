@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 
 from telegram import Update
 from telegram.error import TelegramError
 
 from bot.callbacks import Verb, decode
 from handlers import stats
-from handlers.common import Context, as_user, service_of
+from handlers.common import Context, as_user, metrics_of, service_of
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,7 @@ async def on_button(update: Update, context: Context) -> None:
     query = update.callback_query
     if query is None:
         return
+    started = time.monotonic()
     service = service_of(context)
     user = await service.directory.see(as_user(query.from_user))
     tr = service.directory.user_tr(user, query.from_user.language_code)
@@ -42,3 +44,4 @@ async def on_button(update: Update, context: Context) -> None:
         await query.answer(decision.toast, url=decision.url)
     except TelegramError as e:
         log.info("the answer to a press of user %s failed (the move stands): %s", user.id, e)
+    metrics_of(context).handled(started)

@@ -10,15 +10,21 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator
+from bot.metrics import Metrics
 from bot.service import GameService
 from storage.models import User
 
 Context = ContextTypes.DEFAULT_TYPE
 MAX_USERNAME = 32  # Telegram usernames have at most 32 characters
+NO_METRICS = Metrics(None)
 
 
 def service_of(context: Context) -> GameService:
     return cast(GameService, context.bot_data["service"])
+
+
+def metrics_of(context: Context) -> Metrics:
+    return cast(Metrics, context.bot_data.get("metrics") or NO_METRICS)
 
 
 def as_user(user: TgUser) -> User:

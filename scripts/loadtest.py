@@ -1,13 +1,16 @@
 """Load test: the bot in its own process, many games at once, players pressing what they see.
 
-    python scripts/loadtest.py --games 20 --players 2 --think 0 --seconds 30 [--json]
+    python scripts/loadtest.py --games 20 --players 2 --think 0 --seconds 30 [--limited] [--json]
 
 Starts the fake Bot API server (``tests/fake_telegram.py``, answering at once) in this process
 and ``python -m bot`` as a child with the limiter raised, so the bot's own cost shows. Each of
 ``--games`` groups plays game after game with ``--players`` scripted players who press only
 buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press.
-Prints presses per second, the press-to-answer time (p50/p95/p99), the bot's CPU per accepted
-press, Telegram calls per applied move (by method), and the bot's memory at the end.
+Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99),
+the bot's CPU per press, SQL statements per press, Telegram calls per applied move (by method),
+and the bot's memory over time. ``--limited`` keeps Telegram's real budget (20 edits a minute per
+group, which the fake server enforces, and 30 calls a second overall) and also prints the turn
+timeouts the bot's own backlog caused and the lag from a move to the last of its table's updates.
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ class Stats:
     refused: int = 0
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
+    lag: list[float] = field(default_factory=list)  # a move's answer to the last of its table's updates
+    track_lag: bool = False
+    watching: set[asyncio.Future[None]] = field(default_factory=set)  # the lag watchers still waiting
 
 
 def cpu_seconds(pid: int) -> float:
@@ -89,7 +95,21 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             stats.reasons[str(answer["text"])] += 1
             continue
         stats.accepted += 1
+        if stats.track_lag:
+            watcher = asyncio.ensure_future(lag(fake, table, started, stats))
+            stats.watching.add(watcher)
+            watcher.add_done_callback(stats.watching.discard)
         await wait_change(fake, table, message, seen)
+
+
+async def lag(fake: FakeTelegram, table: Table, pressed: float, stats: Stats) -> None:
+    """How long until the table and every hand of the game showed something newer than before the press."""
+    messages = [m for m in (table.hand_message(u) for u in table.players) if m is not None]
+    messages += table.group_messages()[-1:]
+    seen = [len(m.history) for m in messages]
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_for(lambda: all(len(m.history) > n for m, n in zip(messages, seen, strict=True)), 120)
+        stats.lag.append(time.monotonic() - pressed)
 
 
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
@@ -107,19 +127,30 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
         await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng) for u in users))
 
 
-def applied_moves(database: Path) -> int:
+def applied_moves(database: Path) -> tuple[int, int]:
+    """Moves applied in all games, and those the turn timer made."""
     with sqlite3.connect(database) as db:
         rows = db.execute("SELECT state FROM games WHERE state IS NOT NULL").fetchall()
-    return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows)
+        timed_out = db.execute("SELECT COUNT(*) FROM game_events WHERE event LIKE '%\"by\":\"timeout\"%'").fetchone()
+    return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows), int(timed_out[0])
 
 
-async def run(games: int, players: int, think: float, seconds: float) -> dict[str, Any]:
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples) or [0.0]
+    q = statistics.quantiles(ordered, n=100) if len(ordered) > 1 else ordered * 99
+    return {"p50": round(q[49] * 1000, 1), "p95": round(q[94] * 1000, 1), "p99": round(q[98] * 1000, 1)}
+
+
+async def run(games: int, players: int, think: float, seconds: float, limited: bool = False) -> dict[str, Any]:
     fake = FakeTelegram()
+    if limited:  # Telegram's own budget for a group, enforced with 429s
+        fake.group_budget, fake.group_window = 20, 60.0
     await fake.start()
     folder = Path(tempfile.mkdtemp(prefix="durak-load-"))
     env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "DATABASE_PATH": str(folder / "db.sqlite3"),
-           "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "GROUP_EDITS_PER_MINUTE": "100000",
-           "SENDS_PER_SECOND": "100000", "LOG_LEVEL": "WARNING"}
+           "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
+           "METRICS_FILE": str(folder / "metrics.json"),
+           "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000"}
     chats = []
     for g in range(games):
         chat = -100_000 - g
@@ -132,35 +163,55 @@ async def run(games: int, players: int, think: float, seconds: float) -> dict[st
                                                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
     try:
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
-        stats = Stats()
+        stats = Stats(track_lag=limited)
         calls_before = len(fake.calls)
         cpu_before = cpu_seconds(proc.pid)
         started = time.monotonic()
         stop_at = started + seconds
+        memory: list[float] = []
+
+        async def sample_memory() -> None:
+            while True:
+                memory.append(round(rss_mb(proc.pid), 1))
+                await asyncio.sleep(max(seconds / 6, 1))
+
+        sampler = asyncio.ensure_future(sample_memory())
         await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats) for chat, users in chats))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
-        memory = rss_mb(proc.pid)
+        sampler.cancel()
+        memory.append(round(rss_mb(proc.pid), 1))
+        counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
+        proc.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), 30)
     finally:
-        proc.kill()
+        if proc.returncode is None:
+            proc.kill()
         await proc.wait()
         await fake.stop()
-    moves = applied_moves(folder / "db.sqlite3")
-    counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
-    latency = sorted(stats.latency) or [0.0]
-    q = statistics.quantiles(latency, n=100) if len(latency) > 1 else latency * 99
-    return {
-        "games": games, "players": players, "think": think, "seconds": round(elapsed, 1),
-        "presses_per_s": round(len(stats.latency) / elapsed, 1), "accepted": stats.accepted,
+    moves, timed_out = applied_moves(folder / "db.sqlite3")
+    inside = json.loads((folder / "metrics.json").read_text()) if (folder / "metrics.json").exists() else {}
+    presses = len(stats.latency)
+    result = {
+        "games": games, "players": players, "think": think, "limited": limited, "seconds": round(elapsed, 1),
+        "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
-        "answer_ms": {"p50": round(q[49] * 1000, 1), "p95": round(q[94] * 1000, 1), "p99": round(q[98] * 1000, 1)},
+        "answer_ms": percentiles(stats.latency),
+        "handler_ms": percentiles(inside.get("handler_seconds", [])),
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
-        "cpu_ms_per_press": round(cpu * 1000 / max(len(stats.latency), 1), 2),
+        "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
+        "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
         "applied_moves": moves,
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
-        "bot_rss_mb": round(memory, 1),
+        "bot_rss_mb_over_time": memory,
     }
+    if limited:
+        result["turn_timeouts"] = timed_out
+        result["lag_to_last_update_ms"] = percentiles(stats.lag)
+        result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
+    return result
 
 
 def main() -> None:
@@ -169,9 +220,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks before a press")
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--limited", action="store_true", help="Telegram's real budget (enforced by the fake server)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.players, args.think, args.seconds))
+    result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited))
     if args.json:
         print(json.dumps(result))
         return

@@ -106,6 +106,11 @@ class Database:
                 raise
             await self.conn.execute("COMMIT")
 
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> None:
+        """One statement, a transaction of its own (autocommit), in turn with the other writes."""
+        async with self._write_lock:
+            await self.conn.execute(sql, tuple(params))
+
     async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()

@@ -159,19 +159,27 @@ class Repo:
         finished = now if new.status in (Status.FINISHED, Status.CANCELLED) else None
         reseat = [s.user.id for s in new.seats] != [s.user.id for s in old.seats]
         state = None if new.state is None else json.dumps(new.state.to_json(), separators=(",", ":"))
-        log_json = None if new.log == old.log else json.dumps(list(new.log), ensure_ascii=False)
+        appended = len(new.log) >= len(old.log) and new.log[:len(old.log)] == old.log
+        first = len(old.log) if appended else 0  # a log that is not a continuation is written anew
+        keep_log = "" if appended else " log = '[]',"
         async with self.db.write() as conn:
             cur = await conn.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
-                "state = ?, log = COALESCE(?, log), creator_id = ?, turn_timeout = ?, deadline = ?, "
+                f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
                 "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at) "
                 f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
-                (now, new.status.value, json.dumps(new.rules.to_dict()), new.max_players, state, log_json,
+                (now, new.status.value, json.dumps(new.rules.to_dict()), new.max_players, state,
                  new.creator_id, new.turn_timeout, new.deadline, started, finished, old.id, old.version,
                  *((Status.LOBBY.value,) if reseat else ())))
             if cur.rowcount != 1:
                 raise Conflict(f"game {old.id} changed since version {old.version}"
                                + (" or is no lobby" if reseat else ""))
+            if not appended:
+                await conn.execute("DELETE FROM game_events WHERE game_id = ?", (old.id,))
+            if len(new.log) > first:
+                await conn.executemany("INSERT INTO game_events (game_id, n, event) VALUES (?, ?, ?)",
+                                       [(old.id, n, json.dumps(new.log[n], ensure_ascii=False, separators=(",", ":")))
+                                        for n in range(first, len(new.log))])
             if reseat:
                 await conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
                 for seat in new.seats:
@@ -220,9 +228,13 @@ class Repo:
 
     async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
         """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
+        mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ?",
+                (row.wanted, message_id, row.wanted, row.id))
+        if message_id == row.message_id or row.game_id is None:  # an edit: one statement, its own transaction
+            await self.db.write_one(*mark)
+            return
         async with self.db.write() as conn:
-            await conn.execute("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? "
-                               "WHERE id = ?", (row.wanted, message_id, row.wanted, row.id))
+            await conn.execute(*mark)
             if row.game_id is not None and row.slot == "table":
                 await conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
             elif row.game_id is not None and row.slot.startswith("hand:"):
@@ -348,11 +360,12 @@ class Repo:
         seat_rows = await self.db.all(
             "SELECT s.seat, s.message_id, s.missed, s.away, u.* FROM seats s JOIN users u ON u.id = s.user_id "
             "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
+        event_rows = await self.db.all("SELECT event FROM game_events WHERE game_id = ? ORDER BY n", (row["id"],))
         try:
             rules = Rules.from_dict(json.loads(row["rules"]))
             state = None if row["state"] is None else State.from_json(json.loads(row["state"]))
             previous = None if row["previous"] is None else Previous(*json.loads(row["previous"]))
-            log_lines = tuple(json.loads(row["log"]))
+            log_lines = (*json.loads(row["log"]), *(json.loads(r["event"]) for r in event_rows))
             status = Status(row["status"])
             seats = tuple(Seat(r["seat"], _user(r), r["message_id"], r["missed"], Away(r["away"])) for r in seat_rows)
         except (ValueError, TypeError, RulesError, StateError) as e:
@@ -375,19 +388,19 @@ def _user(row: aiosqlite.Row) -> User:
 
 async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
     """Upsert each slot's wanted content; content equal to what is wanted already changes nothing, and
-    deleting a slot that was never written (a seat never pinged) writes nothing."""
-    for o in owed:
-        if o.deleted:
-            await conn.execute("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
-                               "WHERE game_id IS ? AND slot = ? AND deleted = 0", (game_id, o.slot))
-            continue
-        await conn.execute(
+    deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind."""
+    gone = [(game_id, o.slot) for o in owed if o.deleted]
+    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend)) for o in owed if not o.deleted]
+    if gone:
+        await conn.executemany("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
+                               "WHERE game_id IS ? AND slot = ? AND deleted = 0", gone)
+    if kept:
+        await conn.executemany(
             "INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
-            "markup = excluded.markup, deleted = excluded.deleted, resend = outbox.resend OR excluded.resend, "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
+            "markup = excluded.markup, deleted = 0, resend = outbox.resend OR excluded.resend, "
             "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
-            "OR outbox.deleted != excluded.deleted OR excluded.resend",
-            (game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.deleted), int(o.resend)))
+            "OR outbox.deleted != 0 OR excluded.resend", kept)
 
 
 def _outbox_row(r: aiosqlite.Row) -> OutboxRow:

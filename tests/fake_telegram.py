@@ -83,6 +83,7 @@ class FakeTelegram:
         self._message_ids: defaultdict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._changed = asyncio.Condition()
         self.failures: dict[str, list[tuple[int, str]]] = defaultdict(list)  # method -> errors to answer, in turn
+        self.held: dict[int, asyncio.Event] = {}  # chats whose calls wait (a slow network) until ``release``
         self.trap: Any = None     # (method, params) -> bool: when true, ``on_trap`` runs before the call is served
         self.on_trap: Any = None
         self._runner: web.AppRunner | None = None
@@ -112,6 +113,9 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
         params = await self._params(request)
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            hold = self.held[int(params["chat_id"])]
+            await hold.wait()
         if self.trap is not None and self.trap(method, params):
             self.trap = None
             self.on_trap()  # e.g. kill -9 the bot: Telegram never saw this call
@@ -335,6 +339,13 @@ class FakeTelegram:
             message["reply_to_message"] = {"message_id": 0, "date": int(time.time()), "text": "…",
                                            "chat": self._chat_json(chat_id), "from": self.users[reply_to_user].json()}
         await self._push({"message": message})
+
+    def hold(self, chat_id: int) -> None:
+        """Calls to this chat wait, unanswered, until ``release``: a slow network between bot and Telegram."""
+        self.held.setdefault(chat_id, asyncio.Event())
+
+    def release(self, chat_id: int) -> None:
+        self.held.pop(chat_id).set()
 
     def fail(self, method: str, times: int = 1, code: int = 500,
              description: str = "Internal Server Error") -> None:

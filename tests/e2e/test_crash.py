@@ -114,13 +114,24 @@ async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotPr
     table = Table(fake, GROUP, [101, 102, 103])
     await table.seat_everyone()
     kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) in table.players)
+    served: set[int] = set()  # hands Telegram had posted when the bot died: their answers may never arrive
+
+    def kill() -> None:
+        served.update(int(p["chat_id"]) for m, p in fake.calls
+                      if m == "sendMessage" and str(p.get("text", "")).startswith("🃏 Durak · "))
+        program.kill()
+
+    fake.on_trap = kill
     await table.fake.press(101, GROUP, table.lobby().message_id, table.button(table.lobby(), "Start"))
     await program.restart_after_kill()
     await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players), 20)
     await asyncio.sleep(0.5)
+    assert len(served) < len(table.players), "the kill came before a hand was posted"
     for player in table.players:
         hands = [m for m in fake.chat_messages(player) if m.text.startswith("🃏 Durak · ")]
-        assert len(hands) == 1, f"player {player} has exactly one hand"
+        # the one window Telegram leaves open (no idempotency key): a message posted just before the kill,
+        # whose answer the dead bot never recorded, is posted again; no other hand is ever doubled
+        assert len(hands) == 1 or (player in served and len(hands) == 2), f"player {player}: {len(hands)} hands"
     assert program.query("SELECT status FROM games")[0][0] == "playing"
     await table.play(until=lambda: State.from_json(json.loads(
         program.query("SELECT state FROM games")[0][0])).moves >= 3, timeout=60)

@@ -33,8 +33,14 @@ async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(f
     assert ping.text == "🔔 Your move: lead. ⏰ 60 s"
     assert ping.message_id > hand.message_id, "a new message, which Telegram notifies, not an edit"
     assert pings(fake, defender) == []
-    card = next(b for b in hand.buttons() if b["callback_data"].startswith("v1:c:"))  # a card led alone
+    # a card led alone; when every card has a partner of its rank, one is picked and led with ▶
+    alone = [b for b in hand.buttons() if b["callback_data"].startswith("v1:c:")]
+    card = (alone or [b for b in hand.buttons() if b["callback_data"].startswith("v1:f:")])[0]
+    seen = len(hand.history)
     await table.press(attacker, hand, str(card["callback_data"]))
+    if not alone:
+        await fake.wait_for(lambda: len(hand.history) > seen)
+        await table.press(attacker, hand, table.button(hand, "▶ Lead (1)"))
     await fake.wait_for(lambda: pings(fake, attacker) == [] and len(pings(fake, defender)) == 1)
     assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card['text'].rstrip('★')}")
 

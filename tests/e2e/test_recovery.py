@@ -153,6 +153,7 @@ async def test_a_timer_that_fails_once_is_picked_up_by_the_sweep(fake: FakeTeleg
     table = await started_table(fake, timed_bot)
     database = timed_bot.settings.database_path
     assert table.stored(database)["deadline"] is not None
+    await timed_bot.service.outbox.drain()  # everyone sees the start: the first turn's 60 s run
     # the disk is unavailable when the turn times out: another writer holds the database past the busy timeout
     locked, release = threading.Event(), threading.Event()
 

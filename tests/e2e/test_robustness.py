@@ -114,8 +114,9 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
 
 
 async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTelegram, tmp_path: Path) -> None:
-    """With Telegram's 20 edits a minute the table is edited far less often than buttons are pressed."""
-    fake.group_budget, fake.group_window = 40, 60.0
+    """With Telegram's 20 edits a minute the table is edited far less often than buttons are pressed, and
+    no minute ever sees more: the bot spaces a group's calls 3 s apart instead of letting a burst through."""
+    fake.group_budget, fake.group_window = 21, 60.0  # 20 a minute, and the one on the window's very edge
     bot = BotProcess(fake, tmp_path / "durak.sqlite3", group_edits_per_minute=20)
     await bot.start()
     table = await started_table(fake, bot, players=2)
@@ -125,6 +126,32 @@ async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTeleg
     table_message = table.group_messages()[0]
     assert table.accepted > len(table_message.history), "edits were coalesced"
     assert "Waiting for" not in table_message.text, "the latest state won"
+    await bot.stop()
+
+
+async def test_answers_and_hands_never_wait_behind_the_group(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The group's table is stuck (its budget spent, a slow network): presses are still answered at once and
+    the player who must act still gets his hand; the table catches up later with the newest position."""
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, group_edits_per_minute=20)
+    await bot.start()
+    table = await started_table(fake, bot)
+    await bot.service.outbox.drain()
+    state = State.from_json(json.loads(table.stored(database)["state"]))
+    attacker = table.players[state.attacker or 0]
+    defender = table.players[state.defender or 0]
+    fake.hold(GROUP)
+    hand = table.hand_message(attacker)
+    assert hand is not None
+    answer = await table.press(attacker, hand, str(playable_card(hand)["callback_data"]))
+    assert not answer.get("text"), answer
+    defence = table.hand_message(defender)
+    assert defence is not None
+    await fake.wait_for(lambda: "press Take" in defence.text)
+    assert GROUP in fake.held, "all this while the group's table was still on its way"
+    assert "→?" not in table.group_messages()[0].text and moves(table, database) == 1
+    fake.release(GROUP)
+    await fake.wait_for(lambda: "→?" in table.group_messages()[0].text)
     await bot.stop()
 
 

@@ -261,6 +261,33 @@ async def test_a_restart_keeps_the_time_left(fake: FakeTelegram, tmp_path: Path,
     await second.stop()
 
 
+async def test_the_turn_timer_starts_when_the_hand_reaches_the_player(fake: FakeTelegram, timed_bot: BotProcess,
+                                                                       clock: ManualClock) -> None:
+    table = await started(fake, timed_bot)
+    attacker = state(timed_bot).attacker or 0
+    defender = table.players[1 - attacker]
+    fake.hold(defender)  # his hand is slow to arrive: the bot's backlog, Telegram's budget, a bad network
+    hand = table.hand_message(table.players[attacker])
+    assert hand is not None
+    while state(timed_bot).moves == 0:  # a card with a partner is picked first: then "▶ Lead" plays it
+        seen = len(hand.history)
+        lead = [b for b in playable(hand) if b["text"].startswith("▶")] or playable(hand)
+        await table.press(table.players[attacker], hand, lead[0]["callback_data"])
+        await fake.wait_for(lambda n=seen: state(timed_bot).moves == 1 or len(hand.history) > n)
+    await clock.advance(90)
+    assert state(timed_bot).moves == 1, "not timed out: he has not seen the lead yet"
+    fake.release(defender)
+    await settle(timed_bot)
+    shown = table.hand_message(defender)
+    assert shown is not None and "press Take" in shown.text, "now he sees the lead"
+    await clock.advance(55)
+    await settle(timed_bot)
+    assert state(timed_bot).moves == 1, "his 60 seconds count from the moment the lead reached him"
+    await clock.advance(6)
+    await settle(timed_bot)
+    assert state(timed_bot).moves > 1, "then his time runs out as usual"
+
+
 async def test_a_late_timer_changes_nothing(fake: FakeTelegram, timed_bot: BotProcess, clock: ManualClock) -> None:
     table = await started(fake, timed_bot)
     attacker = state(timed_bot).attacker or 0

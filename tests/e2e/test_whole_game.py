@@ -36,7 +36,11 @@ def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: i
     assert "Waiting for" not in table_message.text, "the table shows the final state"
     # no group message ever showed a card before it was public
     state = State.from_json(json.loads(row["state"]))
-    shown = {card_text(parse_card(c)) for event in json.loads(row["log"]) for c in event.get("c", [])}
+    with sqlite3.connect(bot.settings.database_path) as db:
+        log = [json.loads(e) for (e,) in db.execute("SELECT event FROM game_events WHERE game_id = ? ORDER BY n",
+                                                     (row["id"],))]
+    assert log and json.loads(row["log"]) == [], "the log is appended as events, not rewritten in the games row"
+    shown = {card_text(parse_card(c)) for event in log for c in event.get("c", [])}
     trump_labels = {m.group(0) for text in table_message.history for m in re.finditer(r"under the stock: (\S+)", text)}
     public = shown | {t.replace("under the stock: ", "") for t in trump_labels}
     never_public = {card_text(c) for hand in state.hands for c in hand} - public

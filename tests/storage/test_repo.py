@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import subprocess
@@ -28,12 +29,12 @@ async def open_repo(path: Path) -> Repo:
 
 async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
-    assert await repo.db.version() == 5
+    assert await repo.db.version() == 6
     assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
     assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
     await repo.db.close()
     again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
-    assert await again.db.version() == 5
+    assert await again.db.version() == 6
     await again.db.close()
 
 
@@ -64,6 +65,37 @@ async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
     assert [(s.seat, s.user.id, s.message_id) for s in stored.seats] == [(0, 1, 10), (1, 2, 11)]
     assert stored.previous == Previous(1, 0) and stored.log == ({"k": "lead", "s": 0},)
     await repo.db.close()
+
+
+async def test_the_log_is_appended_not_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    for user in (ANNA, BORIS):
+        await repo.save_user(user)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS])
+    # a log written before game_events existed stays in games.log and comes first
+    await asyncio.to_thread(_sql, path, "UPDATE games SET log = ? WHERE id = ?", ('[{"k":"old"}]', game.id))
+    game = await repo.game(game.id)
+    assert game is not None and game.log == ({"k": "old"},)
+    lead, cover = {"k": "lead", "s": 0}, {"k": "cover", "s": 1, "c": ["7S"]}
+    game = await repo.save_game(game, replace(game, log=(*game.log, lead)))
+    game = await repo.save_game(game, replace(game, log=(*game.log, cover)))
+    row = await repo.db.one("SELECT log FROM games WHERE id = ?", (game.id,))
+    assert row is not None and row["log"] == '[{"k":"old"}]', "the games row is not rewritten by a move"
+    events = await repo.db.all("SELECT n, event FROM game_events WHERE game_id = ? ORDER BY n", (game.id,))
+    assert [r["n"] for r in events] == [1, 2]
+    stored = await repo.game(game.id)
+    assert stored is not None and stored.log == ({"k": "old"}, lead, cover)
+    # a log that does not continue the stored one (a new game in the row) replaces it whole
+    game = await repo.save_game(game, replace(game, log=(cover,)))
+    stored = await repo.game(game.id)
+    assert stored is not None and stored.log == (cover,)
+    await repo.db.close()
+
+
+def _sql(path: Path, sql: str, params: tuple[object, ...]) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(sql, params)
 
 
 async def test_a_write_from_an_old_version_is_refused(tmp_path: Path) -> None:

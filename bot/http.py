@@ -1,0 +1,87 @@
+"""python-telegram-bot's requests sent with aiohttp instead of httpx.
+
+PTB's default HTTPXRequest costs most of the bot's CPU under load: with many requests in
+flight httpcore's connection pool rescans every queued request each time one finishes, and each
+request goes through several layers of its own. aiohttp's client does the same job (a pool of
+keep-alive connections, timeouts) at a fraction of the cost (README, "Under load"). PTB supports
+this swap through its ``BaseRequest`` interface; errors map to PTB's own ``TimedOut`` and
+``NetworkError``, so retries and the outbox behave exactly as with httpx.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+# PTB's defaults (HTTPXRequest), in seconds
+CONNECT, READ, POOL = 5.0, 5.0, 30.0
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def _seconds(value: object, default: float | None) -> float | None:
+    return default if isinstance(value, type(BaseRequest.DEFAULT_NONE)) else value  # type: ignore[return-value]
+
+
+class AiohttpRequest(BaseRequest):
+    """Bot API requests over one aiohttp session with up to ``pool`` connections."""
+
+    def __init__(self, pool: int = 64, *, read_timeout: float | None = READ) -> None:
+        self._pool = pool
+        self._read = read_timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read
+
+    async def initialize(self) -> None:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(limit=self._pool, ttl_dns_cache=300)
+            self._session = aiohttp.ClientSession(connector=connector, headers={"User-Agent": self.USER_AGENT})
+
+    async def shutdown(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    def __del__(self) -> None:
+        # PTB shuts requests down only after a successful start: after a failed one (no network) the
+        # session is let go here, without aiohttp's "Unclosed client session" error at exit
+        if self._session is not None and not self._session.closed:
+            self._session.detach()
+
+    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
+                         read_timeout: object = BaseRequest.DEFAULT_NONE,
+                         write_timeout: object = BaseRequest.DEFAULT_NONE,
+                         connect_timeout: object = BaseRequest.DEFAULT_NONE,
+                         pool_timeout: object = BaseRequest.DEFAULT_NONE) -> tuple[int, bytes]:
+        if self._session is None or self._session.closed:
+            raise RuntimeError("AiohttpRequest is not initialized")
+        connect = _seconds(connect_timeout, CONNECT)
+        pool = _seconds(pool_timeout, POOL)
+        # aiohttp has no write timeout of its own: the whole request is bounded by read + write instead
+        read, write = _seconds(read_timeout, self._read), _seconds(write_timeout, READ)
+        timeout = aiohttp.ClientTimeout(
+            total=None if read is None or write is None else read + write + (connect or 0) + (pool or 0),
+            connect=None if pool is None or connect is None else pool + connect,  # waiting for a pooled connection
+            sock_connect=connect, sock_read=read)
+        data: aiohttp.FormData | bytes | None = None
+        headers = None
+        if request_data is not None:
+            if request_data.contains_files:
+                form = aiohttp.FormData()
+                for name, value in request_data.json_parameters.items():
+                    form.add_field(name, value)
+                for name, (filename, content, mime) in request_data.multipart_data.items():
+                    form.add_field(name, content, filename=filename, content_type=mime)
+                data = form
+            else:  # encoded here: aiohttp's FormData would build a multipart writer for every plain form
+                data = request_data.url_encoded_parameters().encode()
+                headers = FORM
+        try:
+            async with self._session.request(method, url, data=data, headers=headers, timeout=timeout) as response:
+                return response.status, await response.read()
+        except TimeoutError as e:
+            raise TimedOut from e
+        except aiohttp.ClientError as e:
+            raise NetworkError(f"aiohttp.{e.__class__.__name__}: {e}") from e

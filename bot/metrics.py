@@ -1,0 +1,34 @@
+"""What the load test reads from inside the bot: handler times and SQL statements.
+
+Off unless ``METRICS_FILE`` is set (scripts/loadtest.py sets it). Then every button press records
+how long the handler took (update in, press answered), every SQL statement is counted (SQLite's
+trace callback), and the figures are written to the file when the bot stops.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+
+class Metrics:
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.handler_seconds: list[float] = []
+        self.statements = 0
+
+    @property
+    def on(self) -> bool:
+        return self.path is not None
+
+    def statement(self, _sql: str) -> None:
+        self.statements += 1
+
+    def handled(self, started: float) -> None:
+        if self.path is not None:
+            self.handler_seconds.append(time.monotonic() - started)
+
+    def write(self) -> None:
+        if self.path is not None:
+            self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds, "statements": self.statements}))
