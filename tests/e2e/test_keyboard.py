@@ -117,7 +117,7 @@ async def test_a_press_drawn_before_another_move_still_counts(fake: FakeTelegram
     await bot.start()
     table = Table(fake, GROUP, [101, 102])
     anna, boris = fake.messages[(101, 1)], fake.messages[(102, 1)]
-    await fake.wait_for(lambda: "You may throw in" in anna.text)
+    await fake.wait_for(lambda: "You may throw in" in anna.text and "Defend" in boris.text)
     seven = Table.button(anna, "7♣")  # drawn before Boris moves
     await table.press(102, boris, "8♠")
     await fake.wait_for(lambda: "7♠→8♠" in anna.text)
