@@ -51,7 +51,9 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         .rate_limiter(AIORateLimiter(overall_max_rate=1, overall_time_period=1 / settings.sends_per_second,
                                      group_max_rate=1, group_time_period=60 / settings.group_edits_per_minute,
                                      max_retries=5))
-        .concurrent_updates(64)
+        # many handlers at once: a reply waiting for the overall budget (a join's "you joined") must never
+        # hold up the presses behind it; each game's own lock keeps its decisions in order
+        .concurrent_updates(1024)
         .request(AiohttpRequest(pool=64))
         .get_updates_request(AiohttpRequest(pool=1))
         .post_init(_started(settings, clock or RealClock()))
