@@ -113,9 +113,10 @@ class GameService:
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings)
         else:
             saved = await self.store.save(old, new, render)
-        ui = self.store.ui_of(old.id)
-        ui.shown_at.clear()  # the new position is shown to nobody yet
-        ui.unseen = {s.seat for s in saved.seats}
+        ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)
+        if ui is not None:
+            ui.shown_at.clear()  # the new position is shown to nobody yet
+            ui.unseen = {s.seat for s in saved.seats}
         self.outbox.kick(*chats, lazy=chats - urgent)
         return saved
 

@@ -57,17 +57,17 @@ async def settle(bot: BotProcess) -> None:
     await (service.outbox.drain(30) if hasattr(service, "outbox") else service.notifier.flush())
 
 
-def retained() -> int:
+def snapshot() -> tracemalloc.Snapshot:
+    """What is allocated now, without the fake server's own allocations (tests/, and its aiohttp server)."""
     gc.collect()
-    snapshot = tracemalloc.take_snapshot().filter_traces([
+    return tracemalloc.take_snapshot().filter_traces([
         tracemalloc.Filter(False, "*/tests/*"),
-        tracemalloc.Filter(False, "*/aiohttp/*"),
+        tracemalloc.Filter(False, "*/aiohttp/web*"),
         tracemalloc.Filter(False, tracemalloc.__file__),
     ])
-    return sum(stat.size for stat in snapshot.statistics("filename"))
 
 
-async def run(games: int, groups: int, warmup: int) -> dict[str, object]:
+async def run(games: int, groups: int, warmup: int, top: int = 0) -> dict[str, object]:
     fake = FakeTelegram()
     await fake.start()
     ids = [-10_000 - i for i in range(groups)]
@@ -95,19 +95,23 @@ async def run(games: int, groups: int, warmup: int) -> dict[str, object]:
         await play(warmup)
         await settle(bot)
         tracemalloc.start(1)
-        before = retained()
+        first = snapshot()
         started = time.perf_counter()
         await play(games)
         await settle(bot)
         seconds = time.perf_counter() - started
-        after = retained()
+        last = snapshot()
         tracemalloc.stop()
+        before = sum(stat.size for stat in first.statistics("filename"))
+        after = sum(stat.size for stat in last.statistics("filename"))
+        grown = [f"{stat.traceback[0].filename.split('site-packages/')[-1]}:{stat.traceback[0].lineno} "
+                 f"{stat.size_diff:+d} B" for stat in last.compare_to(first, "lineno")[:top]]
         open_games = len(bot.service.store.games) if hasattr(bot.service, "store") else len(bot.service.games)
         await bot.stop()
     await fake.stop()
     return {"games": games, "groups": groups, "retained_bytes": after - before,
             "bytes_per_game": round((after - before) / games, 1), "open_games_left": open_games,
-            "seconds": round(seconds, 1)}
+            "seconds": round(seconds, 1), **({"grown_most": grown} if top else {})}
 
 
 def main() -> None:
@@ -115,8 +119,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--groups", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=40)
+    parser.add_argument("--top", type=int, default=0, help="also list the N allocation sites that grew most")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.games, args.groups, args.warmup))))
+    print(json.dumps(asyncio.run(run(args.games, args.groups, args.warmup, args.top)), indent=1 if args.top else None))
 
 
 if __name__ == "__main__":
