@@ -245,7 +245,7 @@ class Outbox:
         parsing every answer into a Message was a fifth of the bot's CPU under load (README, "Under load").
         ``Bot._post`` is PTB's own entry of every method (pinned below 23 in pyproject.toml)."""
         data = {key: value for key, value in params.items() if value is not None}
-        return await self.bot._post(method, data)  # type: ignore[attr-defined]
+        return await self.bot._post(method, data)
 
     async def _delete_quietly(self, chat_id: int, message_id: int) -> None:
         try:
