@@ -30,6 +30,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from bot.budget import LATER, URGENT, Budget
 from storage.models import OutboxRow
 from storage.repo import Repo
 
@@ -49,8 +50,10 @@ def _seconds(value: object) -> float:
 
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
-                 on_shown: OnShown, group_spacing: float = 0.0) -> None:
+                 on_shown: OnShown, group_spacing: float = 0.0, per_second: float = 1000.0) -> None:
         self.repo = repo
+        self.budget = Budget(per_second)  # the overall budget, the most urgent chats first
+        self._urgent: set[int] = set()    # private chats owed a row of a seat that must act or just moved
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
         self._last_call: dict[int, float] = {}  # group -> when its last call started (loop time)
         self.bot = bot
@@ -76,7 +79,10 @@ class Outbox:
         if self._closed:
             return
         may_wait = set(lazy)
-        for chat_id in chat_ids:
+        # urgent chats first: their workers start, and so ask for the budget, before the others
+        for chat_id in sorted(chat_ids, key=lambda c: c in may_wait or c < 0):
+            if chat_id > 0 and chat_id not in may_wait:
+                self._urgent.add(chat_id)
             self._dirty.add(chat_id)
             if chat_id in may_wait and not self._flushing:
                 self._lazy.add(chat_id)
@@ -137,6 +143,7 @@ class Outbox:
                     self._lazy.discard(chat_id)
                 if chat_id < 0:
                     await self._wait_for_budget(chat_id)
+                await self.budget.take(URGENT if chat_id in self._urgent else LATER)
                 self._dirty.discard(chat_id)
                 row = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
@@ -160,6 +167,7 @@ class Outbox:
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]
                 self._wake.pop(chat_id, None)
+                self._urgent.discard(chat_id)
 
     async def _wait_for_budget(self, group: int) -> None:
         """A group's next call waits for its slot *before* the content is read, so that what Telegram gets

@@ -38,3 +38,25 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fa
     assert len(vera.history) == vera_seen + 1, "two moves, one edit of the waiting player's hand"
     assert len(edits(fake, 102, since)) >= 2, "the movers' own hands follow every move"
     await bot.stop()
+
+
+async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the_table(fake: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
+    bot = BotProcess(fake, database, sends_per_second=2)  # a budget far smaller than what a move owes
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102, 103])
+    anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
+    await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text, 15)
+    await bot.service.outbox.drain()
+    since = len(fake.calls)
+    await table.press(101, anna, "7♠")
+    await fake.wait_for(lambda: "7♠→?" in fake.messages[(GROUP, 1)].text and "7♠→?" in vera.text, 15)
+    await fake.wait_for(lambda: any(m == "sendMessage" and int(p["chat_id"]) == 102 for m, p in fake.calls[since:]))
+    ping = next(i for i, (m, p) in enumerate(fake.calls) if i >= since and m == "sendMessage"
+                and int(p["chat_id"]) == 102)
+    table_edit = edits(fake, GROUP, since)[0]
+    assert edits(fake, 102, since)[0] < ping < table_edit, "the defender's hand and ping took the first slots"
+    assert table_edit < edits(fake, 103, since)[0], "the waiting player's hand came last"
+    await bot.stop()
