@@ -36,6 +36,12 @@ class Budget:
             self._dispatcher = asyncio.create_task(self._dispatch(), name="outbox-budget")
         await future
 
+    async def close(self) -> None:
+        """Stop handing out slots (the bot stops): nobody is left waiting on a sleeping dispatcher."""
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+            await asyncio.gather(self._dispatcher, return_exceptions=True)
+
     async def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
         while self._waiting:

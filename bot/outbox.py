@@ -130,6 +130,7 @@ class Outbox:
             worker.cancel()
         await asyncio.gather(*self._workers.values(), return_exceptions=True)
         self._workers.clear()
+        await self.budget.close()
 
     async def _work(self, chat_id: int) -> None:
         backoff = 1.0
