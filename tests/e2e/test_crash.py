@@ -160,8 +160,7 @@ async def test_killed_between_a_move_and_its_answer(fake: FakeTelegram, program:
     attacker = table.players[state.attacker or 0]
     hand = table.hand_message(attacker)
     assert hand is not None
-    card = next(b["callback_data"] for b in hand.buttons()
-                if b["callback_data"].startswith("v1:c:") and b["text"][0] != "(")
+    card = await table.one_card_lead(attacker, hand)
     kill_on(fake, program, "answerCallbackQuery", lambda p: True)
     await fake.press(attacker, hand.chat_id, hand.message_id, card)
     await program.restart_after_kill()

@@ -34,15 +34,11 @@ async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(f
     assert ping.message_id > hand.message_id, "a new message, which Telegram notifies, not an edit"
     assert pings(fake, defender) == []
     # a card led alone; when every card has a partner of its rank, one is picked and led with ▶
-    alone = [b for b in hand.buttons() if b["callback_data"].startswith("v1:c:")]
-    card = (alone or [b for b in hand.buttons() if b["callback_data"].startswith("v1:f:")])[0]
-    seen = len(hand.history)
-    await table.press(attacker, hand, str(card["callback_data"]))
-    if not alone:
-        await fake.wait_for(lambda: len(hand.history) > seen)
-        await table.press(attacker, hand, table.button(hand, "▶ Lead (1)"))
+    lead = await table.one_card_lead(attacker, hand)
+    card = next(b["text"] for b in hand.buttons() if b["callback_data"] == lead or b["text"].startswith("✅"))
+    await table.press(attacker, hand, lead)
     await fake.wait_for(lambda: pings(fake, attacker) == [] and len(pings(fake, defender)) == 1)
-    assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card['text'].rstrip('★')}")
+    assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card.strip('✅★ ')}")
 
     # however the game goes, nobody ever has more than one ping in his chat, and none is left at the end
     seen_most = 0

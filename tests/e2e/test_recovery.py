@@ -21,12 +21,7 @@ from durak import State
 from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.fake_telegram import FakeTelegram, Message
-
-
-def playable_card(message: Message) -> str:
-    return str(next(b["callback_data"] for b in message.buttons()
-                    if b["callback_data"].startswith("v1:c:") and b["text"][0] != "("))
+from tests.fake_telegram import FakeTelegram
 
 
 def moves(table: Table, database: Path) -> int:
@@ -51,9 +46,10 @@ async def test_a_failed_answer_never_drops_the_move(fake: FakeTelegram, bot: Bot
     attacker = leader(table, database)
     hand = table.hand_message(attacker)
     assert hand is not None
+    lead = await table.one_card_lead(attacker, hand)
     fake.fail("answerCallbackQuery", code=400,
               description="Bad Request: query is too old and response timeout expired or query ID is invalid")
-    await fake.press(attacker, hand.chat_id, hand.message_id, playable_card(hand))
+    await fake.press(attacker, hand.chat_id, hand.message_id, lead)
     await fake.wait_for(lambda: moves(table, database) == 1)
 
 
@@ -83,7 +79,7 @@ async def test_deleted_table_and_hand_messages_come_back(fake: FakeTelegram, bot
     await fake.delete_by_user(defender, defender_hand.message_id)
     hand = table.hand_message(attacker)
     assert hand is not None
-    await table.press(attacker, hand, playable_card(hand))
+    await table.press(attacker, hand, await table.one_card_lead(attacker, hand))
     await fake.wait_for(lambda: moves(table, database) == 1)
     # both messages had to change with the lead: Telegram had lost them, so they are posted anew
     await fake.wait_for(lambda: any("Waiting for" in m.text for m in table.group_messages()))
@@ -117,7 +113,7 @@ async def test_a_stale_copy_of_the_game_is_reloaded_and_the_press_decided_again(
     attacker = leader(table, database)
     hand = table.hand_message(attacker)
     assert hand is not None
-    answer = await table.press(attacker, hand, playable_card(hand))
+    answer = await table.press(attacker, hand, await table.one_card_lead(attacker, hand))
     assert not answer.get("text"), answer
     await fake.wait_for(lambda: moves(table, database) == 1)
     # and the game goes on

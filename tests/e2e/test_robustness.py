@@ -7,18 +7,13 @@ import json
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.fake_telegram import FakeTelegram, Message
-
-
-def playable_card(message: Message) -> dict[str, Any]:
-    return next(b for b in message.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "✖")
+from tests.fake_telegram import FakeTelegram
 
 
 def moves(table: Table, database: Path) -> int:
@@ -59,14 +54,17 @@ async def test_a_restart_in_the_middle_of_a_game_loses_nothing(fake: FakeTelegra
 async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegram, bot: BotProcess) -> None:
     table = await started_table(fake, bot)
     database = bot.settings.database_path
-    version = table.stored(database)["version"]
     state = State.from_json(json.loads(table.stored(database)["state"]))
     attacker = table.players[state.attacker or 0]
     other = table.players[1 - (state.attacker or 0)]
     message = table.hand_message(attacker)
     assert message is not None
-    card = playable_card(message)
-    game_id = card["callback_data"].split(":")[2]
+    lead = await table.one_card_lead(attacker, message)
+    version = table.stored(database)["version"]  # a pick is remembered, not written
+    game_id = lead.split(":")[2]
+    code = next(b["callback_data"] for b in message.buttons() if b["callback_data"].startswith(("v1:c:", "v1:f:"))
+                ).split(":")[4]
+    card = f"v1:c:{game_id}:0:{code}"  # "lead this card", as the attacker's keyboard may draw it
 
     async def toast(user: int, data: str) -> str:
         answer = await fake.answer(await fake.press(user, message.chat_id, message.message_id, data))
@@ -77,8 +75,7 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
         "This button is not valid any more.")
     assert await toast(attacker, "v1:c:999:0:6S") == "This game is over."
     assert await toast(attacker, f"v1:c:{game_id}:0:ZZ") == "Unknown button."
-    assert await toast(106, card["callback_data"]) == "This button is not valid any more.", "not his message"
-    code = card["callback_data"].split(":")[4]
+    assert await toast(106, card) == "This button is not valid any more.", "not his message"
     for verb in ("f", "d", "m", "v"):  # pick, cover, lead several, transfer: forged by another player on this hand
         arg = code if verb in "fd" else "A"
         assert await toast(other, f"v1:{verb}:{game_id}:0:{arg}") == "This button is not valid any more."
@@ -86,14 +83,14 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
     assert await toast(attacker, f"v1:m:{game_id}:0:") == "Unknown button."
     own = table.hand_message(other)
     assert own is not None
-    answer = await fake.answer(await fake.press(other, own.chat_id, own.message_id, card["callback_data"]))
+    answer = await fake.answer(await fake.press(other, own.chat_id, own.message_id, card))
     assert "not in your hand" in answer["text"]
     assert table.stored(database)["version"] == version, "nothing was written"
 
     # the real press works, and pressing the same button again is refused: the card is on the table
-    assert await toast(attacker, card["callback_data"]) == ""
+    assert await toast(attacker, lead) == ""
     await fake.wait_for(lambda: table.stored(database)["version"] == version + 1)
-    assert (await toast(attacker, card["callback_data"])).endswith("is not in your hand.")
+    assert (await toast(attacker, lead)).endswith("is not in your hand.")
     await asyncio.sleep(0.2)
     assert table.stored(database)["version"] == version + 1
 
@@ -105,8 +102,8 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
     attacker = table.players[state.attacker or 0]
     message = table.hand_message(attacker)
     assert message is not None
-    card = playable_card(message)
-    answers = await asyncio.gather(*(table.press(attacker, message, card["callback_data"]) for _ in range(3)))
+    lead = await table.one_card_lead(attacker, message)
+    answers = await asyncio.gather(*(table.press(attacker, message, lead) for _ in range(3)))
     await bot.service.outbox.drain()
     await asyncio.sleep(0.3)
     assert moves(table, database) == 1
@@ -143,7 +140,7 @@ async def test_answers_and_hands_never_wait_behind_the_group(fake: FakeTelegram,
     fake.hold(GROUP)
     hand = table.hand_message(attacker)
     assert hand is not None
-    answer = await table.press(attacker, hand, str(playable_card(hand)["callback_data"]))
+    answer = await table.press(attacker, hand, await table.one_card_lead(attacker, hand))
     assert not answer.get("text"), answer
     defence = table.hand_message(defender)
     assert defence is not None
