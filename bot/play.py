@@ -126,10 +126,11 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
     seats = {s.seat: (s.missed, s.away) for s in game.seats}
     seats.update(flags or {})
     for seat, action, timed_out in moves:
-        if not is_legal(state, seat, action):
-            continue
         taking = state.taking
-        state, events = apply(state, seat, action)
+        try:  # checked once, by apply
+            state, events = apply(state, seat, action)
+        except Illegal:  # the game moved past it (a timer and a press at once): nothing to play
+            continue
         log_lines += events_json(events, "timeout" if timed_out else None, taking)
         missed, away = seats[seat]
         if timed_out:

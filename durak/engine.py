@@ -38,6 +38,9 @@ _SHOW = [Action(Act.SHOW, (c,)) for c in _CARDS]
 _SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
 _DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
 _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
+# _BEATERS[trump][target]: the cards that cover target (trump 4: no trump suit), for listing defences
+_BEATERS = [[frozenset(c for c in _CARDS if beats(c, t, None if trump == 4 else trump)) for t in _CARDS]
+            for trump in range(5)]
 
 
 # ---------------------------------------------------------------- seats and roles
@@ -72,15 +75,25 @@ def defender_for(state: State, attacker: int) -> int | None:
 
 
 def throwers(state: State) -> list[int]:
-    """Seats the ``throw_in`` option lets add cards to the open bout (cards in hand or not)."""
+    """Seats the ``throw_in`` option lets add cards to the open bout (cards in hand or not).
+
+    The answer depends only on the roles and who is out, and every action asks for it two or three
+    times, so it is kept on the state under those (a list the callers must not change)."""
+    a, d, out = state.attacker, state.defender, state.out
+    memo = state.memo
+    if memo is not None and memo[0] == a and memo[1] == d and memo[2] == out:
+        return memo[3]
+    found = _throwers(state, a, d, out)
+    state.memo = (a, d, out[:], found)
+    return found
+
+
+def _throwers(state: State, a: int | None, d: int | None, out: list[int]) -> list[int]:
     mode = state.rules.throw_in
-    d = state.defender
-    a = state.attacker
     if mode is ThrowIn.OFF or d is None or a is None:
         return []
     if mode is ThrowIn.ATTACKER:
-        return [] if a in state.out else [a]
-    out = state.out
+        return [] if a in out else [a]
     if state.rules.teams is Teams.NONE:
         cands = [p for p in range(len(state.hands)) if p != d and p not in out]
     else:
@@ -98,9 +111,11 @@ def bout_limit(state: State) -> int:
 
 def room(state: State) -> int | None:
     """How many more attack cards fit in the open bout (None: no limit after a take)."""
-    if state.taking and state.rules.after_take_unlimited:
+    rules = state.rules
+    if state.taking and rules.after_take_unlimited:
         return None
-    return min(state.cap, bout_limit(state)) - len(state.attacks)
+    limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
+    return (state.cap if state.cap < limit else limit) - len(state.attacks)
 
 
 def lead_room(state: State) -> int:
@@ -132,7 +147,9 @@ def _attack_rank(state: State) -> int | None:
 
 def _table_ranks(state: State) -> set[int]:
     ranks = {c >> 2 for c in state.attacks}
-    ranks.update(c >> 2 for c in state.covers if c is not None)
+    for c in state.covers:
+        if c is not None:
+            ranks.add(c >> 2)
     return ranks
 
 
@@ -156,11 +173,10 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         left = room(state)
         if left is None or left > 0:
             ranks = _table_ranks(state)
-            for c in hand:
-                if c >> 2 in ranks:
-                    acts.append(_ATTACK[c])
-                elif cheating:
-                    acts.append(_ATTACK_CHEAT[c])
+            if cheating:
+                acts.extend([_ATTACK[c] if c >> 2 in ranks else _ATTACK_CHEAT[c] for c in hand])
+            else:
+                acts.extend([_ATTACK[c] for c in hand if c >> 2 in ranks])
         if seat not in state.passed and (state.taking or None not in state.covers):
             acts.append(_PASS)
     if cheating and seat not in state.accused:
@@ -176,20 +192,24 @@ def actors(state: State) -> list[int]:
         return [p for p in range(len(state.hands)) if legal_actions(state, p)]
     if not state.attacks:
         return [] if state.attacker is None else [state.attacker]
-    seats = []
+    taking = state.taking
     uncovered = None in state.covers
-    if uncovered and not state.taking:
-        assert state.defender is not None
-        seats.append(state.defender)
-    may_pass = state.taking or not uncovered
-    left = room(state)
-    fits = left is None or left > 0
-    ranks = _table_ranks(state) if fits else set()
+    seats = [state.defender] if uncovered and not taking and state.defender is not None else []
+    may_pass = taking or not uncovered
+    rules = state.rules
+    if taking and rules.after_take_unlimited:
+        fits = True
+    else:  # room(state) > 0, inlined: every simulated move asks
+        limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
+        fits = (state.cap if state.cap < limit else limit) > len(state.attacks)
+    ranks = _table_ranks(state) if fits else None
+    hands, passed = state.hands, state.passed
     for p in throwers(state):
-        hand = state.hands[p]
-        if hand and ((may_pass and p not in state.passed) or any(c >> 2 in ranks for c in hand)):
+        hand = hands[p]
+        if hand and ((may_pass and p not in passed) or (ranks and any(c >> 2 in ranks for c in hand))):
             seats.append(p)
-    return sorted(seats)
+    seats.sort()
+    return seats
 
 
 def awaited(state: State) -> list[int]:
@@ -210,31 +230,33 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     most = lead_room(state)
     if most < 1:
         return
-    acts.extend(_ATTACK[c] for c in hand)
+    acts.extend([_ATTACK[c] for c in hand])
     if most < 2:
         return
-    counts = [0] * 15
+    groups: dict[int, list[Card]] = {}
     for c in hand:
-        counts[c >> 2] += 1
-    for rank in range(15):
-        if counts[rank] > 1:
-            group = [c for c in hand if c >> 2 == rank]
-            for size in range(2, min(most, len(group)) + 1):
-                acts.extend(Action(Act.ATTACK, combo) for combo in combinations(group, size))
+        groups.setdefault(c >> 2, []).append(c)
+    if len(groups) == len(hand):  # no two of a rank: no set to lead
+        return
+    for rank in sorted(groups):
+        group = groups[rank]
+        for size in range(2, min(most, len(group)) + 1):
+            acts.extend([Action(Act.ATTACK, combo) for combo in combinations(group, size)])
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
-    trump = state.trump
+    beaters = _BEATERS[4 if state.trump is None else state.trump]
     cheating = state.rules.cheating
     for target, cover in zip(state.attacks, state.covers, strict=True):
         if cover is not None:
             continue
-        honest, cheat = _DEFEND[target], _DEFEND_CHEAT[target]
-        for c in hand:
-            if beats(c, target, trump):
-                acts.append(honest[c])
-            elif cheating:
-                acts.append(cheat[c])
+        honest = _DEFEND[target]
+        beat = beaters[target]
+        if cheating:
+            cheat = _DEFEND_CHEAT[target]
+            acts.extend([honest[c] if c in beat else cheat[c] for c in hand])
+        else:
+            acts.extend([honest[c] for c in hand if c in beat])
     if None in state.covers:
         acts.append(TAKE)
     if _transfer_blocker(state) is not None:
@@ -433,6 +455,19 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     """
     broken = check(state, seat, action)
     s = state.copy()
+    return s, _play(s, seat, action, broken)
+
+
+def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
+    """Play a legal action on ``state`` itself and return what happened: for simulations and
+    searches, which own their copy and draw their actions from :func:`legal_actions`.
+
+    Nothing is checked but a cheat's flag (whether the card broke a rule): an action that is not
+    legal leaves an inconsistent state. Anything from outside goes through :func:`apply`."""
+    return _play(state, seat, action, check(state, seat, action) if action.cheat else False)
+
+
+def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     events: list[Event] = []
     act = action.act
     if act is Act.ATTACK:
@@ -460,7 +495,7 @@ def apply(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     if s.attacks and _bout_is_over(s):
         _end_bout(s, events, taker=s.defender if s.taking else None)
     s.moves += 1
-    return s, events
+    return events
 
 
 def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
@@ -582,23 +617,28 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
     """Draw to ``hand_size``: the main attacker, the others clockwise from the defender's left,
     the defender last."""
     n = len(s.hands)
-    order = [attacker] + [p for p in ((defender + i) % n for i in range(1, n))
-                          if p != attacker and p != defender] + [defender]
+    order = [attacker]
+    for i in range(1, n):
+        p = (defender + i) % n
+        if p != attacker and p != defender:
+            order.append(p)
+    order.append(defender)
     size = s.rules.hand_size
+    stock, hands, out = s.stock, s.hands, s.out
     for p in order:
-        if not s.stock:
+        if not stock:
             break
-        if p in s.out:
+        if p in out:
             continue
-        want = size - len(s.hands[p])
+        want = size - len(hands[p])
         if want > 0:
-            got = s.stock[:want]
-            del s.stock[:want]
-            s.hands[p].extend(got)
-            events.append(Event(Ev.DREW, p, number=len(got)))
-    if not s.stock:
+            got = stock[:want]
+            del stock[:want]
+            hands[p].extend(got)
+            events.append(Event(Ev.DREW, p, (), None, len(got)))
+    if not stock:
         for p in order:
-            if p not in s.out and not s.hands[p]:
+            if p not in out and not hands[p]:
                 _go_out(s, p, events)
 
 

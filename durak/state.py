@@ -45,6 +45,10 @@ class State:
     draw: bool = False
     pogony: bool = False
     moves: int = 0
+    # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
+    # not part of the game: never compared, copied or saved
+    memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
+                                                                           repr=False)
 
     @property
     def players(self) -> int:
@@ -56,7 +60,7 @@ class State:
             self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
-            self.moves,
+            self.moves, self.memo,
         )
 
     def all_cards(self) -> list[Card]:

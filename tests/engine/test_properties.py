@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from durak import Act, Action, Illegal, Rules, State, apply, legal_actions, new_game, view
 from durak.cards import deck
-from durak.engine import actors
+from durak.engine import actors, apply_in_place
 
 MAX_ACTIONS = 5000  # a game that has not ended by then is a bug
 
@@ -97,8 +97,11 @@ def test_random_games_keep_every_invariant(table: tuple[Rules, int], seed: int) 
         if state.over:
             break
         seat = rng.choice(actors(state))
-        state, events = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        action = rng.choice(legal_actions(state, seat))
+        twin = state.copy()
+        state, events = apply(state, seat, action)
         assert events
+        assert apply_in_place(twin, seat, action) == events and twin == state, "played in place: the same move"
     assert state.over, "the game did not end"
     assert state.attacker is None and state.defender is None
     if state.draw:
