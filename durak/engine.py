@@ -7,11 +7,11 @@ Choices where RULES.md is silent (see also the README):
 
 * Attackers throw in at any moment of an open bout, in any order; the main attacker has
   no priority. A player who passed may still throw in later (it clears all passes).
-* With ``throw_in=neighbours`` the main attacker may always throw in too.
+* With ``throw_in=neighbours`` only the nearest active player on each side of the defender
+  throws in (an opponent, in team games). A main attacker sitting further round (3×3 teams,
+  seats out between) leads but does not throw in, and the bout does not wait for his pass.
 * A pass is needed from every attacker who may throw in and holds cards, even one with
   no card of a rank on the table: passing reveals nothing about a hand.
-* Cards of players whose hands emptied while the stock still had cards, and who got
-  nothing in the draw, go out in the order of the draw.
 * Listing: a lead lists every same-rank set that fits; a throw-in, a transfer and a
   cheat list one card each (several may be played in one action all the same).
 * Cheating: a player caught while out comes back in with the table's cards.
@@ -101,7 +101,7 @@ def _throwers(state: State, a: int | None, d: int | None, out: list[int]) -> lis
         cands = [p for p in range(len(state.hands)) if p % 2 != side and p not in out]
     if mode is ThrowIn.ALL:
         return cands
-    near = (next_active(state, d), previous_active(state, d), a)
+    near = (next_active(state, d), previous_active(state, d))  # the main attacker only if he sits there
     return [p for p in cands if p in near]
 
 
@@ -542,6 +542,8 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
     s.sixes = s.sixes | {seat} if sixes else s.sixes - {seat}
     if not s.stock:
         _go_out(s, seat, events)
+    else:  # if the draw leaves him empty, he goes out in this order (RULES.md §6)
+        s.emptied = (*s.emptied, seat)
 
 
 def _go_out(s: State, seat: int, events: list[Event]) -> None:
@@ -636,10 +638,11 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
             del stock[:want]
             hands[p].extend(got)
             events.append(Event(Ev.DREW, p, (), None, len(got)))
-    if not stock:
-        for p in order:
+    if not stock:  # the order hands became empty; the draw order for any not recorded (an old state)
+        for p in [*s.emptied, *order]:
             if p not in out and not hands[p]:
                 _go_out(s, p, events)
+    s.emptied = ()
 
 
 def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:

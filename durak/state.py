@@ -12,7 +12,7 @@ from typing import Any
 from durak.cards import SUIT_LETTERS, Card, Suit, card_code, deck, parse_card, parse_suit
 from durak.rules import Rules, RulesError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2 added "emptied"; a state of format 1 is read with none
 
 
 class StateError(ValueError):
@@ -45,6 +45,7 @@ class State:
     draw: bool = False
     pogony: bool = False
     moves: int = 0
+    emptied: tuple[int, ...] = ()    # hands emptied this bout while the stock had cards, in that order
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -60,7 +61,7 @@ class State:
             self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
-            self.moves, self.memo,
+            self.moves, self.emptied, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -96,6 +97,7 @@ class State:
             "draw": self.draw,
             "pogony": self.pogony,
             "moves": self.moves,
+            "emptied": list(self.emptied),
         }
 
     @classmethod
@@ -118,7 +120,7 @@ def _codes(cards: list[Card]) -> list[str]:
 def _from_json(data: Any) -> State:
     if not isinstance(data, dict):
         raise StateError("a game state must be a JSON object")
-    if data.get("format") != FORMAT_VERSION:
+    if data.get("format") not in (1, FORMAT_VERSION):  # format 1: written before "emptied"
         raise StateError(f"unsupported state format {data.get('format')!r} (expected {FORMAT_VERSION})")
     rules = Rules.from_dict(data["rules"])
 
@@ -162,6 +164,7 @@ def _from_json(data: Any) -> State:
         draw=bool(data["draw"]),
         pogony=bool(data["pogony"]),
         moves=int(data["moves"]),
+        emptied=tuple(_seat(s) for s in data.get("emptied", ())),
     )
     every = state.all_cards()
     if len(set(every)) != len(every):

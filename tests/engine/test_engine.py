@@ -97,8 +97,16 @@ def test_apply_never_changes_its_input() -> None:
 def test_json_round_trip_and_format_version() -> None:
     s = new_game(Rules.from_dict({"preset": "perevodnoy", "cheating": True}), 4, seed=2)
     data = json.loads(json.dumps(s.to_json()))
-    assert data["format"] == 1
+    assert data["format"] == 2
     assert State.from_json(data) == s
+
+
+def test_a_state_of_format_1_is_still_read() -> None:
+    """Games stored before format 2 (which keeps the order hands emptied in) go on after an upgrade."""
+    s = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, seed=4)
+    data = s.to_json()
+    del data["emptied"]
+    assert State.from_json({**data, "format": 1}) == s
 
 
 @pytest.mark.parametrize("corrupt", [
