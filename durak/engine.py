@@ -19,6 +19,7 @@ Choices where RULES.md is silent (see also the README):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from durak.actions import TAKE, Act, Action, Illegal, Reason
@@ -50,11 +51,10 @@ def next_active(state: State, seat: int, opponent_of: int | None = None) -> int 
     n = len(state.hands)
     out = state.out
     team = state.rules.team_of
+    side = None if opponent_of is None else team(opponent_of)  # None: no teams, anyone will do
     for i in range(1, n):
         p = (seat + i) % n
-        if p in out:
-            continue
-        if opponent_of is not None and team(p) is not None and team(p) == team(opponent_of):
+        if p in out or (side is not None and team(p) == side):
             continue
         return p
     return None
@@ -240,8 +240,15 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
         return
     for rank in sorted(groups):
         group = groups[rank]
-        for size in range(2, min(most, len(group)) + 1):
-            acts.extend([Action(Act.ATTACK, combo) for combo in combinations(group, size)])
+        if len(group) > 1:
+            acts.extend(_lead_sets(tuple(group), most))
+
+
+@lru_cache(maxsize=8192)
+def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
+    """Every set of two or more (at most ``most``) of these cards of one rank, as leads: built once."""
+    return tuple(Action(Act.ATTACK, combo) for size in range(2, min(most, len(group)) + 1)
+                 for combo in combinations(group, size))
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
