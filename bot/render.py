@@ -167,33 +167,44 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
 
 # ------------------------------------------------------------------ events
 
+def N_(message: str) -> str:
+    """Marks a message for extraction (Babel knows N_); it is translated where it is shown."""
+    return message
+
+
+# A move in words, translated only when shown: every private message shows the last moves, so a move log
+# translated whole for each event was a tenth of the bot's rendering under load.
+_EVENT_TEXTS = {
+    Ev.LEAD: N_("{who} leads {cards}"),
+    Ev.THROW_IN: N_("{who} throws in {cards}"),
+    Ev.TRANSFER: N_("{who} transfers {cards} to {other}"),
+    Ev.SHOW: N_("{who} shows {cards}: transfer to {other}"),
+    Ev.TAKE: N_("{who} takes"),
+    Ev.PASS: N_("{who}: done (bito)"),
+    Ev.BEATEN: N_("{who} beats off the attack: bito"),
+    Ev.PICKED_UP: N_("{who} picks up {cards}"),
+    Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
+    Ev.WRONG_ACCUSE: N_("{who} accuses {other}, who plays fair"),
+    Ev.OUT: N_("{who} has no cards left: place {n}"),
+}
+_PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
+
+
 def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
     """One move of the log in words, in the present tense (Russian has no gender there), with every
     name in the nominative; None for events not worth a line."""
     kind = Ev(event["k"])
     who = name_of(game, event["s"]) if event.get("s") is not None else ""
-    other = name_of(game, event["o"]) if event.get("o") is not None else ""
-    cards = cards_text([parse_card(c) for c in event.get("c", [])])
-    texts = {
-        Ev.LEAD: tr.gettext("{who} leads {cards}"),
-        Ev.THROW_IN: tr.gettext("{who} throws in {cards}"),
-        Ev.TRANSFER: tr.gettext("{who} transfers {cards} to {other}"),
-        Ev.SHOW: tr.gettext("{who} shows {cards}: transfer to {other}"),
-        Ev.TAKE: tr.gettext("{who} takes"),
-        Ev.PASS: tr.gettext("{who}: pass") if event.get("t") else tr.gettext("{who}: done (bito)"),
-        Ev.BEATEN: tr.gettext("{who} beats off the attack: bito"),
-        Ev.PICKED_UP: tr.gettext("{who} picks up {cards}"),
-        Ev.CAUGHT: tr.gettext("Cheat caught: {who} (by {other})"),
-        Ev.WRONG_ACCUSE: tr.gettext("{who} accuses {other}, who plays fair"),
-        Ev.OUT: tr.gettext("{who} has no cards left: place {n}"),
-    }
     if kind is Ev.COVER:
         target, card = event["c"]
         line: str | None = tr.gettext("{who} covers {target} with {card}").format(
             who=who, target=card_text(parse_card(target)), card=card_text(parse_card(card)))
     else:
-        text = texts.get(kind)
-        line = None if text is None else text.format(who=who, other=other, cards=cards, n=event.get("n", ""))
+        text = _EVENT_TEXTS.get(kind) if kind is not Ev.PASS or not event.get("t") else _PASS_ON_A_TAKE
+        other = name_of(game, event["o"]) if event.get("o") is not None else ""
+        cards = cards_text([parse_card(c) for c in event.get("c", [])])
+        line = None if text is None else tr.gettext(text).format(who=who, other=other, cards=cards,
+                                                                 n=event.get("n", ""))
     if line is not None and event.get("by") == "timeout":
         line = "⏰ " + line
     elif line is not None and event.get("by") == "computer":
