@@ -1,8 +1,8 @@
 """What every message of a game should show, as outbox rows: a pure function of the game.
 
 A game's messages are slots: ``table`` in the group (the lobby, then the table), ``hand:<seat>``
-in each player's private chat, ``ping:<seat>`` there too while that seat must act (a new message,
-since edits do not notify; deleted once he has acted), ``result`` in the group at the end. Each
+in each player's private chat, ``ping:<seat>`` there too when that seat must act (a new message,
+since edits do not notify; deleted once he has acted, and not posted again while he goes on pressing), ``result`` in the group at the end. Each
 write of a game owes the content of every slot; the outbox skips slots whose content did not change.
 """
 
@@ -63,12 +63,15 @@ def lazy_seats(game: Game, movers: frozenset[int] | None) -> frozenset[int]:
     return frozenset(s.seat for s in game.seats) - set(awaited(game.state)) - movers
 
 
-def pings(game: Game, default_language: str) -> list[Owed]:
-    """A ping for each seat that must act (if its owner wants pings and plays himself); the others' go."""
+def pings(game: Game, default_language: str, movers: frozenset[int] = frozenset()) -> list[Owed]:
+    """A ping for each seat that must act (if its owner wants pings and plays himself); the others' go.
+
+    A seat among ``movers`` has just pressed: he is looking at his hand, so his ping goes even if he
+    must act again (a defender with more cards to beat): a new one would only flicker and cost two calls."""
     acting = {} if game.state is None or game.status is not Status.PLAYING else must_act(game.state)
     owed = []
     for s in game.seats:
-        if s.seat in acting and s.away is Away.PLAYING and s.user.notify:
+        if s.seat in acting and s.seat not in movers and s.away is Away.PLAYING and s.user.notify:
             tr = seat_tr(s, default_language)
             cards = acting[s.seat]
             text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
@@ -108,7 +111,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
                                     ui.changes.get(s.user.id))
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
-    slots += [replace(p, lazy=True) if p.slot in lazy_pings else p for p in pings(game, default_language)]
+    slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
+              for p in pings(game, default_language, movers or frozenset())]
     if game.status is Status.FINISHED:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

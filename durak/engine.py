@@ -241,14 +241,13 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     for rank in sorted(groups):
         group = groups[rank]
         if len(group) > 1:
-            acts.extend(_lead_sets(tuple(group), most))
+            acts.extend(_lead_sets(tuple(sorted(group)), min(most, len(group))))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # at most 13 ranks × 17 (suits, size) keys: every lead set there is, once
 def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
     """Every set of two or more (at most ``most``) of these cards of one rank, as leads: built once."""
-    return tuple(Action(Act.ATTACK, combo) for size in range(2, min(most, len(group)) + 1)
-                 for combo in combinations(group, size))
+    return tuple(Action(Act.ATTACK, combo) for size in range(2, most + 1) for combo in combinations(group, size))
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_hand import stored_position
 from tests.fake_telegram import FakeTelegram, Message
 
 
@@ -65,3 +67,26 @@ async def test_notify_off_stops_the_pings(fake: FakeTelegram, bot: BotProcess) -
     assert not [c for c in fake.calls if c[0] == "sendMessage" and str(c[1].get("text", "")).startswith("🔔")]
     await fake.send_text(101, 101, "/notify")
     await fake.wait_for(lambda: any("Turn pings are off" in m.text for m in fake.chat_messages(101)))
+
+
+async def test_no_new_ping_while_the_defender_goes_on_covering(fake: FakeTelegram, tmp_path: Path) -> None:
+    """He has just pressed, so he is looking at his hand: his ping goes and none comes back until a
+    card is thrown in by someone else."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C", "8D", "JS", "QC"]], ["7S", "7C"])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    boris = fake.messages[(102, 1)]
+    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♠ 7♣."])
+    await bot.service.outbox.drain()
+    sends = len([c for c in fake.calls if c[0] == "sendMessage"])
+    await table.press(102, boris, "8♠")
+    await fake.wait_for(lambda: "7♠→8♠" in boris.text)
+    await bot.service.outbox.drain()
+    assert pings(fake, 102) == [], "his ping went when he covered"
+    assert len([c for c in fake.calls if c[0] == "sendMessage"]) == sends, "and no new one was posted"
+    anna = fake.messages[(101, 1)]
+    await table.press(101, anna, "7♦️")
+    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♣ 7♦️."])
+    await bot.stop()
