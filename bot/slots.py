@@ -2,8 +2,9 @@
 
 A game's messages are slots: ``table`` in the group (the lobby, then the table), ``hand:<seat>``
 in each player's private chat, ``ping:<seat>`` there too when that seat must act (a new message,
-since edits do not notify; deleted once he has acted, and not posted again while he goes on pressing), ``result`` in the group at the end. Each
-write of a game owes the content of every slot; the outbox skips slots whose content did not change.
+since edits do not notify; deleted once he has acted, and not posted again while he goes on
+pressing), ``result`` in the group at the end. Each write of a game owes the content of every
+slot; the outbox skips slots whose content did not change.
 """
 
 from __future__ import annotations
