@@ -23,7 +23,7 @@ from bot import texts
 from bot.clock import Clock, RealClock
 from bot.directory import Directory
 from bot.health import Heartbeat
-from bot.http import AiohttpRequest
+from bot.http import AiohttpRequest, UpdatesRequest
 from bot.i18n import translator
 from bot.metrics import Metrics
 from bot.outbox import Outbox
@@ -55,7 +55,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         # hold up the presses behind it; each game's own lock keeps its decisions in order
         .concurrent_updates(1024)
         .request(AiohttpRequest(pool=64))
-        .get_updates_request(AiohttpRequest(pool=1))
+        .get_updates_request(UpdatesRequest(pool=1))
         .post_init(_started(settings, clock or RealClock()))
         .post_stop(_stopping)
         .post_shutdown(_stopped)

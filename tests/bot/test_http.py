@@ -1,0 +1,37 @@
+"""The getUpdates answers as the bot reads them: a pressed message's keyboard is left out, nothing else."""
+
+from __future__ import annotations
+
+import json
+
+from telegram import Bot, Update
+
+from bot.http import UpdatesRequest
+
+KEYBOARD = {"inline_keyboard": [[{"text": "7♠", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}
+
+
+def press(update_id: int) -> dict[str, object]:
+    return {"update_id": update_id, "callback_query": {
+        "id": "q1", "from": {"id": 101, "is_bot": False, "first_name": "Anna"}, "chat_instance": "ci",
+        "data": "v1:c:12:0:7S", "message": {
+            "message_id": 3, "date": 1, "chat": {"id": 101, "type": "private", "first_name": "Anna"},
+            "text": "🃏 Durak", "reply_markup": KEYBOARD}}}
+
+
+def test_a_press_is_read_without_the_keyboard_it_was_pressed_on() -> None:
+    command = {"update_id": 2, "message": {"message_id": 9, "date": 1, "text": "/newgame",
+                                           "chat": {"id": -100, "type": "group", "title": "G"}}}
+    answer = UpdatesRequest().parse_json_payload(json.dumps({"ok": True, "result": [press(1), command]}).encode())
+    first, second = (Update.de_json(u, Bot("1:A")) for u in answer["result"])
+    assert first.callback_query is not None and first.callback_query.data == "v1:c:12:0:7S"
+    message = first.callback_query.message
+    assert message is not None and (message.chat.id, message.message_id) == (101, 3)
+    assert "reply_markup" not in answer["result"][0]["callback_query"]["message"]
+    assert second.message is not None and second.message.text == "/newgame", "other updates untouched"
+
+
+def test_answers_that_are_not_a_list_of_updates_pass_as_they_are() -> None:
+    for body in ({"ok": False, "error_code": 409, "description": "Conflict"}, {"ok": True, "result": True},
+                 {"ok": True, "result": [1, {"callback_query": None}]}):
+        assert UpdatesRequest().parse_json_payload(json.dumps(body).encode()) == body
