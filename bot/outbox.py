@@ -146,13 +146,15 @@ class Outbox:
                     await self._wait_for_budget(chat_id)
                 await self.budget.take(URGENT if chat_id in self._urgent else LATER)
                 self._dirty.discard(chat_id)
-                row = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
+                row, more = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
                     if chat_id in self._dirty:
                         continue
                     return
                 wait = await self._deliver(row)
                 if wait is None:
+                    if not more and chat_id not in self._dirty:  # nothing else owed, nothing written since
+                        return
                     backoff = 1.0
                 elif wait > 0:
                     await asyncio.sleep(wait)

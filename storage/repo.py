@@ -220,11 +220,11 @@ class Repo:
         rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")
         return [_outbox_row(r) for r in rows]
 
-    async def next_owed(self, chat_id: int) -> OutboxRow | None:
-        """The oldest row of the chat still owed, with its newest content."""
-        row = await self.db.one("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id LIMIT 1",
-                                (chat_id,))
-        return None if row is None else _outbox_row(row)
+    async def next_owed(self, chat_id: int) -> tuple[OutboxRow | None, bool]:
+        """The oldest row of the chat still owed, with its newest content, and whether more are owed."""
+        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id LIMIT 2",
+                                 (chat_id,))
+        return (_outbox_row(rows[0]) if rows else None), len(rows) > 1
 
     async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
         """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
