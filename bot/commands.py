@@ -93,10 +93,12 @@ class Commands:
                 if seat is None:
                     return False
                 service = self.service
-                owed = slots.owed(game, service.store.ui_of(game.id), await service.directory.chat_tr(game.chat_id),
+                ui = service.store.ui_of(game.id)
+                owed = slots.owed(game, ui, await service.directory.chat_tr(game.chat_id),
                                   service.directory.default_language, service.clock.now())
                 hand = next(o for o in owed if o.slot == slots.hand_slot(seat))
                 await self.service.repo.put_owed(game.id, [replace(hand, resend=True)])
+                slots.note_written(ui, [hand])
                 self.service.outbox.kick(user.id)
                 return True
 

@@ -8,8 +8,12 @@ trace callback), and the figures are written to the file when the bot stops.
 from __future__ import annotations
 
 import json
+import re
 import time
+from collections import Counter
 from pathlib import Path
+
+_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE|TABLE)\s+(\w+)", re.IGNORECASE)
 
 
 class Metrics:
@@ -17,13 +21,17 @@ class Metrics:
         self.path = path
         self.handler_seconds: list[float] = []
         self.statements = 0
+        self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
 
     @property
     def on(self) -> bool:
         return self.path is not None
 
-    def statement(self, _sql: str) -> None:
+    def statement(self, sql: str) -> None:
         self.statements += 1
+        verb = sql.split(None, 1)[0].upper() if sql.strip() else "?"
+        table = _TABLE.search(sql)
+        self.kinds[f"{verb} {table.group(1)}" if table else verb] += 1
 
     def handled(self, started: float) -> None:
         if self.path is not None:
@@ -31,4 +39,5 @@ class Metrics:
 
     def write(self) -> None:
         if self.path is not None:
-            self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds, "statements": self.statements}))
+            self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds, "statements": self.statements,
+                                             "statement_kinds": dict(self.kinds.most_common())}))

@@ -95,6 +95,18 @@ class Outbox:
             if worker is None or worker.done():
                 self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
 
+    def hurry(self, *chat_ids: int) -> None:
+        """Nothing new is owed to these chats, but their player must act now: a lazy wait for what was
+        written earlier (his hand, while he was waiting) ends at once."""
+        for chat_id in chat_ids:
+            if chat_id in self._lazy and chat_id in self._workers:
+                self._lazy.discard(chat_id)
+                if chat_id > 0:
+                    self._urgent.add(chat_id)
+                wake = self._wake.get(chat_id)
+                if wake is not None:
+                    wake.set()
+
     async def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is owed (or ``timeout`` passes); True when everything was delivered."""
         async def idle() -> None:

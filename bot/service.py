@@ -99,10 +99,14 @@ class GameService:
         chats: set[int] = set()
         urgent: set[int] = set()
 
+        written: list[Owed] = []
+
         def render(game: Game, ui: GameUI) -> list[Owed]:
-            owed = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers), *extra]
+            every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers), *extra]
+            urgent.update(o.chat_id for o in every if not o.lazy)
+            owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)
-            urgent.update(o.chat_id for o in owed if not o.lazy)
+            written[:] = owed
             return owed
 
         if finished:
@@ -115,17 +119,21 @@ class GameService:
             saved = await self.store.save(old, new, render)
         ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)
         if ui is not None:
+            slots.note_written(ui, written)
             ui.shown_at.clear()  # the new position is shown to nobody yet
             ui.unseen = {s.seat for s in saved.seats}
         self.outbox.kick(*chats, lazy=chats - urgent)
+        self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
         return saved
 
     async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
         """Owe the messages of a game whose UI changed (not the game itself)."""
         tr = await self.directory.chat_tr(game.chat_id)
-        owed = [*slots.owed(game, self.store.ui_of(game.id), tr, self.directory.default_language, self.clock.now()),
-                *extra]
+        ui = self.store.ui_of(game.id)
+        owed = slots.unwritten(ui, [*slots.owed(game, ui, tr, self.directory.default_language, self.clock.now()),
+                                    *extra])
         await self.repo.put_owed(game.id, owed)
+        slots.note_written(ui, owed)
         self.outbox.kick(*{o.chat_id for o in owed})
 
     async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:

@@ -85,6 +85,23 @@ def pings(game: Game, default_language: str, movers: frozenset[int] = frozenset(
     return owed
 
 
+def _content(o: Owed) -> tuple[object, ...]:
+    return (o.chat_id, o.thread_id, o.text, o.markup, o.deleted)
+
+
+def unwritten(ui: GameUI, owed: list[Owed]) -> list[Owed]:
+    """The slots whose content differs from what this process last wrote for them (``written``): a move
+    changes a few of a game's messages, and every slot written again was an SQL statement, and a chat's
+    worker woken for nothing. After a restart ``written`` is empty and every slot is written."""
+    return [o for o in owed if o.resend or ui.written.get(o.slot) != _content(o)]
+
+
+def note_written(ui: GameUI, owed: list[Owed]) -> None:
+    """Call once ``owed`` is committed: only what is in the database may be skipped later."""
+    for o in owed:
+        ui.written[o.slot] = _content(o)
+
+
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None, movers: frozenset[int] | None = None) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.

@@ -48,6 +48,7 @@ class GameUI:
     unseen: set[int] = field(default_factory=set)            # seats whose hand has not shown the last write yet
     shown_at: dict[int, float] = field(default_factory=dict)  # seat -> when his hand first showed it
     messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
+    written: dict[str, tuple[object, ...]] = field(default_factory=dict)  # slot -> what this process last owed
 
 
 Render = Callable[[Game, GameUI], Sequence[Owed]]

@@ -209,6 +209,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
+        "sql_per_move_by_kind": {k: round(n / max(moves, 1), 1)
+                                 for k, n in list(inside.get("statement_kinds", {}).items())[:8]},
         "applied_moves": moves,
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
