@@ -27,8 +27,9 @@ from durak.setup import new_game
 WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6)]
 
 
-def play_random_game(rules: Rules, players: int, seed: int) -> int:
-    """Play one game with the random policy, as a simulation does (in place); returns the number of actions."""
+def play_random_game(rules: Rules, players: int, seed: int, checked: bool = False) -> int:
+    """Play one game with the random policy, in place as a simulation does, or ``checked`` the way the bot
+    plays a press (``apply``: checked, a new state each move); returns the number of actions."""
     rng = random.Random(seed)
     state = new_game(rules, players, seed)
     moves = 0
@@ -37,22 +38,11 @@ def play_random_game(rules: Rules, players: int, seed: int) -> int:
         seats = actors(state)
         seat = seats[int(pick() * len(seats))]
         actions = legal_actions(state, seat)
-        apply_in_place(state, seat, actions[int(pick() * len(actions))])
-        moves += 1
-    return moves
-
-
-def play_checked_game(rules: Rules, players: int, seed: int) -> int:
-    """The same game the way the bot plays a press: every action checked, every state a new value."""
-    rng = random.Random(seed)
-    state = new_game(rules, players, seed)
-    moves = 0
-    pick = rng.random
-    while not state.over:
-        seats = actors(state)
-        seat = seats[int(pick() * len(seats))]
-        actions = legal_actions(state, seat)
-        state, _ = apply(state, seat, actions[int(pick() * len(actions))])
+        action = actions[int(pick() * len(actions))]
+        if checked:
+            state, _ = apply(state, seat, action)
+        else:
+            apply_in_place(state, seat, action)
         moves += 1
     return moves
 
@@ -84,7 +74,7 @@ def run_workload(preset: str, players: int, games: int) -> dict[str, Any]:
     checked_actions = 0
     checked_start = time.perf_counter()
     for seed in range(games):
-        checked_actions += play_checked_game(rules, players, seed)
+        checked_actions += play_random_game(rules, players, seed, checked=True)
     checked_seconds = time.perf_counter() - checked_start
     return {
         "games": games,

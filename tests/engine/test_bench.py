@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from durak.bench import WORKLOADS, main, play_checked_game, play_random_game
+from durak.bench import WORKLOADS, main, play_random_game
 from durak.rules import Rules
 
 
@@ -33,4 +33,4 @@ def test_random_games_are_reproducible() -> None:
 def test_the_checked_games_are_the_same_games() -> None:
     rules = Rules.from_dict({"preset": "podkidnoy", "cheating": True})
     assert [play_random_game(rules, 3, seed) for seed in range(5)] == [
-        play_checked_game(rules, 3, seed) for seed in range(5)]
+        play_random_game(rules, 3, seed, checked=True) for seed in range(5)]
