@@ -219,3 +219,26 @@ async def test_a_pick_beyond_the_room_is_refused_saying_how_many_fit(fake: FakeT
     assert answer["text"] == "Only 2 more cards fit.", "Boris holds two cards"
     assert "▶ Lead (2)" in buttons(anna)
     await bot.stop()
+
+
+async def test_a_card_picked_and_put_back_shows_the_hand_as_it_was(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Anna's hand goes A (written with a move) → B (a pick) → A (put back): the last A is shown, although
+    the bot had written that very content for the message before."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["6S", "9S", "9C", "9D", "KH"], ["7D", "8D", "JC", "QD", "10C"]], ["6S"])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    anna, boris = fake.messages[(101, 1)], fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Take" in buttons(boris))
+    await table.press(102, boris, "Take")
+    await fake.wait_for(lambda: "Pass" in buttons(anna))
+    await table.press(101, anna, "Pass")
+    await fake.wait_for(lambda: "Your lead" in anna.text)
+    await bot.service.outbox.drain()
+    before = (anna.text, buttons(anna))
+    await table.press(101, anna, "9♠")
+    await fake.wait_for(lambda: "✅9♠" in buttons(anna))
+    await table.press(101, anna, "✅9♠")
+    await fake.wait_for(lambda: (anna.text, buttons(anna)) == before)
+    await bot.stop()
