@@ -8,7 +8,7 @@ import random
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from telegram.ext import Application
 
@@ -23,6 +23,8 @@ PRIVATE_MARK = "🃏 Durak · "  # the first line of a private game message (Eng
 
 class BotProcess:
     """The bot's Application, started and stopped the way ``run_polling`` does it."""
+
+    running: ClassVar[set[BotProcess]] = set()  # started and not stopped: a failed test's bot is stopped for it
 
     def __init__(self, fake: FakeTelegram, database: Path, clock: Clock | None = None, **settings: Any) -> None:
         self.fake = fake
@@ -47,9 +49,11 @@ class BotProcess:
         await app.updater.start_polling(poll_interval=0, timeout=1, allowed_updates=allowed_updates())
         await app.start()
         self.app = app
+        BotProcess.running.add(self)
 
     async def stop(self) -> None:
         app, self.app = self.app, None
+        BotProcess.running.discard(self)
         if app is None:
             return
         assert app.updater is not None
