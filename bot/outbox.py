@@ -87,10 +87,7 @@ class Outbox:
             if chat_id in may_wait and not self._flushing:
                 self._lazy.add(chat_id)
             else:
-                self._lazy.discard(chat_id)
-                wake = self._wake.get(chat_id)
-                if wake is not None:
-                    wake.set()
+                self._end_lazy_wait(chat_id)
             worker = self._workers.get(chat_id)
             if worker is None or worker.done():
                 self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
@@ -100,12 +97,15 @@ class Outbox:
         written earlier (his hand, while he was waiting) ends at once."""
         for chat_id in chat_ids:
             if chat_id in self._lazy and chat_id in self._workers:
-                self._lazy.discard(chat_id)
                 if chat_id > 0:
                     self._urgent.add(chat_id)
-                wake = self._wake.get(chat_id)
-                if wake is not None:
-                    wake.set()
+                self._end_lazy_wait(chat_id)
+
+    def _end_lazy_wait(self, chat_id: int) -> None:
+        self._lazy.discard(chat_id)
+        wake = self._wake.get(chat_id)
+        if wake is not None:
+            wake.set()
 
     async def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is owed (or ``timeout`` passes); True when everything was delivered."""
