@@ -13,6 +13,7 @@ import sys
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import allowed_updates, build_application
+from bot.http import let_go_all
 from bot.settings import Settings, SettingsError, load_settings
 from storage.db import Database, DatabaseError
 
@@ -70,6 +71,8 @@ def main() -> int:
     except TelegramError as e:
         print(f"durak-bot cannot start: Telegram refused the start ({e}).", file=sys.stderr)
         return 4
+    finally:
+        let_go_all()
     return 0
 
 

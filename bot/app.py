@@ -116,7 +116,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
 
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
                         group_spacing=60 / settings.group_edits_per_minute, per_second=settings.sends_per_second)
-        service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock)
+        service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
+                              ping_delay=settings.ping_delay)
         service.timers.heartbeat = Heartbeat(settings.health_file)
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
         for language in ("en", "ru"):

@@ -10,6 +10,7 @@ this swap through its ``BaseRequest`` interface; errors map to PTB's own ``Timed
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import aiohttp
@@ -25,6 +26,16 @@ def _seconds(value: object, default: float | None) -> float | None:
     return default if isinstance(value, type(BaseRequest.DEFAULT_NONE)) else value  # type: ignore[return-value]
 
 
+def let_go_all() -> None:
+    """At exit after a failed start: every request's session goes quietly (see ``AiohttpRequest.let_go``).
+    Left to the garbage collector, the session itself may be collected first, and warn."""
+    for request in list(LIVE):
+        request.let_go()
+
+
+LIVE: weakref.WeakSet[AiohttpRequest] = weakref.WeakSet()
+
+
 class AiohttpRequest(BaseRequest):
     """Bot API requests over one aiohttp session with up to ``pool`` connections."""
 
@@ -32,6 +43,7 @@ class AiohttpRequest(BaseRequest):
         self._pool = pool
         self._read = read_timeout
         self._session: aiohttp.ClientSession | None = None
+        LIVE.add(self)
 
     @property
     def read_timeout(self) -> float | None:
@@ -46,11 +58,13 @@ class AiohttpRequest(BaseRequest):
         if self._session is not None and not self._session.closed:
             await self._session.close()
 
-    def __del__(self) -> None:
-        # PTB shuts requests down only after a successful start: after a failed one (no network) the
-        # session is let go here, without aiohttp's "Unclosed client session" error at exit
+    def let_go(self) -> None:
+        """Drop the session without a loop to close it on: PTB shuts requests down only after a successful
+        start, and after a failed one (no network) aiohttp would print "Unclosed client session" at exit."""
         if self._session is not None and not self._session.closed:
             self._session.detach()
+
+    __del__ = let_go
 
     async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
                          read_timeout: object = BaseRequest.DEFAULT_NONE,

@@ -47,12 +47,13 @@ GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRA
 
 class GameService:
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
-                 clock: Clock) -> None:
+                 clock: Clock, ping_delay: float = slots.PING_DELAY) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
         self.store = GameStore(repo)
         self.lobby_timeout = lobby_timeout
+        self.ping_delay = ping_delay
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()
@@ -102,7 +103,9 @@ class GameService:
         written: list[Owed] = []
 
         def render(game: Game, ui: GameUI) -> list[Owed]:
-            every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers), *extra]
+            slots.track_turns(game, ui, now, movers)
+            every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers,
+                                 self.ping_delay), *extra]
             urgent.update(o.chat_id for o in every if not o.lazy)
             owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)
@@ -130,8 +133,10 @@ class GameService:
         """Owe the messages of a game whose UI changed (not the game itself)."""
         tr = await self.directory.chat_tr(game.chat_id)
         ui = self.store.ui_of(game.id)
-        owed = slots.unwritten(ui, [*slots.owed(game, ui, tr, self.directory.default_language, self.clock.now()),
-                                    *extra])
+        now = self.clock.now()
+        slots.track_turns(game, ui, now, None)
+        owed = slots.unwritten(ui, [*slots.owed(game, ui, tr, self.directory.default_language, now,
+                                                ping_delay=self.ping_delay), *extra])
         await self.repo.put_owed(game.id, owed)
         slots.note_written(ui, owed)
         self.outbox.kick(*{o.chat_id for o in owed})

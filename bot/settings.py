@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     group_edits_per_minute: int = Field(20, ge=1)
     sends_per_second: int = Field(30, ge=1)      # the bot's overall budget (Telegram allows about 30)
     lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
+    ping_delay: float = Field(5, ge=0)           # seconds a player may take to act before his turn is pinged
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health

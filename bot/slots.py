@@ -1,10 +1,10 @@
 """What every message of a game should show, as outbox rows: a pure function of the game.
 
 A game's messages are slots: ``table`` in the group (the lobby, then the table), ``hand:<seat>``
-in each player's private chat, ``ping:<seat>`` there too when that seat must act (a new message,
-since edits do not notify; deleted once he has acted, and not posted again while he goes on
-pressing), ``result`` in the group at the end. Each write of a game owes the content of every
-slot; the outbox skips slots whose content did not change.
+in each player's private chat, ``ping:<seat>`` there too when that seat must act and has not acted
+for PING_DELAY seconds (a new message, since edits do not notify; deleted once he has acted, and
+not posted again while he goes on pressing), ``result`` in the group at the end. Each write of a
+game owes the content of every slot; the outbox skips slots whose content did not change.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from durak import State
 from durak.cards import Card
 from durak.engine import awaited
 from storage.models import Away, Game, Owed, Seat, Status
+
+PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pinged
 
 
 def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, str]]] | None) -> str | None:
@@ -57,22 +59,52 @@ def must_act(state: State) -> dict[int, tuple[Card, ...]]:
     return {state.defender: open_cards} if open_cards else {}
 
 
+def track_turns(game: Game, ui: GameUI, now: float, movers: frozenset[int] | None) -> None:
+    """Before a write of ``game``: each seat that must act has its position written now (his ping waits
+    PING_DELAY from here), and a mover who must act again (a defender with more to beat) is quiet: he is
+    looking at his hand. ``movers`` None: no move (a refresh), nothing changes for the seats."""
+    acting = must_act(game.state) if game.state is not None and game.status is Status.PLAYING else {}
+    for seat in [s for s in ui.turn_since if s not in acting]:
+        del ui.turn_since[seat]
+    ui.quiet &= acting.keys()
+    if movers is not None:
+        ui.turn_since.update(dict.fromkeys(acting, now))
+        ui.quiet = set(movers & acting.keys())
+
+
+def ping_due(ui: GameUI, seat: int, now: float, delay: float) -> bool:
+    """His position was written ``delay`` seconds ago (or shown, if that came later) and he has not acted:
+    a player who answers within the delay is never pinged, so an active player's chat does not buzz on
+    every turn, and an idle one learns of his turn a few seconds late. After a restart the delay counts
+    from the first sweep."""
+    since = ui.turn_since.setdefault(seat, now)
+    return now >= max(since, ui.shown_at.get(seat, since)) + delay
+
+
+def in_play(game: Game, movers: frozenset[int] | None) -> bool:
+    """This write is a move of a game still being played (not its start, end, or a refresh)."""
+    return movers is not None and game.state is not None and game.status is Status.PLAYING and not game.state.over
+
+
 def lazy_seats(game: Game, movers: frozenset[int] | None) -> frozenset[int]:
     """The seats whose private message may wait: neither awaited nor among the movers (never at the end)."""
-    if movers is None or game.state is None or game.status is not Status.PLAYING or game.state.over:
+    if movers is None or game.state is None or not in_play(game, movers):
         return frozenset()
     return frozenset(s.seat for s in game.seats) - set(awaited(game.state)) - movers
 
 
-def pings(game: Game, default_language: str, movers: frozenset[int] = frozenset()) -> list[Owed]:
-    """A ping for each seat that must act (if its owner wants pings and plays himself); the others' go.
+def pings(game: Game, default_language: str, ui: GameUI | None = None, now: float = 0.0,
+          delay: float = PING_DELAY) -> list[Owed]:
+    """A ping for each seat that must act and is due one (``ping_due``; if its owner wants pings and plays
+    himself); the others' go. ``ui`` None: nobody is pinged (a closed game).
 
-    A seat among ``movers`` has just pressed: he is looking at his hand, so his ping goes even if he
-    must act again (a defender with more cards to beat): a new one would only flicker and cost two calls."""
-    acting = {} if game.state is None or game.status is not Status.PLAYING else must_act(game.state)
+    A quiet seat has just pressed: he is looking at his hand, so his ping goes even if he must act
+    again (a defender with more cards to beat): a new one would only flicker and cost two calls."""
+    acting = {} if ui is None or game.state is None or game.status is not Status.PLAYING else must_act(game.state)
     owed = []
     for s in game.seats:
-        if s.seat in acting and s.seat not in movers and s.away is Away.PLAYING and s.user.notify:
+        if (s.seat in acting and ui is not None and s.seat not in ui.quiet and s.away is Away.PLAYING
+                and s.user.notify and ping_due(ui, s.seat, now, delay)):
             tr = seat_tr(s, default_language)
             cards = acting[s.seat]
             text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
@@ -83,6 +115,12 @@ def pings(game: Game, default_language: str, movers: frozenset[int] = frozenset(
         else:
             owed.append(Owed(s.user.id, ping_slot(s.seat), None, deleted=True))
     return owed
+
+
+def ping_pending(game: Game, ui: GameUI, default_language: str, now: float, delay: float) -> bool:
+    """A seat is due a ping that was not written yet: the sweep writes it."""
+    return any(o.text is not None and ui.written.get(o.slot, (None,) * 5)[2] is None
+               for o in pings(game, default_language, ui, now, delay))
 
 
 def _content(o: Owed) -> tuple[object, ...]:
@@ -103,12 +141,13 @@ def note_written(ui: GameUI, owed: list[Owed]) -> None:
 
 
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
-         closing: str | None = None, movers: frozenset[int] | None = None) -> list[Owed]:
+         closing: str | None = None, movers: frozenset[int] | None = None,
+         ping_delay: float = PING_DELAY) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
 
-    ``movers``: the seats whose moves made this write. Then the private messages of the other seats
-    the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick run of
-    moves edits them once, and the seat that must act gets his hand first."""
+    ``movers``: the seats whose moves made this write. Then the table and the private messages of the
+    other seats the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick
+    run of moves edits them once, and the seat that must act gets his hand first."""
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
         if game.state is not None:
@@ -121,7 +160,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         if ui.note:
             text = f"{text}\n\n{ui.note}"
         return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
-    slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id)]
+    slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id,
+                  lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers)
     for s in game.seats:
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
@@ -130,7 +170,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
-              for p in pings(game, default_language, movers or frozenset())]
+              for p in pings(game, default_language, ui, now, ping_delay)]
     if game.status is Status.FINISHED:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

@@ -49,6 +49,8 @@ class GameUI:
     shown_at: dict[int, float] = field(default_factory=dict)  # seat -> when his hand first showed it
     messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
     written: dict[str, tuple[object, ...]] = field(default_factory=dict)  # slot -> what this process last owed
+    turn_since: dict[int, float] = field(default_factory=dict)  # seat that must act -> when his position was written
+    quiet: set[int] = field(default_factory=set)             # seats that must act again right after their own move
 
 
 Render = Callable[[Game, GameUI], Sequence[Owed]]

@@ -1,7 +1,8 @@
 """Turn deadlines and lobby expiry, by one periodic sweep over the open games.
 
 Deadlines live in the games (and in SQLite), not in timers: every second the sweep looks for a
-turn or lobby whose time is up, refreshes the messages of a turn about to end, and acts through
+turn or lobby whose time is up, refreshes the messages of a turn about to end, pings a seat that
+has not acted within the ping delay, and acts through
 the service under the game's lock. So nothing is held for a game between two moves, a restart
 needs nothing re-armed, and a deadline whose work failed once (a full disk) is simply found
 again by the next sweep.
@@ -13,6 +14,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
+from bot import slots
 from bot.health import Heartbeat
 from bot.turns import WARN_SECONDS, timeout_action
 from durak.engine import awaited
@@ -51,11 +53,26 @@ class Timers:
         for game in list(service.store.games.values()):
             if game.status is Status.LOBBY and now >= game.updated_at + service.lobby_timeout:
                 await logged(game.id, self.expire_lobby(game.id))
-            elif game.state is not None and (deadline := self.turn_deadline(game)) is not None:
-                if now >= deadline:
+            elif game.state is not None:
+                deadline = self.turn_deadline(game)
+                if deadline is not None and now >= deadline:
                     await logged(game.id, self.turn_timeout(game.id, game.state.moves))
-                elif now >= deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
+                elif deadline is not None and now >= deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
                     await logged(game.id, self._warn(game))
+                else:
+                    await self._ping(game, now)
+
+    async def _ping(self, game: Game, now: float) -> None:
+        """Write the ping of a seat that has not acted within the delay (see ``slots.ping_due``)."""
+        service = self.service
+        if not slots.ping_pending(game, service.store.ui_of(game.id), service.directory.default_language, now,
+                                  service.ping_delay):
+            return
+
+        async def work(fresh: Game) -> None:  # under the lock: a move made meanwhile is not overwritten
+            await service.refresh(fresh)
+
+        await logged(game.id, service.with_game(game.id, work))
 
     def turn_deadline(self, game: Game) -> float | None:
         """When the turn ends: ``turn_timeout`` seconds after every awaited player was shown the position,

@@ -1,4 +1,5 @@
-"""The player who must act is served first; a waiting player's hand folds a quick run of moves into one edit."""
+"""The player who must act is served first; the table and a waiting player's hand fold a quick run of moves
+into one edit."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fa
                                                                               tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
-    bot = BotProcess(fake, database)
+    bot = BotProcess(fake, database, group_edits_per_minute=6000)  # the group's budget folds nothing here
     await bot.start()
     table = Table(fake, GROUP, [101, 102, 103])
     anna, boris, vera = (fake.messages[(u, 1)] for u in (101, 102, 103))
@@ -32,10 +33,13 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fa
     await table.press(101, anna, "7♠")
     await fake.wait_for(lambda: "Defend" in boris.text)
     await table.press(102, boris, "8♠")  # a second move while Vera's hand still waits
-    await fake.wait_for(lambda: "7♠→8♠" in vera.text, LAZY_SECONDS + 3)
+    await fake.wait_for(lambda: "7♠→8♠" in vera.text and "7♠→8♠" in fake.messages[(GROUP, 1)].text,
+                        LAZY_SECONDS + 3)
     await asyncio.sleep(0.3)
     assert edits(fake, 102, since)[0] < edits(fake, 103, since)[0], "the defender's hand went out first"
+    assert edits(fake, 102, since)[0] < edits(fake, GROUP, since)[0], "and before the table"
     assert len(vera.history) == vera_seen + 1, "two moves, one edit of the waiting player's hand"
+    assert len(edits(fake, GROUP, since)) == 1, "and one edit of the table"
     assert len(edits(fake, 102, since)) >= 2, "the movers' own hands follow every move"
     await bot.stop()
 
@@ -44,7 +48,7 @@ async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the
                                                                                       tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
-    bot = BotProcess(fake, database, sends_per_second=2)  # a budget far smaller than what a move owes
+    bot = BotProcess(fake, database, sends_per_second=2, ping_delay=0)  # a budget far smaller than a move owes
     await bot.start()
     table = Table(fake, GROUP, [101, 102, 103])
     anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
@@ -56,7 +60,8 @@ async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the
     await fake.wait_for(lambda: any(m == "sendMessage" and int(p["chat_id"]) == 102 for m, p in fake.calls[since:]))
     ping = next(i for i, (m, p) in enumerate(fake.calls) if i >= since and m == "sendMessage"
                 and int(p["chat_id"]) == 102)
-    table_edit = edits(fake, GROUP, since)[0]
-    assert edits(fake, 102, since)[0] < ping < table_edit, "the defender's hand and ping took the first slots"
-    assert table_edit < edits(fake, 103, since)[0], "the waiting player's hand came last"
+    await fake.wait_for(lambda: edits(fake, 103, since) != [], 15)
+    first_edit = edits(fake, 102, since)[0]
+    assert first_edit < ping < edits(fake, GROUP, since)[0], "the defender's hand and ping took the first slots"
+    assert ping < edits(fake, 103, since)[0], "before the waiting player's hand"
     await bot.stop()

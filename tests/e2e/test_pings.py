@@ -1,11 +1,14 @@
-"""Turn pings: a new private message when a seat must act, gone once it has acted; /notify off stops them."""
+"""Turn pings: a new private message when a seat must act and has not for PING_DELAY seconds, gone once it
+has acted; /notify off stops them."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from bot.slots import PING_DELAY
 from durak import State
+from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_hand import stored_position
@@ -20,14 +23,22 @@ def state_of(table: Table, bot: BotProcess) -> State:
     return State.from_json(json.loads(table.stored(bot.settings.database_path)["state"]))
 
 
-async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(fake: FakeTelegram,
-                                                                              bot: BotProcess) -> None:
+async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_goes_when_it_acts(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock)
+    await bot.start()
     table = Table(fake, GROUP, [101, 102], seed=11)
     await table.seat_everyone()
     await table.start(101)
     state = state_of(table, bot)
     attacker = table.players[state.attacker or 0]
     defender = table.players[state.defender or 0]
+    await bot.service.outbox.drain()
+    await clock.advance(PING_DELAY - 1)
+    await bot.service.outbox.drain()
+    assert pings(fake, attacker) == [], "an attacker who may still be looking at his hand is not pinged yet"
+    await clock.advance(1.5)
     await fake.wait_for(lambda: len(pings(fake, attacker)) == 1)
     hand = table.hand_message(attacker)
     assert hand is not None
@@ -39,10 +50,53 @@ async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(f
     lead = await table.one_card_lead(attacker, hand)
     card = next(b["text"] for b in hand.buttons() if b["callback_data"] == lead or b["text"].startswith("✅"))
     await table.press(attacker, hand, lead)
-    await fake.wait_for(lambda: pings(fake, attacker) == [] and len(pings(fake, defender)) == 1)
+    await fake.wait_for(lambda: pings(fake, attacker) == [])
+    await bot.service.outbox.drain()
+    assert pings(fake, defender) == [], "the defender has just been shown the attack: no ping yet"
+    await clock.advance(PING_DELAY + 1)
+    await fake.wait_for(lambda: len(pings(fake, defender)) == 1)
     assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card.strip('✅★ ')}")
+    await bot.stop()
 
-    # however the game goes, nobody ever has more than one ping in his chat, and none is left at the end
+
+async def test_a_player_who_acts_within_the_delay_is_never_pinged(fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102], seed=11)
+    await table.seat_everyone()
+    await table.start(101)
+    for _ in range(6):  # each player answers a little before the delay runs out
+        await bot.service.outbox.drain()
+        await clock.advance(PING_DELAY - 1)
+        state = state_of(table, bot)
+        if state.over:
+            break
+        defending = bool(state.attacks) and not state.taking
+        user = table.players[state.defender if defending else state.attacker or 0]
+        hand = table.hand_message(user)
+        assert hand is not None
+        if defending or state.taking:  # the defender takes, then the attacker passes
+            button = next(b["callback_data"] for b in hand.buttons() if b["text"] in ("Take", "Pass"))
+        else:
+            button = await table.one_card_lead(user, hand)
+        moves = state.moves
+        await table.press(user, hand, button)
+        await fake.wait_for(lambda m=moves: state_of(table, bot).moves > m)
+    await bot.service.outbox.drain()
+    assert not [c for c in fake.calls if c[0] == "sendMessage" and str(c[1].get("text", "")).startswith("🔔")]
+    await bot.stop()
+
+
+async def test_nobody_ever_has_two_pings_in_his_chat(fake: FakeTelegram, tmp_path: Path) -> None:
+    """With no delay (PING_DELAY=0) every seat that must act is pinged at once, the whole game through."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", ping_delay=0)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102], seed=11)
+    await table.seat_everyone()
+    await table.start(101)
+    state = state_of(table, bot)
+    await fake.wait_for(lambda: len(pings(fake, table.players[state.attacker or 0])) == 1)
     seen_most = 0
 
     def count() -> bool:
@@ -53,6 +107,7 @@ async def test_the_seat_that_must_act_is_pinged_and_the_ping_goes_when_it_acts(f
     await table.play(until=count)
     await fake.wait_for(lambda: all(pings(fake, p) == [] for p in table.players))
     assert seen_most == 1
+    await bot.stop()
 
 
 async def test_notify_off_stops_the_pings(fake: FakeTelegram, bot: BotProcess) -> None:
@@ -74,7 +129,7 @@ async def test_no_new_ping_while_the_defender_goes_on_covering(fake: FakeTelegra
     card is thrown in by someone else."""
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C", "8D", "JS", "QC"]], ["7S", "7C"])
-    bot = BotProcess(fake, database)
+    bot = BotProcess(fake, database, ping_delay=0)
     await bot.start()
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
