@@ -36,6 +36,11 @@ class View:
     pogony: bool
     moves: int
     legal: tuple[Action, ...]        # what this seat may do now
+    cap: int = 0                     # the defender's hand when the bout began (the bout's limit)
+    cheats: frozenset[int] = frozenset()   # broke a card rule this bout (the cards lie face up)
+    accused: frozenset[int] = frozenset()  # accused an honest player this bout
+    sixes: frozenset[int] = frozenset()    # went out laying only plain sixes
+    emptied: tuple[int, ...] = ()    # emptied their hands this bout while the stock lasted, in that order
 
 
 def view(state: State, seat: int | None) -> View:
@@ -64,4 +69,9 @@ def view(state: State, seat: int | None) -> View:
         pogony=state.pogony,
         moves=state.moves,
         legal=() if seat is None else tuple(legal_actions(state, seat)),
+        cap=state.cap,
+        cheats=state.cheats,
+        accused=state.accused,
+        sixes=state.sixes,
+        emptied=state.emptied,
     )

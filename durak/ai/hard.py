@@ -1,0 +1,67 @@
+"""``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
+
+Perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
+consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each player
+pick up or show stay in that hand; the face-up trump card stays under the stock), and every
+candidate move is played out to the end in the same deals by the greedy player for every seat. The
+move with the best mean score wins; deals go on until the time budget is spent. All candidates
+share each deal, so they are compared on equal luck.
+
+It never cheats. In cheating mode it accuses a seat whose cheat lies on the table (a card that
+breaks a rule is face up for everyone), unless that seat is its partner.
+
+Its entry point takes a ``Knowledge``, never a ``State``: it cannot see a hidden card, and two
+positions its seat cannot tell apart give the same choice for the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from durak.actions import Act, Action
+from durak.ai import greedy
+from durak.ai.play import play_out, score
+from durak.engine import apply_in_place
+from durak.record import Knowledge
+
+BUDGET_MS = 300.0     # thinking time per move by default
+MIN_DEALS = 8         # deals every choice gets, whatever the budget
+MAX_DEALS = 400       # more rarely changes the choice
+
+
+def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action | None:
+    """The move for ``k``'s seat: the candidate with the best mean result over sampled deals."""
+    seat = k.seat
+    accuse = _accusation(k)
+    if accuse is not None:
+        return accuse
+    candidates = [a for a in k.view.legal if not a.cheat and a.act is not Act.ACCUSE]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    rng = random.Random(seed)
+    totals = [0.0] * len(candidates)
+    deadline = time.perf_counter() + budget_ms / 1000
+    deals = 0
+    while deals < MAX_DEALS and (deals < MIN_DEALS or time.perf_counter() < deadline):
+        deal = k.sample(rng)
+        for i, action in enumerate(candidates):
+            state = deal.copy()
+            apply_in_place(state, seat, action)
+            totals[i] += score(play_out(state), seat)
+        deals += 1
+    # ties go to the greedy player's own choice, then to the cheaper move
+    preferred = greedy.choose(k.sample(random.Random(seed)), seat)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == preferred))
+    return candidates[best]
+
+
+def _accusation(k: Knowledge) -> Action | None:
+    v = k.view
+    team = v.rules.team_of
+    for action in v.legal:
+        suspect = action.suspect
+        if action.act is Act.ACCUSE and suspect in v.cheats and (
+                team(k.seat) is None or team(suspect) != team(k.seat)):
+            return action
+    return None

@@ -1,0 +1,125 @@
+"""The public record of a game, and what one seat may know: the engine's public layer.
+
+Every card laid in Durak is face up, so the whole table sees which cards a taker picks up, which
+trump a defender shows, who draws the face-up trump card (the last card of the stock) and which
+cards go to the discard. :class:`Record` keeps exactly that, from the public events alone.
+:class:`Knowledge` is one seat's view plus the record: everything a player at that seat could
+know by watching, and nothing more. A computer player that decides from it cannot peek.
+
+>>> from durak import Rules, new_game, legal_actions, apply
+>>> state = new_game(Rules(), players=2, seed=1)
+>>> record = Record.start(state)
+>>> seat = state.attacker
+>>> state, events = apply(state, seat, legal_actions(state, seat)[0])
+>>> record = record.after(events)
+>>> len(knowledge(state, 1 - seat, record).unseen) == len(state.stock) - 1 + len(state.hands[seat])
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from durak.cards import Card, deck
+from durak.events import Ev, Event
+from durak.state import State
+from durak.view import View, view
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What everyone has seen: the cards each seat is known to hold, and the cards gone for good."""
+
+    known: tuple[frozenset[Card], ...]   # per seat: picked up, shown, or the trump card drawn; not yet laid
+    gone: frozenset[Card]                # the discard
+    stock: int                           # cards left in the stock
+    trump_card: Card | None              # the face-up card under the stock (it goes to whoever draws last)
+
+    @classmethod
+    def start(cls, state: State) -> Record:
+        """The record from ``state`` on: at the deal it is complete; from a later position it knows only
+        the discard (what was picked up before is not in a state)."""
+        card = state.trump_card  # with no stock left at the deal it was the last card dealt, face up
+        known = tuple(frozenset({card}) if card is not None and card in hand else frozenset() for hand in state.hands)
+        return cls(known, frozenset(state.discard), len(state.stock), card)
+
+    def after(self, events: list[Event]) -> Record:
+        """The record once ``events`` (one move's, from ``apply``) have happened."""
+        known = list(self.known)
+        gone, stock = self.gone, self.stock
+        for e in events:
+            kind, seat = e.kind, e.seat
+            if seat is None:
+                continue
+            if kind in _LAID:
+                laid = e.cards[1:] if kind is Ev.COVER else e.cards
+                known[seat] = known[seat].difference(laid)
+            elif kind is Ev.SHOW or kind is Ev.PICKED_UP:  # a shown trump stays in the hand
+                known[seat] = known[seat] | set(e.cards)
+            elif kind is Ev.BEATEN:
+                gone = gone | set(e.cards)
+            elif kind is Ev.DREW:
+                stock -= e.number
+                if stock == 0 and self.trump_card is not None and self.stock > 0:
+                    known[seat] = known[seat] | {self.trump_card}
+        if stock == self.stock and gone is self.gone and known == list(self.known):
+            return self
+        return Record(tuple(known), gone, stock, self.trump_card)
+
+
+_LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER})
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What ``view.seat`` may know: its view (its own hand, counts, the table, the state of the bout, its
+    legal actions) and the public record. ``unseen``: the cards it cannot place, in other hands or the
+    stock."""
+
+    view: View
+    known: tuple[frozenset[Card], ...]   # the other seats' cards the table has seen (empty for its own)
+    gone: frozenset[Card]
+    unseen: frozenset[Card]
+    trump_card: Card | None              # turned up at the deal: everyone saw it
+
+    @property
+    def seat(self) -> int:
+        assert self.view.seat is not None
+        return self.view.seat
+
+    def sample(self, rng: random.Random) -> State:
+        """A whole game state consistent with this knowledge: the seat's own hand and everything public as
+        they are, every other hand's known cards where the table saw them, and the unseen cards dealt at
+        random to the rest of the hands and the stock (the face-up trump card stays at its bottom)."""
+        v = self.view
+        pool = sorted(self.unseen)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = []
+        for p, count in enumerate(v.counts):
+            if p == v.seat:
+                hands.append(list(v.hand))
+                continue
+            hand = list(self.known[p])
+            take = count - len(hand)
+            hands.append(hand + pool[:take])
+            del pool[:take]
+        stock = pool + ([v.trump_card] if v.trump_card is not None else [])
+        return State(
+            rules=v.rules, trump=v.trump, trump_card=self.trump_card,
+            hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table],
+            covers=[c for _, c in v.table], attacker=v.attacker, defender=v.defender, first_bout=v.first_bout,
+            cap=v.cap, taking=v.taking, passed=v.passed, shown=v.shown, cheats=v.cheats, accused=v.accused,
+            sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
+            moves=v.moves, emptied=v.emptied)
+
+
+def knowledge(state: State, seat: int, record: Record) -> Knowledge:
+    """What ``seat`` may know of ``state``, given the public ``record`` of the game so far."""
+    v = view(state, seat)
+    known = tuple(frozenset() if p == seat else record.known[p] for p in range(state.players))
+    seen = set(v.hand).union(*known, record.gone, (c for pair in v.table for c in pair if c is not None))
+    if v.trump_card is not None:
+        seen.add(v.trump_card)
+    unseen = frozenset(c for c in deck(state.rules.deck_size) if c not in seen)
+    return Knowledge(v, known, record.gone, unseen, record.trump_card)

@@ -1,0 +1,167 @@
+"""Computer players and what they may know: the public record, a seat's knowledge, the three levels."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from durak import Act, Rules, State, apply, legal_actions, new_game, position, view
+from durak.ai import LEVELS, choose, hard
+from durak.ai.play import fallback, next_seat
+from durak.arena import main as arena
+from durak.arena import wilson
+from durak.cards import deck, parse_card
+from durak.record import Record, knowledge
+from durak.rules import PRESETS
+from tests.engine.test_properties import tables
+
+
+def cards(*codes: str) -> list[int]:
+    return [parse_card(c) for c in codes]
+
+
+def play(rules: Rules, players: int, seed: int, levels: list[str], budget_ms: float = 0.0,
+         check: bool = False) -> State:
+    """A whole game, each seat played by its level from its own knowledge; ``check`` verifies the
+    record and the knowledge of every seat at every step against the real state."""
+    state = new_game(rules, players, seed)
+    record = Record.start(state)
+    while not state.over:
+        seat = next_seat(state)
+        assert seat is not None
+        if check:
+            for p in range(players):
+                check_knowledge(state, p, record, random.Random(seed + state.moves))
+        action = choose(levels[seat], knowledge(state, seat, record), seed + state.moves, budget_ms)
+        action = action or fallback(state, seat)
+        assert not action.cheat, "no level ever cheats"
+        assert action in legal_actions(state, seat)
+        state, events = apply(state, seat, action)
+        record = record.after(events)
+        assert state.moves < 3000
+    return state
+
+
+def check_knowledge(state: State, seat: int, record: Record, rng: random.Random) -> None:
+    k = knowledge(state, seat, record)
+    for p, known in enumerate(k.known):
+        assert known <= set(state.hands[p]), "what the table saw a player pick up or show is still his"
+    face_up = state.stock[-1:] if k.view.trump_card is not None else []
+    hidden = [c for p, h in enumerate(state.hands) if p != seat for c in h if c not in k.known[p]]
+    hidden += [c for c in state.stock if c not in face_up]
+    assert Counter(hidden) == Counter(k.unseen), "unseen: exactly the cards in other hands and the stock not yet seen"
+    deal = k.sample(rng)
+    assert Counter(deal.all_cards()) == Counter(deck(state.rules.deck_size)), "every card once in a sampled deal"
+    assert deal.hands[seat] == state.hands[seat]
+    assert [len(h) for h in deal.hands] == [len(h) for h in state.hands] and len(deal.stock) == len(state.stock)
+    assert all(k.known[p] <= set(deal.hands[p]) for p in range(state.players))
+    assert view(deal, seat) == view(state, seat), "a sampled deal looks the same from the seat"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.integers(0, 10_000))
+def test_the_record_and_every_seats_knowledge_stay_true_through_a_game(table: tuple[Rules, int], seed: int) -> None:
+    rules, players = table
+    play(rules, players, seed, ["normal"] * players, check=True)
+
+
+def test_a_take_the_shown_trump_and_the_last_card_drawn_are_known_to_everyone() -> None:
+    state = position(Rules.from_dict({"preset": "perevodnoy"}),
+                     [cards("7S", "8S"), cards("9H", "6D", "AC"), cards("QH", "KH", "10D")],
+                     stock=cards("6C", "JD"), trump=2, attacker=0)
+    record = Record.start(state)
+    assert record.trump_card == parse_card("JD")
+    state, events = apply(state, 0, legal_actions(state, 0)[0])  # 7♠ led at Boris
+    record = record.after(events)
+    take = next(a for a in legal_actions(state, 1) if a.act is Act.TAKE)
+    state, events = apply(state, 1, take)
+    record = record.after(events)
+    while not any(e.kind.value == "picked_up" for e in events):
+        seat = next_seat(state)
+        assert seat is not None
+        state, events = apply(state, seat, fallback(state, seat))
+        record = record.after(events)
+    assert parse_card("7S") in record.known[1], "Boris picked up 7♠ in front of everyone"
+    drew_last = [p for p, hand in enumerate(state.hands) if parse_card("JD") in hand]
+    if not state.stock and drew_last:
+        assert parse_card("JD") in record.known[drew_last[0]], "who drew the face-up trump card holds it"
+    k = knowledge(state, 2, record)
+    assert parse_card("7S") not in k.unseen
+
+
+def test_positions_its_seat_cannot_tell_apart_give_hard_the_same_choice() -> None:
+    """The honesty test: deal the hidden cards anew, consistently with what the seat knows; the knowledge is
+    the same, and so is hard's choice for the same seed, whatever the other hands hold."""
+    rules = Rules()
+    for seed in range(6):
+        state = new_game(rules, 3, seed)
+        record = Record.start(state)
+        for _ in range(8 + seed):
+            seat = next_seat(state)
+            assert seat is not None
+            state, events = apply(state, seat, choose("normal", knowledge(state, seat, record)) or
+                                  fallback(state, seat))
+            record = record.after(events)
+        seat = next_seat(state)
+        assert seat is not None
+        k = knowledge(state, seat, record)
+        choices = set()
+        for other in range(4):
+            twin = k.sample(random.Random(100 + other))  # the same for the seat, other hidden cards
+            assert twin.hands != state.hands or not k.unseen
+            twin_k = knowledge(twin, seat, record)
+            assert twin_k == k
+            choices.add(hard.choose(twin_k, seed=7, budget_ms=0))
+        assert len(choices) == 1
+
+
+def test_hard_accuses_a_cheat_it_can_see_and_never_cheats() -> None:
+    rules = Rules.from_dict({"preset": "podkidnoy", "cheating": True})
+    state = position(rules, [cards("7S", "9D", "QC"), cards("6H", "10S", "JS"), cards("8C", "KD", "AH")],
+                     stock=cards("6C", "AD"), trump=2, attacker=0)
+    record = Record.start(state)
+    lead = next(a for a in legal_actions(state, 0) if a.act is Act.ATTACK and a.cards == (parse_card("7S"),))
+    state, events = apply(state, 0, lead)
+    record = record.after(events)
+    cheat = next(a for a in legal_actions(state, 1) if a.act is Act.DEFEND and a.cheat
+                 and a.card == parse_card("6H"))  # 6♥ does not beat 7♠: a cheat, face up on the table
+    state, events = apply(state, 1, cheat)
+    record = record.after(events)
+    accusation = choose("hard", knowledge(state, 0, record), 1, 0)
+    assert accusation is not None and accusation.act is Act.ACCUSE and accusation.suspect == 1
+    # an honest table: nothing to accuse, and no cheat among its own moves
+    quiet = position(rules, [cards("7S", "9D"), cards("6H", "10S")], stock=cards("6C", "AD"), trump=2, attacker=0)
+    action = choose("hard", knowledge(quiet, 0, Record.start(quiet)), 1, 0)
+    assert action is not None and action.act is Act.ATTACK and not action.cheat
+
+
+def test_every_level_plays_every_preset_to_the_end() -> None:
+    for name in sorted(PRESETS):
+        for players in (2, 4):
+            rules = Rules.from_dict({"preset": name})
+            end = play(rules, players, 5, [LEVELS[p % 3] for p in range(players)], budget_ms=0)
+            assert end.over
+
+
+def test_easy_never_covers_with_a_dear_card_when_a_cheap_one_does() -> None:
+    state = position(Rules(), [cards("6S", "9D"), cards("7S", "AS", "AH", "KC")], stock=cards("6C", "10H"),
+                     trump=3, attacker=0)
+    state, _ = apply(state, 0, next(a for a in legal_actions(state, 0) if a.cards == (parse_card("6S"),)))
+    record = Record.start(state)
+    for seed in range(40):
+        action = choose("easy", knowledge(state, 1, record), seed)
+        assert action is not None
+        assert action.act is Act.TAKE or action.card == parse_card("7S"), "7♠ beats 6♠: never the aces"
+
+
+def test_the_arena_prints_its_figures(capsys: object) -> None:
+    assert arena(["--a", "hard", "--b", "easy", "--games", "4", "--budget-ms", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert out["games"] == 4 and out["wins"] + out["losses"] + out["draws"] == 4
+    assert set(out["ms_per_move"]) == {"a", "b"} and out["ms_per_move"]["a"]["p95"] >= 0
+    low, high = wilson(82, 100)
+    assert 0.73 < low < 0.82 < high < 0.89
