@@ -117,7 +117,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
                         group_spacing=60 / settings.group_edits_per_minute, per_second=settings.sends_per_second)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
-                              ping_delay=settings.ping_delay)
+                              ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
+                              computer_budget_ms=settings.computer_budget_ms)
         service.timers.heartbeat = Heartbeat(settings.health_file)
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
         for language in ("en", "ru"):
@@ -143,6 +144,9 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     outbox: Outbox | None = app.bot_data.get("outbox")
     if outbox is not None:
         await outbox.close()
+    service: GameService | None = app.bot_data.get("service")
+    if service is not None:
+        service.thinker.close()
     db: Database | None = app.bot_data.get("db")
     if db is not None:
         await db.close()

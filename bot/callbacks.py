@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 MAX_BYTES = 64
-_PATTERN = re.compile(r"v1:([a-z]):(\d{1,12}):(\d{1,9}):([0-9A-Za-z=_.,-]{0,40})")
+_PATTERN = re.compile(r"v1:([a-zA-Z]):(\d{1,12}):(\d{1,9}):([0-9A-Za-z=_.,-]{0,40})")
 
 
 class Verb(StrEnum):
@@ -26,6 +26,7 @@ class Verb(StrEnum):
     START = "g"
     CANCEL = "x"
     REPLAY = "r"
+    COMPUTER = "C"     # arg: a level: seat a computer of that level
     # game
     CARD = "c"         # arg: a card code: lead or throw in this card alone
     PICK = "f"         # arg: a card code: pick it for a several-card lead or throw-in (or put it back)

@@ -19,6 +19,7 @@ class Kind(Enum):
     KICK = "kick"
     START = "start"
     CANCEL = "cancel"
+    ADD_COMPUTER = "add_computer"  # arg: the level
     # a game
     PLAY = "play"
     SELECT = "select"        # a card chosen to cover with (or put back)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.callbacks import Press, Verb
+from bot.computers import is_computer, next_computer
 from bot.decisions import Decision, Intent, Kind
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
 from bot.render import preset_name
 from bot.turns import TIMEOUTS
 from durak import RulesError, new_game
+from durak.ai import LEVELS
 from durak.rules import PRESETS
 from storage.models import Game, Seat, Status, User
 
@@ -64,7 +66,19 @@ def decide(tr: Translator, game: Game, press: Press, user: User, admin: bool, de
         return Decision(intent=Intent(Kind.OPTION, arg=press.arg))
     if verb is Verb.START:
         return decide_start(tr, game)
+    if verb is Verb.COMPUTER:
+        return decide_computer(tr, game, press.arg)
     return Decision(tr.gettext("Unknown button."))
+
+
+def decide_computer(tr: Translator, game: Game, level: str) -> Decision:
+    if level not in LEVELS:
+        return Decision(tr.gettext("Unknown button."))
+    if len(game.seats) >= game.max_players:
+        return Decision(tr.gettext("The table is full."))
+    if next_computer(game, level) is None:
+        return Decision(tr.gettext("No more computers of that level fit."))
+    return Decision(tr.gettext("A computer joined the game."), intent=Intent(Kind.ADD_COMPUTER, arg=level))
 
 
 def decide_start(tr: Translator, game: Game) -> Decision:
@@ -90,9 +104,10 @@ def joined(game: Game, user: User) -> Game:
 def without(game: Game, user_id: int) -> Game | None:
     """The lobby without this player; None when nobody is left."""
     rest = [s.user for s in game.seats if s.user.id != user_id]
-    if not rest:
+    people = [u for u in rest if not is_computer(u)]
+    if not people:  # computers do not play on their own
         return None
-    creator = game.creator_id if game.creator_id != user_id else rest[0].id
+    creator = game.creator_id if game.creator_id != user_id else people[0].id
     return reseat(game, rest, creator)
 
 

@@ -15,6 +15,7 @@ from bot.i18n import Translator
 from bot.labels import card_text, cards_text, rank_text, suit_text
 from bot.turns import WARN_SECONDS
 from durak import Illegal, Reason, Rules, View, parse_card, view
+from durak.ai import LEVELS
 from durak.engine import awaited
 from durak.events import Ev
 from durak.rules import Teams, ThrowIn
@@ -46,6 +47,10 @@ def preset_name(tr: Translator, preset: str) -> str:
         "simple": tr.gettext("Simple"),
         "do_zavala": tr.gettext("Do zavala"),
     }.get(preset, preset)
+
+
+def level_name(tr: Translator, level: str) -> str:
+    return {"easy": tr.gettext("easy ★"), "normal": tr.gettext("normal ★★"), "hard": tr.gettext("hard ★★★")}[level]
 
 
 def throw_in_name(tr: Translator, mode: ThrowIn) -> str:
@@ -127,10 +132,14 @@ def lobby(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
              tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout)), ""]
     lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
     lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
-    lines += ["", tr.gettext("Press Join to play. The creator starts the game.")]
+    lines += ["", tr.gettext("Press Join to play. The creator starts the game."),
+              tr.gettext("🤖 Computers: ★ easy, ★★ normal, ★★★ hard; the creator adds them below and removes them "
+                         "in Settings.")]
     seq = game.version
     keyboard = [
         [_button(tr.gettext("Join"), Verb.JOIN, game, seq), _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],
+        [_button(tr.gettext("🤖+ {level}").format(level=level_name(tr, level)), Verb.COMPUTER, game, seq, level)
+         for level in LEVELS],
         [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq),
          _button(tr.gettext("Start"), Verb.START, game, seq)],
         [_button(tr.gettext("Cancel"), Verb.CANCEL, game, seq)],

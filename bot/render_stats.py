@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.callbacks import Verb, encode
 from bot.i18n import Translator
-from bot.render import name_of, preset_name
+from bot.render import level_name, name_of, preset_name
 from bot.stats import RANKED_AFTER, PlayerStats, Standing
 from durak.scoring import Scoring
 from storage.models import Game
@@ -27,8 +27,10 @@ def scoring_name(tr: Translator, system: Scoring) -> str:
 
 
 def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
-    if not s.games:
+    if not s.games and not s.computers:
         return tr.gettext("{name} has not finished a game {where} yet.").format(name=name, where=where)
+    if not s.games:
+        return "\n".join([tr.gettext("📊 {name} {where}").format(name=name, where=where), *computer_lines(tr, s)])
     lines = [
         tr.gettext("📊 {name} {where}").format(name=name, where=where),
         tr.ngettext("{n} game played", "{n} games played", s.games).format(n=s.games),
@@ -46,7 +48,19 @@ def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
         else:
             rank = "" if s.rank is None else " " + tr.gettext("(#{n})").format(n=s.rank)
             lines.append(tr.gettext("Rating: {rating}").format(rating=s.rating) + rank)
-    return "\n".join(lines)
+    return "\n".join(lines + computer_lines(tr, s))
+
+
+def computer_lines(tr: Translator, s: PlayerStats) -> list[str]:
+    """Games against computers, apart: they count for no figure above nor for the rating."""
+    if not s.computers:
+        return []
+    lines = ["", tr.gettext("🤖 Against the computer (not counted above):")]
+    for level, games, wins in s.computers:
+        lines.append(tr.ngettext("{level}: {n} game, first out {wins} ({rate:.0%})",
+                                 "{level}: {n} games, first out {wins} ({rate:.0%})", games).format(
+            level=level_name(tr, level), n=games, wins=wins, rate=wins / games))
+    return lines
 
 
 def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers: list[Standing], page: int,

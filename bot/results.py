@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import ratings
+from bot.computers import is_computer
 from durak.scoring import penalty, ranks
 from storage.models import Away, Game, RatingUpdate, ResultRow
 from storage.repo import Repo
@@ -31,7 +32,10 @@ def result_rows(game: Game) -> list[ResultRow]:
 async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]
                       ) -> tuple[list[RatingUpdate], dict[int, tuple[int, int]]]:
     """The new ratings of every player (in the chat and globally), and each one's chat rating in
-    points before and after, for his end-of-game message."""
+    points before and after, for his end-of-game message. A game with a computer seat moves no rating:
+    ratings compare people."""
+    if any(is_computer(r.user_id) for r in results):
+        return [], {}
     players = [(r.user_id, r.rank, r.team) for r in results]
     updates = []
     changes: dict[int, tuple[int, int]] = {}

@@ -16,11 +16,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from bot import lobby, play, slots
+from bot import computers, lobby, play, slots
 from bot.callbacks import Press, Verb, unpack
 from bot.chats import Chats
 from bot.clock import Clock
 from bot.commands import Commands
+from bot.computers import is_computer, next_computer
 from bot.decisions import Decision, Intent, Kind
 from bot.directory import Directory
 from bot.i18n import Translator
@@ -32,6 +33,7 @@ from bot.timers import Timers
 from bot.turns import TIMEOUTS
 from bot.votes import Votes
 from durak import Rules, parse_card
+from durak.ai import hard
 from durak.rules import PRESETS
 from durak.setup import Previous
 from storage.models import Away, Game, OutboxRow, Owed, Status, User
@@ -47,13 +49,16 @@ GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRA
 
 class GameService:
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
-                 clock: Clock, ping_delay: float = slots.PING_DELAY) -> None:
+                 clock: Clock, ping_delay: float = slots.PING_DELAY, computer_pause: float = computers.PAUSE,
+                 computer_budget_ms: float = hard.BUDGET_MS) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
         self.store = GameStore(repo)
         self.lobby_timeout = lobby_timeout
         self.ping_delay = ping_delay
+        self.computer_pause = computer_pause
+        self.thinker = computers.Thinker(computer_budget_ms)
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()
@@ -127,6 +132,8 @@ class GameService:
             ui.unseen = {s.seat for s in saved.seats}
         self.outbox.kick(*chats, lazy=chats - urgent)
         self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
+        if saved.status is Status.PLAYING:
+            self.timers.computer_soon(saved)
         return saved
 
     async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
@@ -273,6 +280,11 @@ class GameService:
         kind = intent.kind
         if kind is Kind.JOIN:
             await self.save(game, lobby.joined(game, user))
+        elif kind is Kind.ADD_COMPUTER:
+            computer_id = next_computer(game, intent.arg)
+            computer = None if computer_id is None else await self.repo.user(computer_id)
+            if computer is not None and len(game.seats) < game.max_players:
+                await self.save(game, lobby.joined(game, computer))
         elif kind in (Kind.LEAVE, Kind.KICK):
             rest = lobby.without(game, user.id if kind is Kind.LEAVE else int(intent.arg))
             if rest is None:
@@ -293,7 +305,7 @@ class GameService:
 
     async def _start(self, game: Game, ui: GameUI) -> None:
         """Deal and owe every hand with the start, in one transaction. A seat the bot cannot write to stops it."""
-        known = [await self.directory.user(s.user.id) or s.user for s in game.seats]
+        known = [await self.directory.user(s.user.id) or s.user for s in game.seats if not is_computer(s.user)]
         missing = next((u for u in known if not u.private_chat), None)
         if missing is not None:
             tr = await self.directory.chat_tr(game.chat_id)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from telegram import InlineKeyboardMarkup
 
 from bot import render
+from bot.computers import is_computer
 from bot.i18n import Translator, pick_language, translator
 from bot.labels import cards_text
 from bot.store import GameUI
@@ -103,6 +104,8 @@ def pings(game: Game, default_language: str, ui: GameUI | None = None, now: floa
     acting = {} if ui is None or game.state is None or game.status is not Status.PLAYING else must_act(game.state)
     owed = []
     for s in game.seats:
+        if is_computer(s.user):
+            continue
         if (s.seat in acting and ui is not None and s.seat not in ui.quiet and s.away is Away.PLAYING
                 and s.user.notify and ping_due(ui, s.seat, now, delay)):
             tr = seat_tr(s, default_language)
@@ -152,7 +155,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
         if game.state is not None:
             slots += [Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
-                "The game was cancelled."), None) for s in game.seats]
+                "The game was cancelled."), None) for s in game.seats if not is_computer(s.user)]
             slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
     if game.status is Status.LOBBY:
@@ -164,6 +167,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
                   lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers)
     for s in game.seats:
+        if is_computer(s.user):
+            continue
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
                                     ui.changes.get(s.user.id))

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.computers import level_of
 from bot.ratings import PROVISIONAL_GAMES
 from bot.ratings import points as rating_points
+from durak.ai import LEVELS
 from durak.scoring import Scoring, points
 from storage.models import PlayedGame
 
@@ -24,6 +26,28 @@ def durak(game: PlayedGame) -> bool:
     return game.loser and game.place is None
 
 
+def computer_level(game: PlayedGame) -> str | None:
+    """The strongest computer level at that table; None for a game among people."""
+    levels = [level for u in game.seated if (level := level_of(u)) is not None]
+    return max(levels, key=LEVELS.index) if levels else None
+
+
+def among_people(games: list[PlayedGame]) -> list[PlayedGame]:
+    """Stats, ratings and leaderboards count games among people only."""
+    return [g for g in games if computer_level(g) is None]
+
+
+def against_computers(games: list[PlayedGame]) -> tuple[tuple[str, int, int], ...]:
+    """(level, games, wins) for each computer level played against, weakest first."""
+    counts = {level: [0, 0] for level in LEVELS}
+    for game in games:
+        level = computer_level(game)
+        if level is not None:
+            counts[level][0] += 1
+            counts[level][1] += won(game)
+    return tuple((level, n, wins) for level, (n, wins) in counts.items() if n)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     games: int
@@ -35,6 +59,7 @@ class PlayerStats:
     best_streak: int
     rating: int | None     # in points
     rank: int | None       # place on the rating leaderboard of the scope
+    computers: tuple[tuple[str, int, int], ...] = ()  # games against computers: (level, games, wins)
 
     @property
     def durak_rate(self) -> float:
@@ -45,7 +70,9 @@ class PlayerStats:
         return self.games < PROVISIONAL_GAMES
 
 
-def player_stats(games: list[PlayedGame], rating: int | None, rank: int | None) -> PlayerStats:
+def player_stats(every: list[PlayedGame], rating: int | None, rank: int | None) -> PlayerStats:
+    """The figures of games among people, and apart from them those against computers."""
+    games = among_people(every)
     streak = best = 0
     for game in games:
         streak = streak + 1 if won(game) else 0
@@ -60,6 +87,7 @@ def player_stats(games: list[PlayedGame], rating: int | None, rank: int | None) 
         best_streak=best,
         rating=rating,
         rank=rank,
+        computers=against_computers(every),
     )
 
 
@@ -74,7 +102,10 @@ def standings(system: Scoring, played: dict[int, list[PlayedGame]],
               ratings: dict[int, tuple[float, float]]) -> tuple[list[Standing], list[Standing]]:
     """(ranked, newcomers): everyone ordered by the system; newcomers have fewer than five games."""
     rows = []
-    for user_id, games in played.items():
+    for user_id, every in played.items():
+        games = among_people(every)
+        if not games:
+            continue
         if system is Scoring.RATING:
             if user_id not in ratings:
                 continue

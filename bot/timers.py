@@ -14,9 +14,10 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
-from bot import slots
+from bot import computers, slots
 from bot.health import Heartbeat
 from bot.turns import WARN_SECONDS, timeout_action
+from durak.ai.play import fallback
 from durak.engine import awaited
 from storage.models import Game, Status
 
@@ -61,6 +62,40 @@ class Timers:
                     await logged(game.id, self._warn(game))
                 else:
                     await self._ping(game, now)
+                if game.status is Status.PLAYING and now >= game.updated_at + self.service.computer_pause + 1:
+                    self.computer_soon(game, now)  # one a restart or a failed attempt left waiting
+
+    def computer_soon(self, game: Game, now: float | None = None) -> None:
+        """If the game waits for a computer seat, play its move after the pause (once at a time per game)."""
+        waiting = computers.waiting_computer(game)
+        thinker = self.service.thinker
+        if waiting is None or game.id in thinker.busy:
+            return
+        thinker.busy.add(game.id)
+        clock = self.service.clock
+        start = (clock.now() if now is None else now) + (0 if now is not None else self.service.computer_pause)
+        clock.call_at(start, lambda: self._computer_turn(game, *waiting))
+
+    async def _computer_turn(self, game: Game, seat: int, level: str) -> None:
+        service = self.service
+        assert game.state is not None
+        moves = game.state.moves
+        try:
+            action = await service.thinker.move(game, seat, level)
+
+            async def work(fresh: Game) -> None:
+                if fresh.status is not Status.PLAYING or fresh.state is None or fresh.state.moves != moves:
+                    return  # someone moved meanwhile: the computer looks again at the new position
+                await service.advance(fresh, [(seat, action or fallback(fresh.state, seat), False)])
+
+            await service.with_game(game.id, work)
+        except Exception:
+            log.exception("game %s: the computer's move failed; the sweep tries again", game.id)
+        finally:
+            service.thinker.busy.discard(game.id)
+        fresh = service.store.games.get(game.id)
+        if fresh is not None and fresh.state is not None and fresh.state.moves != moves:
+            self.computer_soon(fresh)
 
     async def _ping(self, game: Game, now: float) -> None:
         """Write the ping of a seat that has not acted within the delay (see ``slots.ping_due``)."""

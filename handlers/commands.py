@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from telegram import ReplyParameters, Update
+from telegram.constants import ChatType
 
 from bot import lobby, render, texts
 from bot.i18n import LANGUAGES
@@ -28,7 +29,8 @@ async def newgame(update: Update, context: Context) -> None:
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or tg_user is None or chat is None:
         return
-    if not in_group(update):
+    solo = chat.type == ChatType.PRIVATE  # a table of one person and computers, in his private chat
+    if not in_group(update) and not solo:
         tr = await reader_tr(update, context)
         await message.reply_text(tr.gettext("Start a game in a group: add me there and send /newgame."))
         return
@@ -36,7 +38,7 @@ async def newgame(update: Update, context: Context) -> None:
     if anonymous_admin(update) or tg_user.is_bot:  # the group itself, or a bot, can never sit at the table
         await message.reply_text(tr.gettext("Anonymous admins can't play: send /newgame as yourself."))
         return
-    user = await service.directory.see(as_user(tg_user))
+    user = await service.directory.see(as_user(tg_user), private_chat=True if solo else None)
     thread = thread_of(update)
     if service.store.open_in(chat.id, thread) is None:
         wanted = " ".join(context.args or [])

@@ -71,6 +71,7 @@ class PlayedGame:
     left: bool
     penalty: int
     gave_pogony: bool
+    seated: tuple[int, ...] = ()   # every user at that table (computers included)
 
 
 class Away(IntEnum):

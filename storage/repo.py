@@ -315,7 +315,8 @@ class Repo:
             params.append(user_id)
         rows = await self.db.all(
             "SELECT r.*, g.chat_id, g.finished_at, (SELECT COUNT(*) FROM game_results x WHERE x.game_id = r.game_id) "
-            "AS players, (SELECT MAX(place) FROM game_results x WHERE x.game_id = r.game_id) AS last_place "
+            "AS players, (SELECT MAX(place) FROM game_results x WHERE x.game_id = r.game_id) AS last_place, "
+            "(SELECT GROUP_CONCAT(x.user_id) FROM game_results x WHERE x.game_id = r.game_id) AS seated "
             f"FROM game_results r JOIN games g ON g.id = r.game_id WHERE {' AND '.join(where)} "
             "ORDER BY g.finished_at, g.id", params)
         return [(r["user_id"], _played(r)) for r in rows]
@@ -378,7 +379,8 @@ class Repo:
 def _played(r: aiosqlite.Row) -> PlayedGame:
     gave = bool(r["pogony"]) and r["place"] is not None and r["place"] == r["last_place"]
     return PlayedGame(r["game_id"], r["chat_id"], r["finished_at"] or 0.0, r["players"], r["place"], r["rank"],
-                      bool(r["loser"]), bool(r["draw"]), bool(r["pogony"]), bool(r["left_game"]), r["penalty"], gave)
+                      bool(r["loser"]), bool(r["draw"]), bool(r["pogony"]), bool(r["left_game"]), r["penalty"], gave,
+                      tuple(int(u) for u in str(r["seated"] or "").split(",") if u))
 
 
 def _user(row: aiosqlite.Row) -> User:

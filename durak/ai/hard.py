@@ -1,6 +1,8 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
-Perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
+With two players and an empty stock every card is known, and the endgame is solved exactly
+(``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it plays
+perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
 consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each player
 pick up or show stay in that hand; the face-up trump card stays under the stock), and every
 candidate move is played out to the end in the same deals by the greedy player for every seat. The
@@ -20,7 +22,7 @@ import random
 import time
 
 from durak.actions import Act, Action
-from durak.ai import greedy
+from durak.ai import endgame, greedy
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
 from durak.record import Knowledge
@@ -28,6 +30,8 @@ from durak.record import Knowledge
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
+NODES_PER_MS = 40     # endgame positions searched per millisecond of budget (about 25 µs each)
+ENDGAME_NODES_MIN = 2_000
 
 
 def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action | None:
@@ -40,10 +44,18 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     rng = random.Random(seed)
+    v = k.view
+    most = MAX_DEALS
+    if v.stock == 0 and len(v.counts) == 2:  # every card is known now: solve it exactly if it is small enough
+        exact = endgame.best_moves(k.sample(rng), seat, nodes=max(ENDGAME_NODES_MIN, int(budget_ms * NODES_PER_MS)))
+        if exact is not None:
+            if len(exact) == 1:
+                return exact[0]
+            candidates, most = exact, 1  # equal against best play: the one the playout does best with
     totals = [0.0] * len(candidates)
     deadline = time.perf_counter() + budget_ms / 1000
     deals = 0
-    while deals < MAX_DEALS and (deals < MIN_DEALS or time.perf_counter() < deadline):
+    while deals < most and (deals < min(MIN_DEALS, most) or time.perf_counter() < deadline):
         deal = k.sample(rng)
         for i, action in enumerate(candidates):
             state = deal.copy()

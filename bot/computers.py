@@ -1,0 +1,109 @@
+"""Computer seats: who they are, what they know, and their moves, thought out off the event loop.
+
+A computer is a user of its own (migration 007): level l (1 easy, 2 normal, 3 hard) and the k-th
+computer of that level at a table have the id -(1000 + 10 l + k), so a computer seat is stored,
+dealt and scored like any other. It has no private chat: no hand or ping is ever owed to it.
+
+Its move comes from the seat's :class:`~durak.record.Knowledge` (``durak.ai.choose``), built from
+the game's public log (cards picked up, shown, laid, and who holds the face-up trump card), never
+from the other hands. ``hard`` searches for up to ``budget_ms`` in a separate process, so presses
+are answered while it thinks; the sweep plays each computer move after a short pause (``PAUSE``),
+so people can follow the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from durak import Action, Ev, Event
+from durak.ai import LEVELS, choose
+from durak.cards import parse_card
+from durak.engine import awaited
+from durak.record import Record, knowledge
+from storage.models import Game, User
+
+PAUSE = 1.0          # seconds between a move and a computer's answer to it
+MOST = 5             # computers of one level at a table
+_BASE = 1000
+
+
+def computer_id(level: str, k: int) -> int:
+    return -(_BASE + 10 * (LEVELS.index(level) + 1) + k)
+
+
+def level_of(user_id: int) -> str | None:
+    """The level of a computer's user id; None for a person."""
+    n = -user_id - _BASE
+    if 0 < n < 100 and 1 <= n % 10 <= MOST and 1 <= n // 10 <= len(LEVELS):
+        return LEVELS[n // 10 - 1]
+    return None
+
+
+def is_computer(user: User | int) -> bool:
+    return level_of(user if isinstance(user, int) else user.id) is not None
+
+
+def next_computer(game: Game, level: str) -> int | None:
+    """The id of the next computer of ``level`` for this table; None when MOST already sit there."""
+    seated = {s.user.id for s in game.seats}
+    return next((i for k in range(1, MOST + 1) if (i := computer_id(level, k)) not in seated), None)
+
+
+def computer_seats(game: Game) -> dict[int, str]:
+    """Seat -> level of every computer at the table."""
+    return {s.seat: level for s in game.seats if (level := level_of(s.user.id)) is not None}
+
+
+def record_of(game: Game) -> Record:
+    """The public record of a game in progress, from its log: what the table saw each player pick up and
+    show, less what he laid since; the discard; and the face-up trump card with whoever drew it."""
+    state = game.state
+    assert state is not None
+    events = [Event(Ev(e["k"]), e.get("s"), tuple(parse_card(c) for c in e.get("c", ())), e.get("o"), e.get("n", 0))
+              for e in game.log if e.get("k") in _KEPT]
+    record = Record(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(events)
+    known = list(record.known)
+    card = state.trump_card
+    if card is not None and not state.stock:  # everyone saw who drew it; it is his until he lays it
+        known = [k | {card} if card in hand else k for k, hand in zip(known, state.hands, strict=True)]
+    return Record(tuple(known), frozenset(state.discard), len(state.stock), card)
+
+
+_KEPT = {e.value for e in (Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.SHOW, Ev.PICKED_UP)}
+
+
+def waiting_computer(game: Game) -> tuple[int, str] | None:
+    """The computer seat the game waits for now, with its level."""
+    state = game.state
+    if state is None or state.over:
+        return None
+    levels = computer_seats(game)
+    return next(((seat, levels[seat]) for seat in awaited(state) if seat in levels), None)
+
+
+class Thinker:
+    """Chooses computer moves; ``hard`` thinks in a worker process (started on first use)."""
+
+    def __init__(self, budget_ms: float) -> None:
+        self.budget_ms = budget_ms
+        self._pool: ProcessPoolExecutor | None = None
+        self.busy: set[int] = set()  # games whose computer is thinking now
+
+    async def move(self, game: Game, seat: int, level: str) -> Action | None:
+        assert game.state is not None
+        k = knowledge(game.state, seat, record_of(game))
+        seed = game.id * 1_000_003 + game.state.moves
+        if level != "hard":
+            return choose(level, k, seed)
+        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, choose, level, k, seed, self.budget_ms)  # imports durak only
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+

@@ -1,0 +1,78 @@
+"""Computer seats: a solo table in the private chat, a computer filling a group's seat, results unrated."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram
+
+
+def rows(database: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(database) as db:
+        return list(db.execute(sql).fetchall())
+
+
+async def add_computer(table: Table, creator: int, label: str) -> None:
+    lobby = table.lobby()
+    seen = len(lobby.history)
+    answer = await table.press(creator, lobby, label)
+    assert answer.get("text") == "A computer joined the game.", answer
+    await table.fake.wait_for(lambda: len(lobby.history) > seen)
+
+
+async def test_a_solo_game_against_two_computers_in_the_private_chat(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, computer_pause=0, computer_budget_ms=5)
+    await bot.start()
+    table = Table(fake, 101, [101], seed=3)  # the "table" is Anna's private chat
+    lobby = await table.newgame(101)
+    assert "Anna" in lobby.text
+    await add_computer(table, 101, "🤖+ easy")
+    await add_computer(table, 101, "🤖+ hard")
+    assert "🤖★\n" in table.lobby().text + "\n" and "🤖★★★" in table.lobby().text, table.lobby().text
+    # the creator takes a computer off again in Settings, and puts it back
+    await table.press(101, table.lobby(), "Settings")
+    await fake.wait_for(lambda: any(b["text"] == "✖ 🤖★" for b in table.lobby().buttons()))
+    await table.press(101, table.lobby(), "✖ 🤖★")
+    await fake.wait_for(lambda: "🤖★\n" not in table.lobby().text + "\n")
+    await table.press(101, table.lobby(), "« Back")
+    await fake.wait_for(lambda: "Join" in [b["text"] for b in table.lobby().buttons()])
+    await add_computer(table, 101, "🤖+ easy")
+    await table.start(101)
+    result = await table.play_to_the_end(timeout=240)
+    assert "🤖" in result.text
+    # nothing was ever sent to a computer, and Telegram refused nothing
+    assert not [c for c in fake.calls if int(c[1].get("chat_id", 0) or 0) < -1000 and int(c[1]["chat_id"]) != GROUP]
+    assert fake.rejected == []
+    # the game is recorded with its computer seats, and moves no rating
+    [(game_id,)] = rows(database, "SELECT id FROM games WHERE status = 'finished'")
+    seated = {r[0] for r in rows(database, f"SELECT user_id FROM game_results WHERE game_id = {game_id}")}
+    assert seated == {101, -1011, -1031}
+    assert rows(database, "SELECT * FROM ratings") == []
+    # /stats shows it apart: no game among people yet, one against the hard computer
+    await fake.send_text(101, 101, "/stats")
+    await fake.wait_for(lambda: any("Against the computer" in m.text for m in fake.chat_messages(101)))
+    stats = next(m for m in fake.chat_messages(101) if "Against the computer" in m.text)
+    assert "hard ★★★: 1 game, first out" in stats.text and "games played" not in stats.text, stats.text
+    await bot.stop()
+
+
+async def test_a_computer_fills_a_seat_in_a_group_game(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, computer_pause=0)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102], seed=5)
+    await table.seat_everyone()
+    await add_computer(table, 101, "🤖+ normal")
+    refused = await table.press(102, table.lobby(), "🤖+ hard")
+    assert refused.get("text") == "Only the creator can do that."
+    assert "🤖★★" in table.lobby().text and "🤖★★★" not in table.lobby().text
+    await table.start(101)
+    result = await table.play_to_the_end(timeout=240)
+    assert "🤖★★" in result.text, "the computer has its place in the result"
+    assert fake.rejected == []
+    assert rows(database, "SELECT * FROM ratings") == [], "a game with a computer rates nobody"
+    await bot.stop()
