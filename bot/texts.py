@@ -43,13 +43,16 @@ def help_text(tr: Translator) -> str:
         "",
         tr.gettext("In a group: /newgame opens a lobby (add a preset: /newgame perevodnoy). "
                    "Players press Join; the creator may change Settings and presses Start."),
+        tr.gettext("Computers: the creator adds them to a lobby (🤖+ easy, normal or hard). Here in private, "
+                   "/newgame opens a table for you and the computers you add. Games with a computer move no "
+                   "rating."),
         tr.gettext("The group sees one table message that follows the game. Your cards come to your private "
                    "chat with me, one row per suit, trumps (★) last: press a card to lead, cover or throw in. "
                    "✖ marks a card you can't play now. Take, Pass and Done (bito) appear when you may use them."),
         tr.gettext("To play several cards at once, press them (✅ marks them), then Lead or Throw in. To cover "
                    "when your card fits several open cards, press it, then the card it covers."),
-        tr.gettext("When it is your move to lead or to defend, I send you a short message, and delete it once "
-                   "you have moved; /notify off stops these."),
+        tr.gettext("When it is your move to lead or to defend and you have not moved within a few seconds, I "
+                   "send you a short message, and delete it once you have moved; /notify off stops these."),
         tr.gettext("Each move has a time limit (a lobby setting, 60 seconds by default). When it runs out the "
                    "defender takes, attackers pass, and a leader's lowest card is played. Miss two turns in a "
                    "row and the computer plays for you until you press I'm back."),

@@ -11,6 +11,8 @@ the bot's CPU per press, SQL statements per press, Telegram calls per applied mo
 and the bot's memory over time. ``--limited`` keeps Telegram's real budget (20 edits a minute per
 group, which the fake server enforces, and 30 calls a second overall) and also prints the turn
 timeouts the bot's own backlog caused and the lag from a move to the last of its table's updates.
+``--computers N`` seats N computers of ``--level`` at each table besides the players (their moves
+are thought out in the bot's worker process, whose CPU is not counted as the bot's).
 """
 
 from __future__ import annotations
@@ -113,13 +115,18 @@ async def lag(fake: FakeTelegram, table: Table, pressed: float, stats: Stats) ->
 
 
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
-                stats: Stats, delay: float = 0.0) -> None:
+                stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard") -> None:
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
         table = Table(fake, chat, users, seed=rng.randrange(1 << 30))
         try:
             await table.seat_everyone()
+            for _ in range(computers):  # the creator seats computers of ``level`` too
+                lobby = table.lobby()
+                seen = len(lobby.history)
+                await table.press(users[0], lobby, f"🤖+ {level}")
+                await fake.wait_for(lambda m=lobby, n=seen: len(m.history) > n)
             await table.start(users[0])
         except (TimeoutError, AssertionError, RuntimeError):  # RuntimeError: a StopIteration (no lobby yet)
             stats.stalls += 1
@@ -144,7 +151,8 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50": round(q[49] * 1000, 1), "p95": round(q[94] * 1000, 1), "p99": round(q[98] * 1000, 1)}
 
 
-async def run(games: int, players: int, think: float, seconds: float, limited: bool = False) -> dict[str, Any]:
+async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
+              computers: int = 0, level: str = "hard") -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budget for a group, enforced with 429s
         fake.group_budget, fake.group_window = 20, 60.0
@@ -182,7 +190,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         # starting a game costs about a dozen calls (lobby, joins, table, hands, ping): under the real
         # budget of 30 calls a second, groups open their games spread over the first part of the run
         spread = 12 / 30 if limited else 0.0
-        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, i * spread)
+        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, i * spread, computers, level)
                                for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
@@ -201,7 +209,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     inside = json.loads((folder / "metrics.json").read_text()) if (folder / "metrics.json").exists() else {}
     presses = len(stats.latency)
     result = {
-        "games": games, "players": players, "think": think, "limited": limited, "seconds": round(elapsed, 1),
+        "games": games, "players": players, "computers": computers, "think": think, "limited": limited,
+        "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
         "answer_ms": percentiles(stats.latency),
@@ -230,9 +239,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks before a press")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--limited", action="store_true", help="Telegram's real budget (enforced by the fake server)")
+    parser.add_argument("--computers", type=int, default=0, help="computer seats the creator adds to each game")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited))
+    result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
+                             args.level))
     if args.json:
         print(json.dumps(result))
         return

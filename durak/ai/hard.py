@@ -7,7 +7,8 @@ consistently with the seat's :class:`~durak.record.Knowledge` (the cards the tab
 pick up or show stay in that hand; the face-up trump card stays under the stock), and every
 candidate move is played out to the end in the same deals by the greedy player for every seat. The
 move with the best mean score wins; deals go on until the time budget is spent. All candidates
-share each deal, so they are compared on equal luck.
+share each deal, so they are compared on equal luck, and every MIN_DEALS deals the moves clearly
+behind the best (by two standard errors) are dropped, so the rest get more deals.
 
 It never cheats. In cheating mode it accuses a seat whose cheat lies on the table (a card that
 breaks a rule is face up for everyone), unless that seat is its partner.
@@ -18,6 +19,7 @@ positions its seat cannot tell apart give the same choice for the same seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -53,19 +55,30 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
                 return exact[0]
             candidates, most = exact, 1  # equal against best play: the one the playout does best with
     totals = [0.0] * len(candidates)
+    alive = list(range(len(candidates)))
     deadline = time.perf_counter() + budget_ms / 1000
     deals = 0
-    while deals < most and (deals < min(MIN_DEALS, most) or time.perf_counter() < deadline):
+    while deals < most and len(alive) > 1 and (deals < min(MIN_DEALS, most) or time.perf_counter() < deadline):
         deal = k.sample(rng)
-        for i, action in enumerate(candidates):
+        for i in alive:
             state = deal.copy()
-            apply_in_place(state, seat, action)
+            apply_in_place(state, seat, candidates[i])
             totals[i] += score(play_out(state), seat)
         deals += 1
-    # ties go to the greedy player's own choice, then to the cheaper move
+        if deals % MIN_DEALS == 0:  # the deals go to the moves still in the running
+            alive = _contenders(alive, totals, deals)
+    # ties go to the greedy player's own choice
     preferred = greedy.choose(k.sample(random.Random(seed)), seat)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] == preferred))
+    best = max(alive, key=lambda i: (totals[i], candidates[i] == preferred))
     return candidates[best]
+
+
+def _contenders(alive: list[int], totals: list[float], deals: int) -> list[int]:
+    """The moves whose mean is within two standard errors of the best one's (a result's spread is at most
+    0.5, so its mean's is at most 0.5 / sqrt(deals))."""
+    top = max(totals[i] for i in alive)
+    margin = 2 * 0.5 * math.sqrt(deals)  # in totals: deals x (2 x 0.5 / sqrt(deals))
+    return [i for i in alive if totals[i] >= top - margin]
 
 
 def _accusation(k: Knowledge) -> Action | None:

@@ -51,8 +51,11 @@ async def test_language_of_the_group_by_admins_and_of_a_user(fake: FakeTelegram,
     assert await reply_to(fake, 102, 102, "/language en") == "Done: I will speak English with you."
 
 
-async def test_newgame_in_private_explains_where_to_play(fake: FakeTelegram, bot: BotProcess) -> None:
-    assert "in a group" in await reply_to(fake, 101, 101, "/newgame")
+async def test_newgame_in_private_opens_a_table_for_one_and_computers(fake: FakeTelegram, bot: BotProcess) -> None:
+    lobby = await reply_to(fake, 101, 101, "/newgame")
+    assert lobby.startswith("🃏 Durak: a new game") and "1. Anna" in lobby
+    buttons = [b["text"] for b in fake.chat_messages(101)[-1].buttons()]
+    assert {"🤖+ easy ★", "🤖+ normal ★★", "🤖+ hard ★★★", "Start"} <= set(buttons)
 
 
 async def test_a_russian_group_sees_only_russian(fake: FakeTelegram, tmp_path: Path) -> None:
