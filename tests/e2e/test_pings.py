@@ -23,14 +23,21 @@ def state_of(table: Table, bot: BotProcess) -> State:
     return State.from_json(json.loads(table.stored(bot.settings.database_path)["state"]))
 
 
-async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_goes_when_it_acts(
-        fake: FakeTelegram, tmp_path: Path) -> None:
-    clock = ManualClock()
-    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock)
+async def started(fake: FakeTelegram, database: Path, clock: ManualClock | None = None,
+                  **settings: float) -> tuple[BotProcess, Table]:
+    """A bot (with the test's clock, if any) and a two-player game under way."""
+    bot = BotProcess(fake, database, clock, **settings)
     await bot.start()
     table = Table(fake, GROUP, [101, 102], seed=11)
     await table.seat_everyone()
     await table.start(101)
+    return bot, table
+
+
+async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_goes_when_it_acts(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot, table = await started(fake, tmp_path / "durak.sqlite3", clock)
     state = state_of(table, bot)
     attacker = table.players[state.attacker or 0]
     defender = table.players[state.defender or 0]
@@ -61,11 +68,7 @@ async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_
 
 async def test_a_player_who_acts_within_the_delay_is_never_pinged(fake: FakeTelegram, tmp_path: Path) -> None:
     clock = ManualClock()
-    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock)
-    await bot.start()
-    table = Table(fake, GROUP, [101, 102], seed=11)
-    await table.seat_everyone()
-    await table.start(101)
+    bot, table = await started(fake, tmp_path / "durak.sqlite3", clock)
     for _ in range(6):  # each player answers a little before the delay runs out
         await bot.service.outbox.drain()
         await clock.advance(PING_DELAY - 1)
@@ -90,11 +93,7 @@ async def test_a_player_who_acts_within_the_delay_is_never_pinged(fake: FakeTele
 
 async def test_nobody_ever_has_two_pings_in_his_chat(fake: FakeTelegram, tmp_path: Path) -> None:
     """With no delay (PING_DELAY=0) every seat that must act is pinged at once, the whole game through."""
-    bot = BotProcess(fake, tmp_path / "durak.sqlite3", ping_delay=0)
-    await bot.start()
-    table = Table(fake, GROUP, [101, 102], seed=11)
-    await table.seat_everyone()
-    await table.start(101)
+    bot, table = await started(fake, tmp_path / "durak.sqlite3", ping_delay=0)
     state = state_of(table, bot)
     await fake.wait_for(lambda: len(pings(fake, table.players[state.attacker or 0])) == 1)
     seen_most = 0
