@@ -7,8 +7,9 @@ dealt and scored like any other. It has no private chat: no hand or ping is ever
 Its move comes from the seat's :class:`~durak.record.Knowledge` (``durak.ai.choose``), built from
 the game's public log (cards picked up, shown, laid, and who holds the face-up trump card), never
 from the other hands. ``hard`` searches for up to ``budget_ms`` in a separate process, so presses
-are answered while it thinks; the sweep plays each computer move after a short pause (``PAUSE``),
-so people can follow the table.
+are answered while it thinks. Each computer move is played a short pause (``PAUSE``) after the
+move it answers, so people can follow the table (``Timers.computer_soon``); the sweep plays one
+that a restart or a failure left waiting.
 """
 
 from __future__ import annotations
