@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 
 from durak import Action, Ev, Event
@@ -27,6 +28,7 @@ from storage.models import Game, User
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it
 MOST = 5             # computers of one level at a table
+WORKER_NICENESS = 10  # the thinking process yields the CPU to the bot's event loop
 _BASE = 1000
 
 
@@ -98,8 +100,10 @@ class Thinker:
         seed = game.id * 1_000_003 + game.state.moves
         if level != "hard":
             return choose(level, k, seed)
-        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it; and
+            # niced, so that on a busy machine the bot's answers come before the computer's thinking
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=os.nice, initargs=(WORKER_NICENESS,))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, choose, level, k, seed, self.budget_ms)  # imports durak only
 

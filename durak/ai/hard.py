@@ -14,7 +14,8 @@ It never cheats. In cheating mode it accuses a seat whose cheat lies on the tabl
 breaks a rule is face up for everyone), unless that seat is its partner.
 
 Its entry point takes a ``Knowledge``, never a ``State``: it cannot see a hidden card, and two
-positions its seat cannot tell apart give the same choice for the same seed.
+positions its seat cannot tell apart give the same choice for the same seed and number of deals
+(a budget of 0 plays exactly MIN_DEALS; a time budget plays as many as fit).
 """
 
 from __future__ import annotations
