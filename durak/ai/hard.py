@@ -8,7 +8,8 @@ pick up or show stay in that hand; the face-up trump card stays under the stock)
 candidate move is played out to the end in the same deals by the greedy player for every seat. The
 move with the best mean score wins; deals go on until the time budget is spent. All candidates
 share each deal, so they are compared on equal luck, and every MIN_DEALS deals the moves clearly
-behind the best (by two standard errors) are dropped, so the rest get more deals.
+behind the best (by two standard errors of their deal-by-deal difference) are dropped, so the rest
+get more deals.
 
 It never cheats. In cheating mode it accuses a seat whose cheat lies on the table (a card that
 breaks a rule is face up for everyone), unless that seat is its partner.
@@ -55,7 +56,7 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
             if len(exact) == 1:
                 return exact[0]
             candidates, most = exact, 1  # equal against best play: the one the playout does best with
-    totals = [0.0] * len(candidates)
+    results: list[list[float]] = [[] for _ in candidates]  # per move, its result in each deal
     alive = list(range(len(candidates)))
     deadline = time.perf_counter() + budget_ms / 1000
     deals = 0
@@ -64,22 +65,31 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
         for i in alive:
             state = deal.copy()
             apply_in_place(state, seat, candidates[i])
-            totals[i] += score(play_out(state), seat)
+            results[i].append(score(play_out(state), seat))
         deals += 1
         if deals % MIN_DEALS == 0:  # the deals go to the moves still in the running
-            alive = _contenders(alive, totals, deals)
+            alive = _contenders(alive, results)
     # ties go to the greedy player's own choice
     preferred = greedy.choose(k.sample(random.Random(seed)), seat)
-    best = max(alive, key=lambda i: (totals[i], candidates[i] == preferred))
+    best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
     return candidates[best]
 
 
-def _contenders(alive: list[int], totals: list[float], deals: int) -> list[int]:
-    """The moves whose mean is within two standard errors of the best one's (a result's spread is at most
-    0.5, so its mean's is at most 0.5 / sqrt(deals))."""
-    top = max(totals[i] for i in alive)
-    margin = 2 * 0.5 * math.sqrt(deals)  # in totals: deals x (2 x 0.5 / sqrt(deals))
-    return [i for i in alive if totals[i] >= top - margin]
+def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:
+    """The moves not clearly behind the best one: compared deal by deal (every move still alive was played
+    in the same deals), a move goes when its mean difference is more than two standard errors below 0.
+    Most deals end alike for two moves, so the paired difference tells them apart far sooner than
+    their means would."""
+    best = max(alive, key=lambda i: sum(results[i]))
+    keep = []
+    for i in alive:
+        diffs = [a - b for a, b in zip(results[i], results[best], strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
+        if mean + 2 * spread >= 0:
+            keep.append(i)
+    return keep
 
 
 def _accusation(k: Knowledge) -> Action | None:
