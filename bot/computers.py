@@ -62,19 +62,13 @@ def computer_seats(game: Game) -> dict[int, str]:
 def record_of(game: Game) -> Record:
     """The public record of a game in progress, from its log: what the table saw each player pick up and
     show, less what he laid since; the discard; and the face-up trump card with whoever drew it."""
-    state = game.state
-    assert state is not None
+    assert game.state is not None
     events = [Event(Ev(e["k"]), e.get("s"), tuple(parse_card(c) for c in e.get("c", ())), e.get("o"), e.get("n", 0))
-              for e in game.log if e.get("k") in _KEPT]
-    record = Record(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(events)
-    known = list(record.known)
-    card = state.trump_card
-    if card is not None and not state.stock:  # everyone saw who drew it; it is his until he lays it
-        known = [k | {card} if card in hand else k for k, hand in zip(known, state.hands, strict=True)]
-    return Record(tuple(known), frozenset(state.discard), len(state.stock), card)
+              for e in game.log if e.get("k") in _KINDS]
+    return Record.start(game.state, events)
 
 
-_KEPT = {e.value for e in (Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.SHOW, Ev.PICKED_UP)}
+_KINDS = {e.value for e in Ev}
 
 
 def waiting_computer(game: Game) -> tuple[int, str] | None:

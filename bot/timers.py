@@ -66,14 +66,15 @@ class Timers:
                     self.computer_soon(game, now)  # one a restart or a failed attempt left waiting
 
     def computer_soon(self, game: Game, now: float | None = None) -> None:
-        """If the game waits for a computer seat, play its move after the pause (once at a time per game)."""
+        """If the game waits for a computer seat, play its move after the pause, or at ``now`` (the sweep's
+        time: the pause is long over); one move at a time per game."""
         waiting = computers.waiting_computer(game)
         thinker = self.service.thinker
         if waiting is None or game.id in thinker.busy:
             return
         thinker.busy.add(game.id)
         clock = self.service.clock
-        start = (clock.now() if now is None else now) + (0 if now is not None else self.service.computer_pause)
+        start = now if now is not None else clock.now() + self.service.computer_pause
         clock.call_at(start, lambda: self._computer_turn(game, *waiting))
 
     async def _computer_turn(self, game: Game, seat: int, level: str) -> None:
@@ -91,10 +92,11 @@ class Timers:
             await service.with_game(game.id, work)
         except Exception:
             log.exception("game %s: the computer's move failed; the sweep tries again", game.id)
+            return
         finally:
             service.thinker.busy.discard(game.id)
-        fresh = service.store.games.get(game.id)
-        if fresh is not None and fresh.state is not None and fresh.state.moves != moves:
+        fresh = service.store.games.get(game.id)  # its write could not schedule the next: this one was busy
+        if fresh is not None and fresh.status is Status.PLAYING:
             self.computer_soon(fresh)
 
     async def _ping(self, game: Game, now: float) -> None:

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from durak.cards import Card, deck
@@ -37,14 +38,18 @@ class Record:
     trump_card: Card | None              # the face-up card under the stock (it goes to whoever draws last)
 
     @classmethod
-    def start(cls, state: State) -> Record:
-        """The record from ``state`` on: at the deal it is complete; from a later position it knows only
-        the discard (what was picked up before is not in a state)."""
-        card = state.trump_card  # with no stock left at the deal it was the last card dealt, face up
-        known = tuple(frozenset({card}) if card is not None and card in hand else frozenset() for hand in state.hands)
+    def start(cls, state: State, since_deal: Iterable[Event] = ()) -> Record:
+        """The record of ``state``, given the public events ``since_deal`` (none at the deal; a stored log,
+        which may leave out the draws). Without them it knows only the discard and the face-up trump card:
+        whoever holds that card once the stock is gone drew it (or was dealt it) in front of everyone."""
+        seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
+            [e for e in since_deal if e.kind is not Ev.DREW])
+        card = state.trump_card
+        known = tuple(k | {card} if card is not None and not state.stock and card in hand else k
+                      for k, hand in zip(seen.known, state.hands, strict=True))
         return cls(known, frozenset(state.discard), len(state.stock), card)
 
-    def after(self, events: list[Event]) -> Record:
+    def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
         gone, stock = self.gone, self.stock

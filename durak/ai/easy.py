@@ -34,17 +34,13 @@ def choose(state: State, seat: int, rng: random.Random) -> Action | None:
             return TAKE
         return best
     if best.act is Act.ATTACK and rng.random() >= THROW_IN:
-        return PASS if any(a is PASS for a in _honest(state, seat)) else best
+        return PASS if any(a.act is Act.PASS for a in legal_actions(state, seat)) else best
     return best
-
-
-def _honest(state: State, seat: int) -> list[Action]:
-    return [a for a in legal_actions(state, seat) if not a.cheat and a.act is not Act.ACCUSE]
 
 
 def _lead(state: State, seat: int, best: Action, rng: random.Random) -> Action:
     trump = state.trump
-    leads = [a for a in _honest(state, seat) if len(a.cards) == 1]
+    leads = [a for a in greedy.honest_moves(legal_actions(state, seat)) if len(a.cards) == 1]
     plain = [a for a in leads if not (state.stock and a.card & 3 == trump)]
     pool = plain or leads
     if not pool:

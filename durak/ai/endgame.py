@@ -10,7 +10,8 @@ with the Monte Carlo search.
 
 from __future__ import annotations
 
-from durak.actions import Act, Action
+from durak.actions import Action
+from durak.ai.greedy import honest_moves
 from durak.ai.play import next_seat, score
 from durak.engine import apply_in_place, legal_actions
 from durak.state import State
@@ -25,10 +26,6 @@ class OutOfBudget(Exception):
 def _key(s: State) -> Key:
     return (tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), tuple(s.attacks), tuple(s.covers),
             s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap, tuple(s.out))
-
-
-def honest(state: State, seat: int) -> list[Action]:
-    return [a for a in legal_actions(state, seat) if not a.cheat and a.act is not Act.ACCUSE]
 
 
 class Solver:
@@ -52,7 +49,7 @@ class Solver:
         assert seat is not None
         mine = seat == self.me
         best = -1.0 if mine else 2.0
-        for action in honest(state, seat):
+        for action in honest_moves(legal_actions(state, seat)):
             child = state.copy()
             apply_in_place(child, seat, action)
             v = self.value(child)
@@ -74,7 +71,7 @@ def best_moves(state: State, me: int, nodes: int = 20_000) -> list[Action] | Non
     solver = Solver(me, nodes)
     values: list[tuple[float, Action]] = []
     try:
-        for action in honest(state, me):
+        for action in honest_moves(legal_actions(state, me)):
             child = state.copy()
             apply_in_place(child, me, action)
             v = solver.value(child)

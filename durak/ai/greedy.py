@@ -12,6 +12,8 @@ too much. It acts for absent players and is the yardstick for stronger players.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from durak.actions import TAKE, Act, Action
 from durak.cards import Card, beats, strength
 from durak.engine import legal_actions
@@ -22,9 +24,14 @@ LONG_STOCK = 6
 HIGH_TRUMP_RANK = 12  # queen and above
 
 
+def honest_moves(actions: Iterable[Action]) -> list[Action]:
+    """The moves a computer player weighs: no cheat, no accusation (``hard`` decides those apart)."""
+    return [a for a in actions if not a.cheat and a.act is not Act.ACCUSE]
+
+
 def choose(state: State, seat: int) -> Action | None:
     """The action to play now, or None when waiting is better (an attacker may wait)."""
-    honest = [a for a in legal_actions(state, seat) if not a.cheat and a.act is not Act.ACCUSE]
+    honest = honest_moves(legal_actions(state, seat))
     if not honest:
         return None
     if not state.attacks:

@@ -44,7 +44,7 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     accuse = _accusation(k)
     if accuse is not None:
         return accuse
-    candidates = [a for a in k.view.legal if not a.cheat and a.act is not Act.ACCUSE]
+    candidates = greedy.honest_moves(k.view.legal)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     rng = random.Random(seed)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
+from durak import State
+from durak.engine import awaited
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_forged_presses import toast
 from tests.fake_telegram import FakeTelegram
 
 
@@ -76,3 +81,56 @@ async def test_a_computer_fills_a_seat_in_a_group_game(fake: FakeTelegram, tmp_p
     assert fake.rejected == []
     assert rows(database, "SELECT * FROM ratings") == [], "a game with a computer rates nobody"
     await bot.stop()
+
+
+def state_moves(table: Table, database: Path) -> int:
+    return int(json.loads(table.stored(database)["state"])["moves"])
+
+
+async def test_forged_computer_buttons_seat_nobody(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, computer_pause=0)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    lobby = table.lobby()
+    real = Table.button(lobby, "🤖+ hard")
+    game = real.split(":")[2]
+    assert await toast(fake, 101, lobby, real.rsplit(":", 1)[0] + ":queen") == "Unknown button."
+    await fake.send_text(101, 101, "/help")
+    await fake.wait_for(lambda: fake.chat_messages(101) != [])
+    elsewhere = fake.chat_messages(101)[-1]
+    assert await toast(fake, 101, elsewhere, real) == "This button is not valid any more."
+    await bot.service.outbox.drain()
+    assert "🤖" not in table.lobby().text.split("🤖 Computers")[0], "no computer was seated"
+    await table.start(101)
+    moves = state_moves(table, database)
+    assert await toast(fake, 101, table.lobby(), f"v1:C:{game}:0:hard") in (
+        "Unknown button.", "This button is not valid any more.")
+    assert state_moves(table, database) == moves and len(json.loads(table.stored(database)["state"])["hands"]) == 2
+    await bot.stop()
+
+
+async def test_a_computer_move_a_stopped_bot_owed_is_played_after_the_restart(fake: FakeTelegram,
+                                                                              tmp_path: Path) -> None:
+    """Its schedule dies with the process (a kill loses it just the same): the restarted bot's sweep finds
+    the game waiting for the computer and plays its move."""
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, computer_pause=600)
+    await bot.start()
+    table = Table(fake, 101, [101])
+    await table.newgame(101)
+    await add_computer(table, 101, "🤖+ normal")
+    await table.start(101)
+    hand = table.hand_message(101)
+    assert hand is not None
+    if "Your lead" in hand.text:  # Anna leads first: then the computer must defend
+        await table.press(101, hand, await table.one_card_lead(101, hand))
+    await fake.wait_for(lambda: awaited(State.from_json(json.loads(table.stored(database)["state"]))) == [1])
+    await asyncio.sleep(0.5)
+    moves = state_moves(table, database)
+    await bot.stop()
+    again = BotProcess(fake, database, computer_pause=0)
+    await again.start()
+    await fake.wait_for(lambda: state_moves(table, database) > moves, 15)
+    await again.stop()

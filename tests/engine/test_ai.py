@@ -158,6 +158,19 @@ def test_easy_never_covers_with_a_dear_card_when_a_cheap_one_does() -> None:
         assert action.act is Act.TAKE or action.card == parse_card("7S"), "7♠ beats 6♠: never the aces"
 
 
+def test_easy_passes_now_and_then_where_normal_throws_in() -> None:
+    state = position(Rules(), [cards("7S", "7C", "KD"), cards("9S", "AH", "10C")], stock=cards("6C", "10H"),
+                     trump=3, attacker=0)
+    state, _ = apply(state, 0, next(a for a in legal_actions(state, 0) if a.cards == (parse_card("7S"),)))
+    state, _ = apply(state, 1, next(a for a in legal_actions(state, 1) if a.act is Act.DEFEND
+                                    and a.card == parse_card("9S")))
+    record = Record.start(state)
+    assert choose("normal", knowledge(state, 0, record)).cards == (parse_card("7C"),)
+    moves = [choose("easy", knowledge(state, 0, record), seed) for seed in range(40)]
+    kinds = {m.act for m in moves if m is not None}
+    assert kinds == {Act.ATTACK, Act.PASS}, "a beginner throws in only sometimes"
+
+
 def test_the_arena_prints_its_figures(capsys: object) -> None:
     assert arena(["--a", "hard", "--b", "easy", "--games", "4", "--budget-ms", "0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
