@@ -14,7 +14,7 @@ if os.environ.get("DURAK_COMPILE") == "1":
 
     ext_modules = mypycify(
         [f"durak/{name}.py" for name in
-         ("cards", "actions", "events", "rules", "state", "engine", "setup", "view")],
+         ("cards", "actions", "events", "rules", "state", "covering", "leads", "engine", "setup", "view")],
         opt_level="3",
     )
 

@@ -94,6 +94,11 @@ class Reason(StrEnum):
     ACCUSE_SELF = "accuse_self"
     ACCUSE_USED = "accuse_used"            # a wrong accusation already made this bout
     NOTHING_TO_ACCUSE = "nothing_to_accuse"
+    # the variants (VARIANTS.md §4)
+    LEAD_SHAPE = "lead_shape"              # size: the number of cards a lead of three must have
+    LEAD_NOT_HIGHEST = "lead_not_highest"
+    LEAD_NOT_WHOLE_RANK = "lead_not_whole_rank"  # count: how many of that rank must be led
+    TRANSFER_TRUMP_ON_TABLE = "transfer_trump_on_table"
 
 
 class Illegal(Exception):

@@ -23,9 +23,11 @@ from functools import lru_cache
 from itertools import combinations
 
 from durak.actions import TAKE, Act, Action, Illegal, Reason
-from durak.cards import Card, beats
+from durak.cards import Card
+from durak.covering import beater_table
 from durak.events import Ev, Event
-from durak.rules import Teams, ThrowIn
+from durak.leads import lead_breaks, variant_leads
+from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
 from durak.state import State
 
 _PASS = Action(Act.PASS)
@@ -39,9 +41,7 @@ _SHOW = [Action(Act.SHOW, (c,)) for c in _CARDS]
 _SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
 _DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
 _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
-# _BEATERS[trump][target]: the cards that cover target (trump 4: no trump suit), for listing defences
-_BEATERS = [[frozenset(c for c in _CARDS if beats(c, t, None if trump == 4 else trump)) for t in _CARDS]
-            for trump in range(5)]
+FIGURE_RANK = 10  # фигурный: 10s to aces score
 
 
 # ---------------------------------------------------------------- seats and roles
@@ -136,6 +136,10 @@ def _transfer_blocker(state: State) -> Reason | None:
         return Reason.TRANSFER_FIRST_BOUT
     if any(c is not None for c in state.covers):
         return Reason.TRANSFER_AFTER_COVER
+    if not state.rules.transfer_trump_on_table:
+        trump = state.trump
+        if any(c & 3 == trump for c in state.attacks):  # covers: none lie there (above)
+            return Reason.TRANSFER_TRUMP_ON_TABLE
     return None
 
 
@@ -230,6 +234,9 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     most = lead_room(state)
     if most < 1:
         return
+    if state.rules.lead is not Lead.SAME_RANK:
+        acts.extend(Action(Act.ATTACK, cards) for cards in variant_leads(state.rules.lead, hand, most))
+        return
     acts.extend([_ATTACK[c] for c in hand])
     if most < 2:
         return
@@ -251,7 +258,7 @@ def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
-    beaters = _BEATERS[4 if state.trump is None else state.trump]
+    beaters = beater_table(state.rules, state.trump)
     cheating = state.rules.cheating
     for target, cover in zip(state.attacks, state.covers, strict=True):
         if cover is not None:
@@ -348,6 +355,9 @@ def _check_attack(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal |
         most = lead_room(state)
         if len(cards) > most:
             raise Illegal(Reason.LIMIT, room=most)
+        lead = state.rules.lead
+        if lead is not Lead.SAME_RANK:
+            return lead_breaks(lead, state.hands[seat], cards, most)
         rank = cards[0] >> 2
         if any(c >> 2 != rank for c in cards):
             return Illegal(Reason.MIXED_RANKS)
@@ -373,7 +383,7 @@ def _check_defend(state: State, seat: int, target: Card | None, card: Card) -> I
         raise Illegal(Reason.NOT_ON_TABLE, card=target)
     if state.covers[state.attacks.index(target)] is not None:
         raise Illegal(Reason.ALREADY_COVERED, card=target)
-    if not beats(card, target, state.trump):
+    if card not in beater_table(state.rules, state.trump)[target]:
         return Illegal(Reason.CANNOT_COVER, card=card, target=target)
     return None
 
@@ -544,7 +554,11 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
     if s.hands[seat]:
         return
     trump = s.trump
-    sixes = len(cards) <= 2 and all(c >> 2 == 6 and c & 3 != trump for c in cards)
+    rule = s.rules.pogony_rule
+    if rule is PogonyRule.SIXES:
+        sixes = len(cards) <= 2 and all(c >> 2 == 6 and c & 3 != trump for c in cards)
+    else:  # two_sixes: exactly two sixes, one may be the trump six; off: never
+        sixes = rule is PogonyRule.TWO_SIXES and len(cards) == 2 and all(c >> 2 == 6 for c in cards)
     s.sixes = s.sixes | {seat} if sixes else s.sixes - {seat}
     if not s.stock:
         _go_out(s, seat, events)
@@ -587,6 +601,8 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     assert attacker is not None and defender is not None
     table = s.attacks + [c for c in s.covers if c is not None]
     defended = taker != defender
+    if s.rules.ranking is not Ranking.ORDER:
+        _score(s, attacker, defender, taker, table, events)
     if taker is None:
         s.discard.extend(table)
         events.append(Event(Ev.BEATEN, defender, tuple(table)))
@@ -602,7 +618,11 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     _refill(s, attacker, defender, events)
     if _game_over(s, defender, events):
         return
-    if defended and defender in s.out:
+    if s.rules.rotate_hands:
+        _rotate_hands(s, events)
+    if not defended and s.rules.taker_attacks and defender not in s.out:
+        nxt: int | None = defender  # добрый: the taker attacks next
+    elif defended and defender in s.out:
         # Teams: the attack passes to the out defender's next active partner (RULES.md §7).
         mates = [p for p in _clockwise(s, defender) if s.rules.team_of(p) == s.rules.team_of(defender)]
         nxt = mates[0] if mates and s.rules.team_of(defender) is not None else next_active(s, defender)
@@ -633,10 +653,11 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
     order.append(defender)
     size = s.rules.hand_size
     stock, hands, out = s.stock, s.hands, s.out
+    only_empty = s.rules.refill is Refill.WHEN_EMPTY
     for p in order:
         if not stock:
             break
-        if p in out:
+        if p in out or (only_empty and hands[p]):
             continue
         want = size - len(hands[p])
         if want > 0:
@@ -649,6 +670,38 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
             if p not in out and not hands[p]:
                 _go_out(s, p, events)
     s.emptied = ()
+
+
+def _score(s: State, attacker: int, defender: int, taker: int | None, table: list[Card],
+           events: list[Event]) -> None:
+    """VARIANTS.md §2.8: a beaten bout scores the covered cards for who covered them (the defender: a cover
+    lies only on cards he had to beat); a declared take of exactly one pair hangs a pogon on the taker."""
+    ranking = s.rules.ranking
+    if ranking is Ranking.POGONY:
+        if taker == defender and s.taking and len(table) == 2 and table[0] >> 2 == table[1] >> 2:
+            rank = table[0] >> 2
+            pogons = list(s.pogons)
+            pogons[attacker] = (*pogons[attacker], rank)
+            s.pogons = tuple(pogons)
+            events.append(Event(Ev.POGON, attacker, (), defender, rank))
+        return
+    if taker is not None:
+        return
+    low = FIGURE_RANK if ranking is Ranking.FIGURES else 0
+    gained = sum(1 for a, c in zip(s.attacks, s.covers, strict=True) if c is not None and a >> 2 >= low)
+    if gained:
+        scores = list(s.scores)
+        scores[defender] += gained
+        s.scores = tuple(scores)
+
+
+def _rotate_hands(s: State, events: list[Event]) -> None:
+    """круговой: every active hand passes to the next active seat clockwise."""
+    active = [p for p in range(len(s.hands)) if p not in s.out]
+    hands = [s.hands[p] for p in active]
+    for i, p in enumerate(active):
+        s.hands[p] = hands[i - 1]
+    events.append(Event(Ev.HANDS_ROTATED, number=sum(1 << p for p in active)))
 
 
 def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:

@@ -23,6 +23,8 @@ class Ev(StrEnum):
     DREW = "drew"              # seat drew number cards
     OUT = "out"                # seat is out, number = place (1 = first)
     GAME_OVER = "game_over"    # cards empty; see the state for loser, draw, pogony
+    POGON = "pogon"            # погонный: seat hung a pogon of rank ``number`` on other (the taker)
+    HANDS_ROTATED = "hands_rotated"  # круговой: every hand passed to the next active seat (number: their bit set)
 
 
 class Event(NamedTuple):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from durak.cards import Card, deck
 from durak.events import Ev, Event
 from durak.state import State
-from durak.view import View, view
+from durak.view import View, shown_trump_card, view
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class Record:
         whoever holds that card once the stock is gone drew it (or was dealt it) in front of everyone."""
         seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
             [e for e in since_deal if e.kind is not Ev.DREW])
-        card = state.trump_card
+        card = state.trump_card if shown_trump_card(state) is not None or not state.stock else None
         known = tuple(k | {card} if card is not None and not state.stock and card in hand else k
                       for k, hand in zip(seen.known, state.hands, strict=True))
         return cls(known, frozenset(state.discard), len(state.stock), card)
@@ -55,6 +55,12 @@ class Record:
         gone, stock = self.gone, self.stock
         for e in events:
             kind, seat = e.kind, e.seat
+            if kind is Ev.HANDS_ROTATED:  # what was known of a hand now lies in the next active seat's
+                active = [p for p in range(len(known)) if e.number >> p & 1]
+                moved = [known[p] for p in active]
+                for i, p in enumerate(active):
+                    known[p] = moved[i - 1]
+                continue
             if seat is None:
                 continue
             if kind in _LAID:
@@ -109,14 +115,16 @@ class Knowledge:
             take = count - len(hand)
             hands.append(hand + pool[:take])
             del pool[:take]
-        stock = pool + ([v.trump_card] if v.trump_card is not None else [])
+        face = [] if v.trump_card is None else [v.trump_card]
+        stock = pool[:v.stock - len(face)] + face
+        set_aside = pool[v.stock - len(face):]
         return State(
             rules=v.rules, trump=v.trump, trump_card=self.trump_card,
             hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table],
             covers=[c for _, c in v.table], attacker=v.attacker, defender=v.defender, first_bout=v.first_bout,
             cap=v.cap, taking=v.taking, passed=v.passed, shown=v.shown, cheats=v.cheats, accused=v.accused,
             sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
-            moves=v.moves, emptied=v.emptied)
+            moves=v.moves, emptied=v.emptied, set_aside=set_aside, scores=v.scores, pogons=v.pogons)
 
 
 def knowledge(state: State, seat: int, record: Record) -> Knowledge:
@@ -127,4 +135,4 @@ def knowledge(state: State, seat: int, record: Record) -> Knowledge:
     if v.trump_card is not None:
         seen.add(v.trump_card)
     unseen = frozenset(c for c in deck(state.rules.deck_size) if c not in seen)
-    return Knowledge(v, known, record.gone, unseen, record.trump_card)
+    return Knowledge(v, known, record.gone, unseen, v.trump_card if record.trump_card is None else record.trump_card)

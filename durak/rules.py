@@ -34,6 +34,62 @@ class FirstAttacker(StrEnum):
     LOWEST_TRUMP = "lowest_trump"
 
 
+class Deal(StrEnum):
+    STANDARD = "standard"
+    WHOLE_DECK = "whole_deck"      # наваленный: the whole deck is dealt, no stock
+
+
+class StockMode(StrEnum):
+    KEPT = "kept"
+    REMOVED = "removed"            # чукотский: the stock is set aside after the deal
+    SORTED = "sorted"              # албанский: the stock is sorted, aces on top
+
+
+class TrumpSuit(StrEnum):
+    TURNED = "turned"              # the turned card decides (RULES.md §2)
+    NONE = "none"
+    S = "S"
+    C = "C"
+    D = "D"
+    H = "H"
+
+
+class Royal(StrEnum):
+    OFF = "off"
+    ROYAL = "royal"                # королевский: the lowest rank falls only to an ace, and covers its ace
+    ACES = "aces"                  # тузовый: the lowest rank falls only to an ace
+
+
+class Lead(StrEnum):
+    SAME_RANK = "same_rank"
+    WHOLE_RANK = "whole_rank"      # бесподкидной: all one's cards of a rank
+    HIGHEST = "highest"            # занудный: the highest rank in hand
+    THREE = "three"                # трёшка: three cards of any ranks
+    PAIRS = "pairs"                # с пар
+    GROUPS = "groups"              # с групп
+
+
+class Refill(StrEnum):
+    TO_HAND_SIZE = "to_hand_size"
+    WHEN_EMPTY = "when_empty"      # пустой: only an empty hand draws
+
+
+class PogonyRule(StrEnum):
+    SIXES = "sixes"
+    TWO_SIXES = "two_sixes"        # exactly two sixes
+    OFF = "off"
+
+
+class Ranking(StrEnum):
+    ORDER = "order"                # the order players went out (RULES.md §6)
+    BEATEN = "beaten"              # очковый: cards covered
+    FIGURES = "figures"            # фигурный: 10s to aces covered
+    POGONY = "pogony"              # погонный: pogony hung on the attackers' victims
+
+
+SUIT_OPTIONS = ("S", "C", "D", "H")
+
+
 class RulesError(ValueError):
     """An option that does not exist, has a bad value, or does not fit the table."""
 
@@ -42,12 +98,35 @@ class RulesError(ValueError):
         self.option = option
 
 
+_PEREVODNOY: dict[str, Any] = {"transfer": True, "transfer_show_trump": True}
+
+# RULES.md §9, then VARIANTS.md §5: a preset is a name plus option values over podkidnoy.
 PRESETS: dict[str, dict[str, Any]] = {
     "podkidnoy": {},
-    "perevodnoy": {"transfer": True, "transfer_show_trump": True},
+    "perevodnoy": _PEREVODNOY,
     "simple": {"throw_in": ThrowIn.OFF, "lead_max": 2},
     "do_zavala": {"after_take_unlimited": True},
+    "no_trump": {"trump_suit": TrumpSuit.NONE},
+    "japanese": {"special_suit": "S"},
+    "suitless": {"suitless": True},
+    "royal": {"royal": Royal.ROYAL},
+    "piled": {"deal": Deal.WHOLE_DECK},
+    "chukchi": {"stock_mode": StockMode.REMOVED},
+    "empty_hand": {"refill": Refill.WHEN_EMPTY},
+    "albanian": {"stock_mode": StockMode.SORTED},
+    "invisible": {"trump_card_hidden": True},
+    "threes": {"lead": Lead.THREE},
+    "tedious": {"lead": Lead.HIGHEST},
+    "no_throw_in": {**_PEREVODNOY, "throw_in": ThrowIn.OFF, "lead": Lead.WHOLE_RANK},
+    "kind": {"taker_attacks": True},
+    "circular": {"rotate_hands": True},
+    "points": {"ranking": Ranking.BEATEN},
+    "figures": {"ranking": Ranking.FIGURES},
+    "pogony_race": {"ranking": Ranking.POGONY},
+    "pairs": {"hand_size": 5, "lead": Lead.PAIRS},
+    "groups": {"hand_size": 5, "lead": Lead.GROUPS},
 }
+CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
 TEAM_SIZES = {Teams.TWO_BY_TWO: 4, Teams.THREE_BY_THREE: 6}
 
@@ -72,6 +151,22 @@ class Rules:
     teams: Teams = Teams.NONE
     cheating: bool = False
     first_attacker: FirstAttacker = FirstAttacker.AFTER_FOOL
+    # VARIANTS.md §2: every default is RULES.md's own rule
+    deal: Deal = Deal.STANDARD
+    redeal_same_suit: int | None = None
+    stock_mode: StockMode = StockMode.KEPT
+    trump_suit: TrumpSuit = TrumpSuit.TURNED
+    special_suit: str | None = None
+    trump_card_hidden: bool = False
+    suitless: bool = False
+    royal: Royal = Royal.OFF
+    lead: Lead = Lead.SAME_RANK
+    transfer_trump_on_table: bool = True
+    taker_attacks: bool = False
+    rotate_hands: bool = False
+    refill: Refill = Refill.TO_HAND_SIZE
+    pogony_rule: PogonyRule = PogonyRule.SIXES
+    ranking: Ranking = Ranking.ORDER
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -110,9 +205,17 @@ class Rules:
             raise RulesError("bout_limit", "must be at least 1")
         if self.first_bout_limit < 1:
             raise RulesError("first_bout_limit", "must be at least 1")
+        _refuse_combinations(self)
+        if self.max_players() < 2:
+            raise RulesError("hand_size", f"not even two hands of {self.hand_size} fit a deck of {self.deck_size}")
 
     def max_players(self) -> int:
         return min(8, self.deck_size // self.hand_size)
+
+    @property
+    def stockless(self) -> bool:
+        """No stock after the deal: every card dealt, or the rest set aside."""
+        return self.deal is Deal.WHOLE_DECK or self.stock_mode is StockMode.REMOVED
 
     def check_players(self, players: int) -> None:
         """Refuse a number of players that does not fit the deck or the teams."""
@@ -134,13 +237,67 @@ class Rules:
         return None if self.teams is Teams.NONE else seat % 2
 
 
+def _refuse_combinations(r: Rules) -> None:
+    """VARIANTS.md §3: the combinations without a clear meaning."""
+    def refuse(option: str, other: str) -> None:
+        raise RulesError(option, f"cannot be combined with {other}")
+
+    if r.deal is Deal.WHOLE_DECK:
+        if r.redeal_same_suit is not None:
+            refuse("deal", "redeal_same_suit")
+        if r.stock_mode is not StockMode.KEPT:
+            refuse("deal", "stock_mode")
+        for option in _STOCK_OPTIONS:
+            if _is_set(r, option):
+                refuse("deal", option)
+    if r.stock_mode is StockMode.REMOVED:
+        for option in _STOCK_OPTIONS:
+            if _is_set(r, option):
+                refuse("stock_mode", option)
+    if r.trump_suit is not TrumpSuit.TURNED and r.trump_card_hidden:
+        refuse("trump_suit", "trump_card_hidden")
+    if r.special_suit is not None:
+        if r.special_suit not in SUIT_OPTIONS:
+            raise RulesError("special_suit", f"unknown value {r.special_suit!r} (one of S, C, D, H or null)")
+        if r.trump_suit.value == r.special_suit:
+            refuse("special_suit", "trump_suit of the same suit")
+        if r.suitless:
+            refuse("special_suit", "suitless")
+        if r.royal is not Royal.OFF:
+            refuse("special_suit", "royal")
+    if r.suitless and r.royal is not Royal.OFF:
+        refuse("suitless", "royal")
+    if r.lead in (Lead.THREE, Lead.PAIRS, Lead.GROUPS) and r.lead_max is not None:
+        refuse("lead", "lead_max")
+    if r.ranking is not Ranking.ORDER and r.teams is not Teams.NONE:
+        refuse("ranking", "teams")
+    if r.redeal_same_suit is not None:
+        if r.redeal_same_suit not in (5, 6):
+            raise RulesError("redeal_same_suit", "must be 5, 6 or null")
+        if r.redeal_same_suit > r.hand_size:
+            raise RulesError("redeal_same_suit", f"{r.redeal_same_suit} is more than a hand of {r.hand_size}")
+
+
+# options that need a stock: refused with no stock (VARIANTS.md §3)
+_STOCK_OPTIONS = ("refill", "trump_card_hidden")
+
+
+def _is_set(r: Rules, option: str) -> bool:
+    return bool(getattr(r, option) != _DEFAULTS[option])
+
+
 _ENUMS: dict[str, type[StrEnum]] = {
     "throw_in": ThrowIn, "teams": Teams, "first_attacker": FirstAttacker,
+    "deal": Deal, "stock_mode": StockMode, "trump_suit": TrumpSuit, "royal": Royal, "lead": Lead,
+    "refill": Refill, "pogony_rule": PogonyRule, "ranking": Ranking,
 }
 _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
-          "transfer_last_card", "draw", "cheating"}
+          "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
+          "transfer_trump_on_table", "taker_attacks", "rotate_hands"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
-_FIELDS = _BOOLS | _INTS | set(_ENUMS) | {"lead_max"}
+_NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
+_FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Rules)}
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -148,8 +305,12 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise RulesError(name, f"must be true or false, not {value!r}")
         return value
-    if name in _INTS or name == "lead_max":
-        if value is None and name == "lead_max":
+    if name == "special_suit":
+        if value is not None and value not in SUIT_OPTIONS:
+            raise RulesError(name, f"unknown value {value!r} (one of S, C, D, H or null)")
+        return value
+    if name in _INTS or name in _NULLABLE:
+        if value is None and name in _NULLABLE:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
             raise RulesError(name, f"must be a whole number, not {value!r}")

@@ -14,21 +14,25 @@ from pathlib import Path
 from typing import Any
 
 from durak.actions import Act, Action, Illegal
-from durak.cards import Card, card_code, deck, parse_card, parse_suit
+from durak.cards import RANK_NAMES, SUIT_LETTERS, Card, card_code, deck, parse_card, parse_suit
 from durak.engine import apply
-from durak.rules import Rules, RulesError
-from durak.setup import position
+from durak.rules import Ranking, Rules, RulesError
+from durak.scoring import ranks
+from durak.setup import deal_decks, position
 from durak.state import State
+from durak.view import shown_trump_card
 
-TOP_KEYS = {"name", "rules", "trump", "hands", "stock", "attacker", "first_bout", "steps", "result"}
-REQUIRED_KEYS = {"name", "trump", "hands", "steps"}
+TOP_KEYS = {"name", "rules", "trump", "hands", "stock", "attacker", "first_bout", "steps", "result",
+            "players", "decks", "scores"}
+REQUIRED_KEYS = {"name", "steps"}
 STEP_FIELDS: dict[str, set[str]] = {
     "attack": {"cards"}, "defend": {"target", "card"}, "transfer": {"cards"}, "show": {"card"},
     "take": set(), "pass": set(), "accuse": {"suspect"},
 }
 CHECK_FIELDS = {"attacker", "defender", "table", "hands", "stock", "discard", "taking",
-                "over", "loser", "draw", "order", "pogony"}
-RESULT_FIELDS = {"over", "loser", "draw", "order", "pogony"}
+                "over", "loser", "draw", "order", "pogony",
+                "trump", "trump_card", "to_beat", "stock_cards", "scores", "ranks"}
+RESULT_FIELDS = {"over", "loser", "draw", "order", "pogony", "ranks", "scores"}
 
 
 class ScenarioError(Exception):
@@ -46,9 +50,14 @@ def run_scenario(data: Any) -> None:
     unknown = set(data) - TOP_KEYS
     if unknown:
         raise ScenarioError(f"unknown key {sorted(unknown)[0]!r}")
-    missing = REQUIRED_KEYS - set(data)
+    dealt = "decks" in data
+    missing = REQUIRED_KEYS - set(data) | ({"players"} if dealt else {"trump", "hands"}) - set(data)
     if missing:
         raise ScenarioError(f"missing key {sorted(missing)[0]!r}")
+    if dealt and set(data) & {"hands", "stock", "trump"}:
+        raise ScenarioError("decks deal the game: hands, stock and trump must be absent")
+    if "players" in data and not dealt:
+        raise ScenarioError("players is given only together with decks")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as e:
@@ -69,16 +78,6 @@ def run_scenario(data: Any) -> None:
             raise ScenarioError(f"{what} must be a list of card codes")
         return [card(c) for c in codes]
 
-    hands_data = data["hands"]
-    if not isinstance(hands_data, list):
-        raise ScenarioError("hands must be a list of hands")
-    hands = [cards(h, "a hand") for h in hands_data]
-    stock = cards(data.get("stock", []), "stock")
-    trump = data["trump"]
-    try:
-        suit = None if trump is None else parse_suit(trump)
-    except (ValueError, TypeError):
-        raise ScenarioError(f"bad trump {trump!r}") from None
     attacker = data.get("attacker")
     first_bout = data.get("first_bout", True)
     if attacker is not None and not _is_int(attacker):
@@ -86,16 +85,18 @@ def run_scenario(data: Any) -> None:
     if not isinstance(first_bout, bool):
         raise ScenarioError("first_bout must be true or false")
     try:
-        state = position(rules, hands, stock, suit, attacker, first_bout)
+        state = _dealt(data, rules, cards, attacker) if dealt else _position(data, rules, cards, attacker, first_bout)
     except RulesError as e:
         raise ScenarioError(str(e)) from None
+    if "scores" in data:
+        _set_scores(state, data["scores"])
     steps = data["steps"]
     if not isinstance(steps, list):
         raise ScenarioError("steps must be a list")
     parsed = [_parse_step(step, k, card) for k, step in enumerate(steps, 1)]
     result = data.get("result", {})
     if not isinstance(result, dict) or set(result) - RESULT_FIELDS:
-        raise ScenarioError("result may hold only over, loser, draw, order, pogony")
+        raise ScenarioError("result may hold only " + ", ".join(sorted(RESULT_FIELDS)))
     for k, step in enumerate(parsed, 1):
         if isinstance(step, dict):
             _compare(state, step, f"step {k}")
@@ -113,6 +114,71 @@ def run_scenario(data: Any) -> None:
         if illegal:
             raise Mismatch(f"step {k}: {action.act} by seat {seat} was accepted, expected illegal")
     _compare(state, result, "result")
+
+
+def _position(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | None, first_bout: bool) -> State:
+    hands_data = data["hands"]
+    if not isinstance(hands_data, list):
+        raise ScenarioError("hands must be a list of hands")
+    hands = [cards(h, "a hand") for h in hands_data]
+    stock = cards(data.get("stock", []), "stock")
+    trump = data["trump"]
+    try:
+        suit = None if trump is None else parse_suit(trump)
+    except (ValueError, TypeError):
+        raise ScenarioError(f"bad trump {trump!r}") from None
+    return position(rules, hands, stock, suit, attacker, first_bout)
+
+
+def _dealt(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | None) -> State:
+    """VARIANTS.md §2.1 from given deck orders: a scenario that tests the deal itself."""
+    players, decks = data["players"], data["decks"]
+    if not _is_int(players):
+        raise ScenarioError("players must be a number")
+    if not isinstance(decks, list) or not decks:
+        raise ScenarioError("decks must be a non-empty list of deck orders")
+    return deal_decks(rules, players, [cards(d, "a deck order") for d in decks], attacker)
+
+
+def _set_scores(state: State, scores: Any) -> None:
+    """The scores so far: seat → number, or seat → list of pogon ranks with ranking pogony."""
+    if not isinstance(scores, dict):
+        raise ScenarioError("scores must map seat to a score")
+    pogony = state.rules.ranking is Ranking.POGONY
+    if not (state.pogons if pogony else state.scores):
+        raise ScenarioError("scores are kept only with a ranking option")
+    values: list[Any] = list(state.pogons if pogony else state.scores)
+    for key, value in scores.items():
+        seat = _seat_key(key, state)
+        if pogony:
+            if not isinstance(value, list):
+                raise ScenarioError("with ranking pogony a score is a list of ranks")
+            values[seat] = tuple(_rank(r) for r in value)
+        elif _is_int(value) and value >= 0:
+            values[seat] = value
+        else:
+            raise ScenarioError(f"bad score {value!r}")
+    if pogony:
+        state.pogons = tuple(values)
+    else:
+        state.scores = tuple(values)
+
+
+def _seat_key(key: Any, state: State) -> int:
+    try:
+        seat = int(key)
+    except ValueError:
+        raise ScenarioError(f"no seat {key!r}") from None
+    if not 0 <= seat < state.players:
+        raise ScenarioError(f"no seat {key!r}")
+    return seat
+
+
+def _rank(name: Any) -> int:
+    for rank, text in RANK_NAMES.items():
+        if text == name:
+            return rank
+    raise ScenarioError(f"bad rank {name!r}")
 
 
 Step = tuple[int, Action, bool] | dict[str, Any]
@@ -183,6 +249,21 @@ def _observed(state: State, name: str) -> Any:
         return len(state.stock)
     if name == "discard":
         return len(state.discard)
+    if name == "trump":
+        return None if state.trump is None else SUIT_LETTERS[state.trump]
+    if name == "trump_card":
+        card = shown_trump_card(state)
+        return None if card is None else card_code(card)
+    if name == "to_beat":
+        return [card_code(a) for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
+    if name == "stock_cards":
+        return sorted(card_code(c) for c in state.stock)
+    if name == "scores":
+        if state.pogons:
+            return {str(p): sorted(RANK_NAMES[r] for r in ranks) for p, ranks in enumerate(state.pogons)}
+        return {str(p): n for p, n in enumerate(state.scores)}
+    if name == "ranks":
+        return ranks(state) if state.over else None
     if name == "order":
         return list(state.out)
     if name == "loser":
@@ -198,12 +279,28 @@ def _compare(state: State, expected: dict[str, Any], where: str) -> None:
             _compare_hands(state, want, where)
             continue
         got = _observed(state, name)
+        if name in ("stock", "discard") and isinstance(want, list):  # the cards: the stock's in order
+            got = [card_code(c) for c in getattr(state, name)]
+            if name == "discard":
+                got, want = sorted(got), sorted(_codes(want, where))
+        elif name == "stock_cards" and isinstance(want, list):
+            want = sorted(_codes(want, where))
+        elif name == "scores" and isinstance(want, dict) and isinstance(got, dict):
+            got = {k: v for k, v in got.items() if k in want}  # seats not named are not compared
+            want = {k: sorted(v) if isinstance(v, list) else v for k, v in want.items()}
         if name == "loser" and isinstance(want, list):
             want = sorted(want)
         if name == "table" and isinstance(want, list):
             want = [list(pair) if isinstance(pair, list) else pair for pair in want]
         if got != want:
             raise Mismatch(f"{where}: {name} is {json.dumps(got)}, expected {json.dumps(want)}")
+
+
+def _codes(codes: Any, where: str) -> list[str]:
+    try:
+        return [card_code(parse_card(c)) for c in codes]
+    except ValueError as e:
+        raise ScenarioError(f"{where}: {e}") from None
 
 
 def _compare_hands(state: State, want: Any, where: str) -> None:

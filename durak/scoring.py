@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from durak.cards import Card, Suit
+from durak.rules import Ranking
 from durak.state import State
 
 
@@ -21,7 +22,30 @@ class Scoring(StrEnum):
 
 
 def ranks(state: State) -> list[int]:
-    """Each seat's rank (1 = best). Teams: the winning team 1, the losing team 2; a draw ties."""
+    """Each seat's rank (1 = best). Teams: the winning team 1, the losing team 2; a draw ties.
+
+    With a ``ranking`` option (VARIANTS.md §2.8) the higher score comes first (with pogony: more pogony,
+    then the higher ones), then the finishing rank; seats equal in all share the best rank (1, 1, 3)."""
+    finish = _finishing_ranks(state)
+    ranking = state.rules.ranking
+    if ranking is Ranking.ORDER:
+        return finish
+    n = len(state.hands)
+    keys: list[tuple[int, tuple[int, ...], int]]
+    if ranking is Ranking.POGONY:
+        keys = [(-len(p), tuple(sorted(-r for r in p)), finish[seat]) for seat, p in enumerate(state.pogons)]
+    else:
+        keys = [(-score, (), finish[seat]) for seat, score in enumerate(state.scores)]
+    order = sorted(range(n), key=keys.__getitem__)
+    rank = [0] * n
+    for i, seat in enumerate(order):
+        same = i > 0 and keys[seat] == keys[order[i - 1]]
+        rank[seat] = rank[order[i - 1]] if same else i + 1
+    return rank
+
+
+def _finishing_ranks(state: State) -> list[int]:
+    """RULES.md §11: first out first, the durak last, a draw's last two sharing."""
     n = len(state.hands)
     if state.rules.team_of(0) is not None:
         if state.draw:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from durak.cards import Card, Suit, deck
+from durak.cards import Card, Suit, deck, parse_suit
 from durak.engine import defender_for
-from durak.rules import FirstAttacker, Rules, RulesError
+from durak.rules import Deal, FirstAttacker, Ranking, Rules, RulesError, StockMode, TrumpSuit
 from durak.state import State
 
 
@@ -18,24 +18,91 @@ class Previous(NamedTuple):
     winner: int | None  # the first to go out
 
 
+class Dealt(NamedTuple):
+    """A dealt game before the first attacker is chosen."""
+
+    hands: list[list[Card]]
+    stock: list[Card]            # top first
+    trump: Suit | None
+    trump_card: Card | None      # the turned card, face up (RULES.md §2), wherever it lies
+    set_aside: list[Card]
+
+
 def new_game(rules: Rules, players: int, seed: int | str, previous: Previous | None = None) -> State:
-    """Shuffle with ``seed`` (same seed, same game) and deal ``hand_size`` cards each."""
+    """Shuffle with ``seed`` (same seed, same game) and deal by the rules (VARIANTS.md §2.1); a void deal
+    is shuffled again with the same generator."""
     rules.check_players(players)
-    cards = deck(rules.deck_size)
-    random.Random(seed).shuffle(cards)
-    size = rules.hand_size
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for i in range(size * players):  # one card at a time, clockwise from seat 0
-        hands[i % players].append(cards[i])
-    rest = cards[size * players:]
-    if rest:
-        trump_card = rest[0]
-        stock = [*rest[1:], trump_card]  # turned face up, lies under the stock, drawn last
+    rng = random.Random(seed)
+    while True:
+        cards = deck(rules.deck_size)
+        rng.shuffle(cards)
+        dealt = deal(rules, players, cards)
+        if dealt is not None:
+            return start_dealt(rules, dealt, previous)
+
+
+def deal_decks(rules: Rules, players: int, decks: list[list[Card]], attacker: int | None = None) -> State:
+    """Deal from given deck orders (top first), the next order for each redeal: scenarios test the deal so."""
+    rules.check_players(players)
+    full = set(deck(rules.deck_size))
+    for cards in decks:
+        if len(cards) != len(full) or set(cards) != full:
+            raise RulesError("decks", f"each deck order must hold every card of a deck of {rules.deck_size} once")
+        dealt = deal(rules, players, cards)
+        if dealt is not None:
+            if attacker is None:
+                return start_dealt(rules, dealt, None)
+            return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, _seat(attacker, players),
+                          first_bout=True, set_aside=dealt.set_aside)
+    raise RulesError("decks", "the deal was void and no deck order is left to deal again")
+
+
+def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
+    """Deal ``cards`` (top first) by the rules; None when the deal is void (a redeal)."""
+    count = len(cards) if rules.deal is Deal.WHOLE_DECK else rules.hand_size * players
+    hands = [cards[p:count:players] for p in range(players)]  # one card at a time, clockwise from seat 0
+    rest = cards[count:]
+    same = rules.redeal_same_suit
+    if same is not None and any(max(sum(1 for c in h if c & 3 == suit) for suit in range(4)) >= same
+                                for h in hands):
+        return None
+    trump_card: Card | None = None
+    trump: Suit | None
+    choice = rules.trump_suit
+    if choice is TrumpSuit.TURNED:
+        if rest:
+            trump_card = rest[0]
+            stock = [*rest[1:], trump_card]  # turned face up, lies under the stock, drawn last
+        else:
+            trump_card = cards[count - 1]  # the last dealt card: it stays in its holder's hand, shown to all
+            stock = []
+        trump = trump_card & 3
+        if rules.special_suit is not None and trump == parse_suit(rules.special_suit):
+            trump = None  # японский: the special suit is never trump; the card stays face up, drawn last
     else:
-        trump_card = hands[(size * players - 1) % players][-1]  # the last dealt card
-        stock = []
-    return _start(rules, hands, stock, trump_card & 3, trump_card,
-                  _first_attacker(rules, hands, trump_card & 3, previous), first_bout=True)
+        trump = None if choice is TrumpSuit.NONE else parse_suit(choice.value)
+        stock = rest
+    set_aside: list[Card] = []
+    if rules.stock_mode is StockMode.REMOVED:
+        set_aside, stock = stock, []
+    elif rules.stock_mode is StockMode.SORTED:
+        face = 1 if stock and stock[-1] == trump_card else 0
+        body = stock[:len(stock) - face]
+        body.sort(key=lambda c: -(c >> 2))  # aces on top; one rank keeps its shuffled order
+        stock = body + stock[len(stock) - face:]
+    return Dealt(hands, stock, trump, trump_card, set_aside)
+
+
+def start_dealt(rules: Rules, dealt: Dealt, previous: Previous | None) -> State:
+    attacker = _first_attacker(rules, dealt.hands, dealt.trump, previous)
+    return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, attacker, first_bout=True,
+                  set_aside=dealt.set_aside)
+
+
+def _seat(seat: int, players: int) -> int:
+    if not 0 <= seat < players:
+        raise RulesError("attacker", f"no seat {seat}")
+    return seat
 
 
 def position(
@@ -47,14 +114,18 @@ def position(
     first_bout: bool = True,
 ) -> State:
     """An explicit position: any cards of the deck, the stock top first (its last card is the
-    face-up trump card). ``attacker`` None chooses him by the rules."""
+    face-up trump card when a turned card gave the trump). ``attacker`` None chooses him by the rules."""
     rules.check_players(len(hands))
     every = [c for h in hands for c in h] + stock
     if len(set(every)) != len(every):
         raise RulesError("cards", "a card is listed twice")
     if not set(every) <= set(deck(rules.deck_size)):
         raise RulesError("cards", f"a card is not in a deck of {rules.deck_size}")
-    trump_card = stock[-1] if stock and trump is not None else None
+    fixed = rules.trump_suit
+    if fixed is not TrumpSuit.TURNED and trump != (None if fixed is TrumpSuit.NONE else parse_suit(fixed.value)):
+        raise RulesError("trump", f"must agree with trump_suit {fixed.value}")
+    turned = fixed is TrumpSuit.TURNED and trump is not None
+    trump_card = stock[-1] if stock and turned else None
     if trump_card is not None and trump_card & 3 != trump:
         raise RulesError("trump", "the last card of the stock is the trump card: it must be a trump")
     if attacker is None:
@@ -65,9 +136,14 @@ def position(
 
 
 def _start(rules: Rules, hands: list[list[Card]], stock: list[Card], trump: Suit | None,
-           trump_card: Card | None, attacker: int, first_bout: bool) -> State:
+           trump_card: Card | None, attacker: int, first_bout: bool, set_aside: list[Card] | None = None) -> State:
     state = State(rules, trump, trump_card, hands, stock, [], [], [], attacker, None,
-                  first_bout=first_bout)
+                  first_bout=first_bout, set_aside=set_aside or [])
+    n = len(hands)
+    if rules.ranking is Ranking.POGONY:
+        state.pogons = ((),) * n
+    elif rules.ranking is not Ranking.ORDER:
+        state.scores = (0,) * n
     if not stock:
         state.out = [p for p, h in enumerate(hands) if not h]
     if attacker in state.out:

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from durak.cards import SUIT_LETTERS, Card, Suit, card_code, deck, parse_card, parse_suit
-from durak.rules import Rules, RulesError
+from durak.rules import Ranking, Rules, RulesError
 
-FORMAT_VERSION = 2  # 2 added "emptied"; a state of format 1 is read with none
+FORMAT_VERSION = 3  # 2 added "emptied", 3 the variants' "set_aside", "scores", "pogons"; older formats read
 
 
 class StateError(ValueError):
@@ -46,6 +46,9 @@ class State:
     pogony: bool = False
     moves: int = 0
     emptied: tuple[int, ...] = ()    # hands emptied this bout while the stock had cards, in that order
+    set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
+    scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
+    pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -61,12 +64,12 @@ class State:
             self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
-            self.moves, self.emptied, self.memo,
+            self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
         """Every card in play, wherever it lies (hands, stock, discard, table)."""
-        cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.attacks
+        cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.attacks + self.set_aside
         return cards + [c for c in self.covers if c is not None]
 
     def to_json(self) -> dict[str, Any]:
@@ -98,6 +101,9 @@ class State:
             "pogony": self.pogony,
             "moves": self.moves,
             "emptied": list(self.emptied),
+            "set_aside": codes(self.set_aside),
+            "scores": list(self.scores),
+            "pogons": [list(p) for p in self.pogons],
         }
 
     @classmethod
@@ -117,10 +123,22 @@ def _codes(cards: list[Card]) -> list[str]:
     return [card_code(c) for c in cards]
 
 
+def _count(n: Any) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise StateError(f"bad score {n!r}")
+    return n
+
+
+def _rank(r: Any) -> int:
+    if not isinstance(r, int) or isinstance(r, bool) or not 2 <= r <= 14:
+        raise StateError(f"bad rank {r!r}")
+    return r
+
+
 def _from_json(data: Any) -> State:
     if not isinstance(data, dict):
         raise StateError("a game state must be a JSON object")
-    if data.get("format") not in (1, FORMAT_VERSION):  # format 1: written before "emptied"
+    if data.get("format") not in (1, 2, FORMAT_VERSION):  # older formats lack the later fields
         raise StateError(f"unsupported state format {data.get('format')!r} (expected {FORMAT_VERSION})")
     rules = Rules.from_dict(data["rules"])
 
@@ -165,7 +183,15 @@ def _from_json(data: Any) -> State:
         pogony=bool(data["pogony"]),
         moves=int(data["moves"]),
         emptied=tuple(_seat(s) for s in data.get("emptied", ())),
+        set_aside=cards(data.get("set_aside", [])),
+        scores=tuple(_count(n) for n in data.get("scores", [])),
+        pogons=tuple(tuple(_rank(r) for r in p) for p in data.get("pogons", [])),
     )
+    scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
+    if len(state.scores) != (state.players if scored else 0):
+        raise StateError("scores must name every seat, and only with ranking beaten or figures")
+    if len(state.pogons) != (state.players if rules.ranking is Ranking.POGONY else 0):
+        raise StateError("pogony must name every seat, and only with ranking pogony")
     every = state.all_cards()
     if len(set(every)) != len(every):
         raise StateError("a card lies in two places")

@@ -41,6 +41,9 @@ class View:
     accused: frozenset[int] = frozenset()  # accused an honest player this bout
     sixes: frozenset[int] = frozenset()    # went out laying only plain sixes
     emptied: tuple[int, ...] = ()    # emptied their hands this bout while the stock lasted, in that order
+    set_aside: int = 0               # cards out of the game face down (чукотский): their number only
+    scores: tuple[int, ...] = ()     # with ranking beaten or figures (VARIANTS.md §2.8)
+    pogons: tuple[tuple[int, ...], ...] = ()  # with ranking pogony: the ranks of each seat's pogony
 
 
 def view(state: State, seat: int | None) -> View:
@@ -52,7 +55,7 @@ def view(state: State, seat: int | None) -> View:
         counts=tuple(len(h) for h in state.hands),
         table=tuple(zip(state.attacks, state.covers, strict=True)),
         trump=state.trump,
-        trump_card=state.trump_card if state.stock else None,
+        trump_card=shown_trump_card(state),
         stock=len(state.stock),
         discard=len(state.discard),
         attacker=state.attacker,
@@ -74,4 +77,17 @@ def view(state: State, seat: int | None) -> View:
         accused=state.accused,
         sixes=state.sixes,
         emptied=state.emptied,
+        set_aside=len(state.set_aside),
+        scores=state.scores,
+        pogons=state.pogons,
     )
+
+
+def shown_trump_card(state: State) -> Card | None:
+    """The face-up card while it lies under the stock; невидимый hides it until it is the stock's last card."""
+    stock = state.stock
+    if not stock or stock[-1] != state.trump_card:
+        return None
+    if state.rules.trump_card_hidden and len(stock) > 1:
+        return None
+    return state.trump_card

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from durak.actions import TAKE, Act, Action
-from durak.cards import Card, beats, strength
+from durak.cards import Card, strength
+from durak.covering import beater_table
 from durak.engine import legal_actions
 from durak.state import State
 
@@ -57,7 +58,7 @@ def _defend(state: State, seat: int, honest: list[Action]) -> Action:
     if passes_on:
         return min(passes_on, key=lambda a: (a.act is not Act.SHOW, _cost(state, a.cards)))
     plan = cover_plan(state.hands[seat], [a for a, c in zip(state.attacks, state.covers, strict=True)
-                                          if c is None], trump)
+                                          if c is None], trump, beater_table(state.rules, trump))
     if plan is None or (len(state.stock) > LONG_STOCK and _too_dear(plan, trump)):
         return TAKE
     target, card = plan[0]
@@ -69,12 +70,15 @@ def _too_dear(plan: list[tuple[Card, Card]], trump: int | None) -> bool:
                for target, card in plan)
 
 
-def cover_plan(hand: list[Card], uncovered: list[Card], trump: int | None) -> list[tuple[Card, Card]] | None:
-    """Cover the hardest card first, each with the cheapest card that beats it; None if one can't be."""
+def cover_plan(hand: list[Card], uncovered: list[Card], trump: int | None,
+               beaters: list[frozenset[Card]]) -> list[tuple[Card, Card]] | None:
+    """Cover the hardest card first, each with the cheapest card that beats it (``beaters[target]``: the
+    cards that may cover it); None if one can't be."""
     free = sorted(hand, key=lambda c: strength(c, trump))
     plan = []
     for target in sorted(uncovered, key=lambda c: -strength(c, trump)):
-        card = next((c for c in free if beats(c, target, trump)), None)
+        beat = beaters[target]
+        card = next((c for c in free if c in beat), None)
         if card is None:
             return None
         free.remove(card)

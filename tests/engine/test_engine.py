@@ -98,15 +98,37 @@ def test_apply_never_changes_its_input() -> None:
 def test_json_round_trip_and_format_version() -> None:
     s = new_game(Rules.from_dict({"preset": "perevodnoy", "cheating": True}), 4, seed=2)
     data = json.loads(json.dumps(s.to_json()))
-    assert data["format"] == 2
+    assert data["format"] == 3
     assert State.from_json(data) == s
+
+
+def test_a_state_of_format_2_is_still_read() -> None:
+    """Games stored before the variants (format 3: set-aside cards, scores, pogony) go on after an upgrade."""
+    s = new_game(Rules.from_dict({"preset": "perevodnoy"}), 3, seed=5)
+    data = s.to_json()
+    for key in ("set_aside", "scores", "pogons"):
+        del data[key]
+    data["rules"] = {k: v for k, v in data["rules"].items() if k in OLD_OPTIONS}
+    assert State.from_json({**data, "format": 2}) == s
+
+
+def test_a_variant_state_round_trips() -> None:
+    s = new_game(Rules.from_dict({"preset": "chukchi", "ranking": "figures"}), 3, seed=6)
+    assert len(s.set_aside) == 18 and s.scores == (0, 0, 0)
+    assert State.from_json(json.loads(json.dumps(s.to_json()))) == s
+
+
+OLD_OPTIONS = {"preset", "deck_size", "hand_size", "lead_max", "throw_in", "bout_limit", "first_bout_limit",
+               "after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
+               "transfer_last_card", "draw", "teams", "cheating", "first_attacker"}
 
 
 def test_a_state_of_format_1_is_still_read() -> None:
     """Games stored before format 2 (which keeps the order hands emptied in) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, seed=4)
     data = s.to_json()
-    del data["emptied"]
+    for key in ("emptied", "set_aside", "scores", "pogons"):
+        del data[key]
     assert State.from_json({**data, "format": 1}) == s
 
 
@@ -118,6 +140,9 @@ def test_a_state_of_format_1_is_still_read() -> None:
     lambda d: d.pop("stock"),
     lambda d: d["rules"].update(deck_size=33),
     lambda d: d.update(table="nonsense"),
+    lambda d: d.update(scores=[1, 2]),
+    lambda d: d.update(set_aside=[d["stock"][0]]),
+    lambda d: d["rules"].update(lead="sideways"),
 ])
 def test_corrupt_json_is_a_clear_error(corrupt: object) -> None:
     data = new_game(Rules(), 2, seed=1).to_json()

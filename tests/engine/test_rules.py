@@ -33,13 +33,84 @@ def test_options_override_the_preset() -> None:
 
 def test_round_trip_through_dict() -> None:
     for preset in PRESETS:
-        rules = Rules.from_dict({"preset": preset, "teams": "2x2", "cheating": True})
+        teams = {} if "ranking" in PRESETS[preset] else {"teams": "2x2"}  # scores rank players, not teams
+        rules = Rules.from_dict({"preset": preset, **teams, "cheating": True})
         assert Rules.from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize(("preset", "expected"), [
+    ("no_trump", {"trump_suit": "none"}),
+    ("japanese", {"special_suit": "S", "trump_suit": "turned"}),
+    ("suitless", {"suitless": True}),
+    ("royal", {"royal": "royal"}),
+    ("piled", {"deal": "whole_deck"}),
+    ("chukchi", {"stock_mode": "removed"}),
+    ("empty_hand", {"refill": "when_empty"}),
+    ("albanian", {"stock_mode": "sorted"}),
+    ("invisible", {"trump_card_hidden": True}),
+    ("threes", {"lead": "three"}),
+    ("tedious", {"lead": "highest"}),
+    ("no_throw_in", {"transfer": True, "transfer_show_trump": True, "throw_in": "off", "lead": "whole_rank"}),
+    ("kind", {"taker_attacks": True}),
+    ("circular", {"rotate_hands": True}),
+    ("points", {"ranking": "beaten"}),
+    ("figures", {"ranking": "figures"}),
+    ("pogony_race", {"ranking": "pogony"}),
+    ("pairs", {"hand_size": 5, "lead": "pairs"}),
+    ("groups", {"hand_size": 5, "lead": "groups"}),
+])
+def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
+    """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
+    data = Rules.from_dict({"preset": preset}).to_dict()
+    podkidnoy = Rules().to_dict()
+    for name, value in data.items():
+        assert value == expected.get(name, {"preset": preset}.get(name, podkidnoy[name])), name
+
+
+def test_a_preset_takes_overrides_like_any_option() -> None:
+    rules = Rules.from_dict({"preset": "japanese", "trump_suit": "D"})  # the seeds' "козыри всегда бубны"
+    assert rules.special_suit == "S" and rules.trump_suit == "D"
+
+
+@pytest.mark.parametrize(("options", "option", "other"), [
+    ({"deal": "whole_deck", "redeal_same_suit": 5}, "deal", "redeal_same_suit"),
+    ({"deal": "whole_deck", "stock_mode": "sorted"}, "deal", "stock_mode"),
+    ({"deal": "whole_deck", "refill": "when_empty"}, "deal", "refill"),
+    ({"deal": "whole_deck", "trump_card_hidden": True}, "deal", "trump_card_hidden"),
+    ({"stock_mode": "removed", "refill": "when_empty"}, "stock_mode", "refill"),
+    ({"stock_mode": "removed", "trump_card_hidden": True}, "stock_mode", "trump_card_hidden"),
+    ({"trump_suit": "none", "trump_card_hidden": True}, "trump_suit", "trump_card_hidden"),
+    ({"trump_suit": "H", "trump_card_hidden": True}, "trump_suit", "trump_card_hidden"),
+    ({"special_suit": "S", "trump_suit": "S"}, "special_suit", "trump_suit"),
+    ({"special_suit": "S", "suitless": True}, "special_suit", "suitless"),
+    ({"special_suit": "S", "royal": "aces"}, "special_suit", "royal"),
+    ({"suitless": True, "royal": "royal"}, "suitless", "royal"),
+    ({"lead": "three", "lead_max": 2}, "lead", "lead_max"),
+    ({"lead": "pairs", "lead_max": 3}, "lead", "lead_max"),
+    ({"lead": "groups", "lead_max": 4}, "lead", "lead_max"),
+    ({"ranking": "beaten", "teams": "2x2"}, "ranking", "teams"),
+    ({"redeal_same_suit": 6, "hand_size": 5}, "redeal_same_suit", "hand"),
+])
+def test_combinations_without_a_meaning_are_refused(options: dict[str, object], option: str, other: str) -> None:
+    """VARIANTS.md §3: the refusal names the option and what it cannot go with."""
+    with pytest.raises(RulesError) as caught:
+        Rules.from_dict(options)
+    assert caught.value.option == option
+    assert other in str(caught.value)
+
+
+def test_an_option_without_effect_is_no_error() -> None:
+    """A `lead` other than same_rank with lead_max refused, but `same_rank`/`whole_rank`/`highest` take it."""
+    assert Rules.from_dict({"lead": "whole_rank", "lead_max": 2}).lead_max == 2
+    assert Rules.from_dict({"preset": "simple", "lead": "highest"}).lead_max == 2
 
 
 @pytest.mark.parametrize(("options", "option", "words"), [
     ({"jokers": True}, "jokers", "unknown option"),
-    ({"preset": "japanese"}, "preset", "unknown preset"),
+    ({"preset": "martian"}, "preset", "unknown preset"),
+    ({"lead": "sideways"}, "lead", "unknown value"),
+    ({"special_suit": "X"}, "special_suit", "unknown value"),
+    ({"redeal_same_suit": 4}, "redeal_same_suit", "5, 6 or null"),
     ({"deck_size": 32}, "deck_size", "24, 36 or 52"),
     ({"throw_in": "everyone"}, "throw_in", "unknown value"),
     ({"draw": "yes"}, "draw", "true or false"),

@@ -31,9 +31,15 @@ def test_every_section_of_the_rules_has_scenarios() -> None:
 
 
 EXPECTED_REASONS = {
-    "unknown_top_key": "unknown key 'players'",
+    "unknown_top_key": "unknown key 'jokers'",
+    "players_without_decks": "players is given only together with decks",
+    "decks_with_hands": "decks deal the game: hands, stock and trump must be absent",
+    "deck_order_incomplete": "each deck order must hold every card of a deck of 24 once",
+    "no_deck_left_to_redeal": "no deck order is left to deal again",
+    "refused_combination": "special_suit: cannot be combined with suitless",
+    "scores_without_ranking": "scores are kept only with a ranking option",
     "unknown_option": "jokers: unknown option",
-    "unknown_preset": "unknown preset 'japanese'",
+    "unknown_preset": "unknown preset 'martian'",
     "bad_option_value": "throw_in: unknown value 'everybody'",
     "bad_card_code": "bad card code '1X'",
     "card_not_in_deck": "card 2S is not in a deck of 36",

@@ -1,0 +1,87 @@
+"""What a lead may be under the variants' ``lead`` option (VARIANTS.md §2.4).
+
+``same_rank`` (RULES.md §4.1) stays in the engine's hot path; the other values are listed and
+checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead_max``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations, product
+
+from durak.actions import Illegal, Reason
+from durak.cards import Card
+from durak.rules import Lead
+
+THREE = 3
+# the lead's rank counts, largest first: one card; a pair + one card; two pairs + one card; …
+SHAPES: dict[Lead, tuple[tuple[int, ...], ...]] = {
+    Lead.PAIRS: ((1,), (2, 1), (2, 2, 1)),
+    Lead.GROUPS: ((1,), (2,), (2, 1), (2, 2), (2, 2, 1), (3,), (4,)),
+}
+
+
+def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, ...]]:
+    """Every legal lead from ``hand`` (cards sorted within a lead)."""
+    by_rank = _by_rank(hand)
+    if lead is Lead.WHOLE_RANK:
+        found: list[tuple[Card, ...]] = []
+        for cards in by_rank.values():
+            found.extend([tuple(cards)] if len(cards) <= most else combinations(cards, most))
+        return found
+    if lead is Lead.HIGHEST:
+        top = by_rank[max(by_rank)]
+        return [combo for size in range(1, min(most, len(top)) + 1) for combo in combinations(top, size)]
+    if lead is Lead.THREE:
+        return list(combinations(sorted(hand), min(THREE, len(hand), most)))
+    return [lead_cards for shape in SHAPES[lead] if sum(shape) <= most
+            for lead_cards in _shaped(by_rank, shape)]
+
+
+def lead_breaks(lead: Lead, hand: list[Card], cards: tuple[Card, ...], most: int) -> Illegal | None:
+    """Why ``cards`` (in ``hand``, within the room) are not a lead under ``lead``; None if they are.
+
+    A broken rule is returned (a cheat may lay it, RULES.md §8); the count of ``three`` is a limit like
+    the room and is raised."""
+    if lead is Lead.THREE:
+        size = min(THREE, len(hand), most)
+        if len(cards) != size:
+            raise Illegal(Reason.LEAD_SHAPE, size=size)
+        return None
+    if lead is Lead.PAIRS or lead is Lead.GROUPS:
+        shape = tuple(sorted(Counter(c >> 2 for c in cards).values(), reverse=True))
+        return None if shape in SHAPES[lead] else Illegal(Reason.LEAD_SHAPE)
+    rank = cards[0] >> 2
+    if any(c >> 2 != rank for c in cards):
+        return Illegal(Reason.MIXED_RANKS)
+    if lead is Lead.HIGHEST:
+        top = max(c >> 2 for c in hand)
+        return None if rank == top else Illegal(Reason.LEAD_NOT_HIGHEST)
+    held = sum(1 for c in hand if c >> 2 == rank)  # whole_rank
+    return None if len(cards) == min(held, most) else Illegal(Reason.LEAD_NOT_WHOLE_RANK, count=min(held, most))
+
+
+def _by_rank(hand: list[Card]) -> dict[int, list[Card]]:
+    groups: dict[int, list[Card]] = {}
+    for c in sorted(hand):
+        groups.setdefault(c >> 2, []).append(c)
+    return groups
+
+
+def _shaped(by_rank: dict[int, list[Card]], shape: tuple[int, ...]) -> Iterator[tuple[Card, ...]]:
+    """Every lead of this shape: distinct ranks for its parts, each part any cards of its rank."""
+    counts = sorted(Counter(shape).items(), reverse=True)  # e.g. (2, two ranks), (1, one rank)
+
+    def pick(i: int, used: frozenset[int]) -> Iterator[tuple[Card, ...]]:
+        if i == len(counts):
+            yield ()
+            return
+        size, ranks_needed = counts[i]
+        able = [r for r in sorted(by_rank) if r not in used and len(by_rank[r]) >= size]
+        for ranks in combinations(able, ranks_needed):
+            parts = [list(combinations(by_rank[r], size)) for r in ranks]
+            for rest in pick(i + 1, used | set(ranks)):
+                yield from (tuple(c for part in chosen for c in part) + rest for chosen in product(*parts))
+
+    return (tuple(sorted(cards)) for cards in pick(0, frozenset()))
