@@ -42,6 +42,7 @@ _SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
 _DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
 _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
 FIGURE_RANK = 10  # фигурный: 10s to aces score
+STALL_BOUTS = 4   # занудный: idle bouts in a row, per player, that end the game in a draw
 
 
 # ---------------------------------------------------------------- seats and roles
@@ -234,8 +235,13 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
     most = lead_room(state)
     if most < 1:
         return
-    if state.rules.lead is not Lead.SAME_RANK:
-        acts.extend(Action(Act.ATTACK, cards) for cards in variant_leads(state.rules.lead, hand, most))
+    lead = state.rules.lead
+    if lead is not Lead.SAME_RANK:
+        leads = variant_leads(lead, hand, most)
+        acts.extend(Action(Act.ATTACK, cards) for cards in leads)
+        if state.rules.cheating and lead is not Lead.THREE:  # a lone card that breaks the lead rule
+            honest = {cards[0] for cards in leads if len(cards) == 1}
+            acts.extend([_ATTACK_CHEAT[c] for c in hand if c not in honest])
         return
     acts.extend([_ATTACK[c] for c in hand])
     if most < 2:
@@ -568,6 +574,7 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
 
 def _go_out(s: State, seat: int, events: list[Event]) -> None:
     s.out.append(seat)
+    s.idle = 0
     events.append(Event(Ev.OUT, seat, number=len(s.out)))
 
 
@@ -615,8 +622,11 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     s.taking = False
     s.passed = s.shown = s.cheats = s.accused = frozenset()
     s.cap = 0
+    stock = len(s.stock)
     _refill(s, attacker, defender, events)
     if _game_over(s, defender, events):
+        return
+    if s.rules.lead is Lead.HIGHEST and _stalled(s, taker is None or len(s.stock) < stock, events):
         return
     if s.rules.rotate_hands:
         _rotate_hands(s, events)
@@ -633,6 +643,20 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     assert nxt is not None
     s.attacker = nxt
     s.defender = defender_for(s, nxt)
+
+
+def _stalled(s: State, progress: bool, events: list[Event]) -> bool:
+    """Where the canon is silent: with leads forced to the highest rank a card nothing covers (an ace
+    without trumps, the trump ace) can go round the table for ever, each defender taking it. When
+    ``STALL_BOUTS`` bouts per player in a row end in a take that changes nothing else (nobody drew,
+    nobody went out), the game ends in a draw: that is what players agree on."""
+    s.idle = 0 if progress else s.idle + 1
+    if s.idle < STALL_BOUTS * (len(s.hands) - len(s.out)):
+        return False
+    s.over, s.draw, s.losers, s.pogony = True, True, (), False
+    s.attacker = s.defender = None
+    events.append(Event(Ev.GAME_OVER))
+    return True
 
 
 def _clockwise(s: State, seat: int) -> list[int]:

@@ -271,6 +271,7 @@ def _refuse_combinations(r: Rules) -> None:
         refuse("lead", "lead_max")
     if r.ranking is not Ranking.ORDER and r.teams is not Teams.NONE:
         refuse("ranking", "teams")
+
     if r.redeal_same_suit is not None:
         if r.redeal_same_suit not in (5, 6):
             raise RulesError("redeal_same_suit", "must be 5, 6 or null")

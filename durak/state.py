@@ -49,6 +49,7 @@ class State:
     set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
     scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
+    idle: int = 0                    # занудный: bouts in a row that changed nothing but who holds the cards
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -64,7 +65,8 @@ class State:
             self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
-            self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.memo,
+            self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
+            self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -104,6 +106,7 @@ class State:
             "set_aside": codes(self.set_aside),
             "scores": list(self.scores),
             "pogons": [list(p) for p in self.pogons],
+            "idle": self.idle,
         }
 
     @classmethod
@@ -186,6 +189,7 @@ def _from_json(data: Any) -> State:
         set_aside=cards(data.get("set_aside", [])),
         scores=tuple(_count(n) for n in data.get("scores", [])),
         pogons=tuple(tuple(_rank(r) for r in p) for p in data.get("pogons", [])),
+        idle=_count(data.get("idle", 0)),
     )
     scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
     if len(state.scores) != (state.players if scored else 0):

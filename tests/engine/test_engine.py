@@ -106,7 +106,7 @@ def test_a_state_of_format_2_is_still_read() -> None:
     """Games stored before the variants (format 3: set-aside cards, scores, pogony) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "perevodnoy"}), 3, seed=5)
     data = s.to_json()
-    for key in ("set_aside", "scores", "pogons"):
+    for key in ("set_aside", "scores", "pogons", "idle"):
         del data[key]
     data["rules"] = {k: v for k, v in data["rules"].items() if k in OLD_OPTIONS}
     assert State.from_json({**data, "format": 2}) == s
@@ -127,7 +127,7 @@ def test_a_state_of_format_1_is_still_read() -> None:
     """Games stored before format 2 (which keeps the order hands emptied in) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, seed=4)
     data = s.to_json()
-    for key in ("emptied", "set_aside", "scores", "pogons"):
+    for key in ("emptied", "set_aside", "scores", "pogons", "idle"):
         del data[key]
     assert State.from_json({**data, "format": 1}) == s
 
@@ -217,3 +217,32 @@ def test_awaited_follows_the_bout() -> None:
     assert awaited(s) == [0, 2]
     s, _ = apply(s, 2, PASS)
     assert awaited(s) == [0]
+
+
+def test_forced_leads_going_round_for_ever_end_in_a_draw() -> None:
+    """занудный without trumps: every lead must be an ace and nothing covers an ace, so each defender takes
+    and the aces go round the table. After STALL_BOUTS idle bouts per player the game is a draw."""
+    from durak.engine import STALL_BOUTS, actors
+    from durak.setup import position
+
+    rules = Rules.from_dict({"preset": "tedious", "trump_suit": "none"})
+    hands = [[parse_card(c) for c in h] for h in (["AS", "6C"], ["AC", "6D"], ["AD", "6H"])]
+    state = position(rules, hands, [], None, attacker=0, first_bout=False)
+    bouts = 0
+    while not state.over:
+        seat = actors(state)[0]
+        acts = legal_actions(state, seat)
+        if not state.attacks:
+            assert {a.act for a in acts} == {Act.ATTACK} and all(c >> 2 == 14 for a in acts for c in a.cards)
+            action = acts[0]
+        elif seat == state.defender:
+            assert [a.act for a in acts] == [Act.TAKE], "nothing covers an ace without trumps"
+            action = acts[0]
+        else:
+            action = next(a for a in acts if a.act is Act.PASS)
+        state, events = apply(state, seat, action)
+        bouts += any(e.kind is Ev.PICKED_UP for e in events)
+        assert bouts <= STALL_BOUTS * 3
+    assert bouts == STALL_BOUTS * 3
+    assert state.draw and state.losers == () and state.out == []
+

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from durak import Act, Action, Illegal, Rules, State, apply, legal_actions, new_game, view
+from durak import Act, Action, Illegal, Rules, RulesError, State, apply, legal_actions, new_game, view
 from durak.cards import deck
 from durak.engine import actors, apply_in_place
+from durak.rules import PRESETS
 
 MAX_ACTIONS = 5000  # a game that has not ended by then is a bug
 
@@ -38,6 +39,33 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
     if players > rules.max_players():
         rules = rules.replace(deck_size=52)
     return rules, players
+
+
+# VARIANTS.md §2's options, for random combinations over the presets
+VARIANT_OPTIONS: dict[str, list[object]] = {
+    "deal": ["standard", "whole_deck"], "redeal_same_suit": [None, 5, 6],
+    "stock_mode": ["kept", "removed", "sorted"], "trump_suit": ["turned", "none", "S", "H"],
+    "special_suit": [None, "S", "D"], "trump_card_hidden": [False, True], "suitless": [False, True],
+    "royal": ["off", "royal", "aces"], "lead": ["same_rank", "whole_rank", "highest", "three", "pairs", "groups"],
+    "transfer_trump_on_table": [True, False], "taker_attacks": [False, True], "rotate_hands": [False, True],
+    "refill": ["to_hand_size", "when_empty"], "pogony_rule": ["sixes", "two_sixes", "off"],
+    "ranking": ["order", "beaten", "figures", "pogony"], "transfer": [False, True], "throw_in": ["all", "off"],
+}
+
+
+@st.composite
+def variant_tables(draw: st.DrawFn) -> tuple[Rules, int]:
+    """Every preset, with a few random options over it; combinations VARIANTS.md §3 refuses are skipped."""
+    options: dict[str, object] = {"preset": draw(st.sampled_from(sorted(PRESETS))),
+                                  "deck_size": draw(st.sampled_from([24, 36, 52])), "cheating": draw(st.booleans())}
+    for name in draw(st.sets(st.sampled_from(sorted(VARIANT_OPTIONS)), max_size=4)):
+        options[name] = draw(st.sampled_from(VARIANT_OPTIONS[name]))
+    try:
+        rules = Rules.from_dict(options)
+    except RulesError:
+        assume(False)
+        raise
+    return rules, draw(st.integers(2, min(6, rules.max_players())))
 
 
 def candidate_actions(state: State, seat: int) -> list[Action]:
@@ -88,6 +116,22 @@ def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), seed=st.integers(0, 2**32 - 1))
 def test_random_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
+    play_checking_invariants(table, seed)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(table=variant_tables(), seed=st.integers(0, 2**32 - 1))
+def test_random_variant_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
+    play_checking_invariants(table, seed)
+
+
+def test_every_preset_plays_to_the_end_keeping_every_invariant() -> None:
+    for number, preset in enumerate(sorted(PRESETS)):
+        rules = Rules.from_dict({"preset": preset, "cheating": number % 2 == 1})
+        play_checking_invariants((rules, 2 + number % 3), seed=number)
+
+
+def play_checking_invariants(table: tuple[Rules, int], seed: int) -> None:
     rules, players = table
     rng = random.Random(seed)
     state = new_game(rules, players, seed)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from durak.rules import CLASSIC_PRESETS, PRESETS
 from durak.scenarios import check_file, main
 
 HERE = Path(__file__).resolve().parent.parent
@@ -25,9 +26,20 @@ def test_scenario_passes(path: Path) -> None:
 def test_every_section_of_the_rules_has_scenarios() -> None:
     assert len(SCENARIOS) >= 80
     sections = {p.name.split("_")[0] for p in SCENARIOS}
-    assert sections == {"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
+    assert sections == {"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "v"}
     names = [json.loads(p.read_text())["name"] for p in SCENARIOS]
     assert len(set(names)) == len(names), "each scenario says what it shows, in its own words"
+
+
+def test_every_variant_preset_has_scenarios_of_its_own() -> None:
+    """VARIANTS.md §6: each preset is pinned by at least two scenarios that play it."""
+    played: dict[str, int] = {}
+    for path in SCENARIOS:
+        preset = json.loads(path.read_text()).get("rules", {}).get("preset")
+        if preset:
+            played[preset] = played.get(preset, 0) + 1
+    thin = {p: played.get(p, 0) for p in PRESETS if p not in CLASSIC_PRESETS and played.get(p, 0) < 2}
+    assert not thin
 
 
 EXPECTED_REASONS = {
