@@ -23,6 +23,7 @@ from bot.i18n import Translator
 from bot.labels import card_text, rank_text
 from durak import Act, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.engine import lead_room, room
+from durak.rules import Lead
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
 MOVES_PER_ROW = 3
@@ -69,6 +70,8 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
     if not state.attacks:
         if seat != state.attacker or lead_room(state) < 1:
             return Options(Role.WAIT)
+        if state.rules.lead is not Lead.SAME_RANK:
+            return _variant_lead(state, seat, picks, armed)
         playable = frozenset(hand)
         if lead_room(state) < 2:
             return Options(Role.LEAD, playable)
@@ -97,6 +100,17 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
                    accusable=accusable)
 
 
+def _variant_lead(state: State, seat: int, picks: Iterable[int], armed: bool) -> Options:
+    """Leads of the variants (VARIANTS.md §2.4) from the engine's list: a card that leads alone plays at
+    once; a card that belongs to a lead of several is picked, and ▶ Lead plays the picks."""
+    leads = [a.cards for a in legal_actions(state, seat) if a.act is Act.ATTACK and (armed or not a.cheat)]
+    pickable = frozenset(c for cards in leads if len(cards) > 1 for c in cards)
+    playable = frozenset(cards[0] for cards in leads if len(cards) == 1) | pickable
+    if armed:  # a cheat may pick any cards
+        pickable = frozenset(state.hands[seat])
+    return Options(Role.LEAD, playable, pickable, _picked(state.hands[seat], picks, pickable))
+
+
 def most_cards(state: State) -> int | None:
     """How many cards one lead or throw-in may hold now (None: no limit, after a take)."""
     if not state.attacks:
@@ -114,7 +128,8 @@ def repicked(state: State, picks: tuple[int, ...], card: int, armed: bool) -> tu
     when a card of another rank is pressed (unless cheating)."""
     if card in picks:
         return tuple(c for c in picks if c != card)
-    if not state.attacks and not armed and picks and picks[0] >> 2 != card >> 2:
+    if (not state.attacks and not armed and picks and picks[0] >> 2 != card >> 2
+            and state.rules.lead is Lead.SAME_RANK):
         return (card,)
     return (*picks, card)
 

@@ -9,7 +9,7 @@ import pytest
 
 from bot import hand
 from bot.i18n import translator
-from durak import TAKE, Rules, apply, attack, position
+from durak import TAKE, Rules, apply, legal_actions, position
 from durak.cards import deck
 from durak.rules import PRESETS
 
@@ -19,8 +19,9 @@ TR = translator("en")
 def positions(rules: Rules) -> list[tuple[str, object, int]]:
     """(role, state, seat) with seat 0 holding all but a few cards of the deck."""
     cards = deck(rules.deck_size)
-    trump = cards[-1] & 3
-    stock = [c for c in cards if c & 3 == trump][-1:]  # the trump card under a one-card stock
+    fixed = rules.trump_suit.value
+    trump = cards[-1] & 3 if fixed == "turned" else None if fixed == "none" else "SCDH".index(fixed)
+    stock = [c for c in cards if c & 3 == (trump or 0)][-1:]  # the trump card under a one-card stock
     rest = [c for c in cards if c not in stock]
     ranks = sorted({c >> 2 for c in rest})
     low = [c for c in rest if c >> 2 == ranks[0]]       # the lowest rank: four cards for the others
@@ -29,12 +30,13 @@ def positions(rules: Rules) -> list[tuple[str, object, int]]:
     leader = position(rules, [big, low], stock, trump, attacker=0, first_bout=False)
     found.append(("lead", leader, 0))
     defender = position(rules, [low, big], stock, trump, attacker=0, first_bout=False)
-    lead = low[: min(len(low), 4, rules.lead_max or 4)]
-    defending, _ = apply(defender, 0, attack(*lead))
+    lead = max(legal_actions(defender, 0), key=lambda a: len(a.cards))  # the most cards a lead may hold
+    defending, _ = apply(defender, 0, lead)
     found.append(("cover", defending, 1))
     thrower = position(rules, [big, low], stock, trump, attacker=0, first_bout=False)
-    same = [c for c in big if c >> 2 == big[0] >> 2][:2]  # room is left for throwing in
-    taking, _ = apply(thrower, 0, attack(*same))
+    leads = legal_actions(thrower, 0)
+    two = [a for a in leads if len(a.cards) <= 2] or leads  # room is left for throwing in
+    taking, _ = apply(thrower, 0, max(two, key=lambda a: len(a.cards)))
     taking, _ = apply(taking, 1, TAKE)
     if taking.attacks:  # (in "simple" a take ends the bout at once: nobody throws in after it)
         found.append(("throw", taking, 0))
