@@ -72,6 +72,7 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("start", commands.start))
     app.add_handler(CommandHandler("help", commands.help_command))
     app.add_handler(CommandHandler("rules", commands.rules))
+    app.add_handler(CommandHandler("variants", commands.variants_command))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("language", commands.language))
     app.add_handler(CommandHandler("stop", commands.stop))

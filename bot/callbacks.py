@@ -46,6 +46,8 @@ class Verb(StrEnum):
     STAY = "q"         # "no, stay" after Leave
     TOP = "e"          # a leaderboard page: seq is the page, arg "c" (this chat) or "g" (global)
     NOOP = "n"         # a label button
+    VARIANTS = "P"     # arg: a page of the lobby's game picker
+    VARIANT = "V"      # arg: a preset id: play that game
 
 
 _CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # card value -> one char

@@ -20,6 +20,8 @@ class Kind(Enum):
     START = "start"
     CANCEL = "cancel"
     ADD_COMPUTER = "add_computer"  # arg: the level
+    PICKER = "picker"        # arg: the page of games to show
+    VARIANT = "variant"      # arg: the preset to play
     # a game
     PLAY = "play"
     SELECT = "select"        # a card chosen to cover with (or put back)

@@ -8,7 +8,7 @@ from bot.callbacks import Press, Verb
 from bot.computers import is_computer, next_computer
 from bot.decisions import Decision, Intent, Kind
 from bot.i18n import LANGUAGES, Translator, translator
-from bot.lobby_options import OPTIONS_ORDER, cycle, table_max
+from bot.lobby_options import OPTIONS_ORDER, cycle, table_max, with_preset
 from bot.render import preset_name
 from bot.turns import TIMEOUTS
 from durak import RulesError, new_game
@@ -42,7 +42,7 @@ def decide(tr: Translator, game: Game, press: Press, user: User, admin: bool, de
         return Decision(tr.gettext("Only the creator or an admin can cancel."))
     if not creator and not (verb in ADMIN_VERBS and admin):
         return Decision(tr.gettext("Only the creator can do that."))
-    if press.seq != game.version and verb is Verb.OPTION:
+    if press.seq != game.version and verb in (Verb.OPTION, Verb.VARIANT):
         return Decision(tr.gettext("The lobby has changed: look again."))
     if verb is Verb.SETTINGS:
         return Decision(intent=Intent(Kind.SETTINGS))
@@ -64,6 +64,17 @@ def decide(tr: Translator, game: Game, press: Press, user: User, admin: bool, de
         except RulesError:
             return Decision(tr.gettext("That does not fit the seated players."))
         return Decision(intent=Intent(Kind.OPTION, arg=press.arg))
+    if verb is Verb.VARIANTS:
+        return Decision(intent=Intent(Kind.PICKER, arg=press.arg if press.arg.isdigit() else "0"))
+    if verb is Verb.VARIANT:
+        if press.arg not in PRESETS:
+            return Decision(tr.gettext("Unknown button."))
+        try:
+            with_preset(game.rules, press.arg, game.max_players, len(game.seats))
+        except RulesError:
+            return Decision(tr.gettext("That does not fit the seated players."))
+        return Decision(tr.gettext("Game: {name}").format(name=preset_name(tr, press.arg)),
+                        intent=Intent(Kind.VARIANT, arg=press.arg))
     if verb is Verb.START:
         return decide_start(tr, game)
     if verb is Verb.COMPUTER:
@@ -116,6 +127,11 @@ def with_option(game: Game, option: str) -> Game:
     return replace(game, rules=rules, max_players=max_players)
 
 
+def with_variant(game: Game, preset: str) -> Game:
+    rules, max_players = with_preset(game.rules, preset, game.max_players, len(game.seats))
+    return replace(game, rules=rules, max_players=max_players)
+
+
 def with_next_timer(game: Game) -> Game:
     later = [t for t in TIMEOUTS if t > game.turn_timeout]
     return replace(game, turn_timeout=(later or list(TIMEOUTS))[0])
@@ -140,5 +156,3 @@ def find_preset(name: str) -> str | None:
     return None
 
 
-def presets_list(tr: Translator) -> str:
-    return ", ".join(f"{preset} ({preset_name(tr, preset)})" for preset in PRESETS)

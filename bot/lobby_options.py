@@ -19,6 +19,25 @@ def fits(rules: Rules, seated: int) -> bool:
     return seated <= table_max(rules) <= rules.max_players()
 
 
+def with_preset(rules: Rules, preset: str, max_players: int, seated: int) -> tuple[Rules, int]:
+    """The rules of another game, keeping the deck, cheating, draws and teams where the game allows them;
+    raises RulesError if the game does not fit the seated players."""
+    new = _as_preset(rules, preset)
+    if new is None or not fits(new, seated):
+        raise RulesError("preset", "does not fit the seated players")
+    return new, table_max(new) if new.teams is not Teams.NONE else min(max(max_players, seated), table_max(new))
+
+
+def _as_preset(rules: Rules, preset: str) -> Rules | None:
+    keep = {"deck_size": rules.deck_size, "teams": rules.teams.value, "cheating": rules.cheating, "draw": rules.draw}
+    for dropped in ((), ("teams",), ("teams", "deck_size")):  # a score ranking has no teams; a deck may not fit
+        try:
+            return Rules.from_dict({"preset": preset, **{k: v for k, v in keep.items() if k not in dropped}})
+        except RulesError:
+            continue
+    return None
+
+
 def _after(values: list[str], current: str) -> list[str]:
     """The other values in cycling order, starting after ``current``."""
     i = values.index(current)
@@ -34,9 +53,7 @@ def cycle(option: str, rules: Rules, max_players: int, seated: int) -> tuple[Rul
     if option in ("transfer", "draw", "cheating"):
         candidates = [rules.replace(**{option: not getattr(rules, option)})]
     elif option == "preset":
-        keep = {"deck_size": rules.deck_size, "teams": rules.teams.value, "cheating": rules.cheating,
-                "draw": rules.draw}
-        candidates = [Rules.from_dict({"preset": p, **keep}) for p in _after(list(PRESETS), rules.preset)]
+        candidates = [r for p in _after(list(PRESETS), rules.preset) if (r := _as_preset(rules, p)) is not None]
     elif option == "deck":
         decks = [str(d) for d in DECKS]
         candidates = [rules.replace(deck_size=int(d)) for d in _after(decks, str(rules.deck_size))]

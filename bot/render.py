@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import hand
+from bot import hand, variants
 from bot.callbacks import Verb, encode
 from bot.i18n import Translator
 from bot.labels import card_text, cards_text, rank_text, suit_text
@@ -18,7 +18,7 @@ from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited
 from durak.events import Ev
-from durak.rules import Teams, ThrowIn
+from durak.rules import CLASSIC_PRESETS, Teams, ThrowIn
 from storage.models import Away, Game
 
 MAX_NAME = 24
@@ -41,12 +41,7 @@ def name_of(game: Game, seat: int) -> str:
 # ------------------------------------------------------------------ rules
 
 def preset_name(tr: Translator, preset: str) -> str:
-    return {
-        "podkidnoy": tr.gettext("Podkidnoy"),
-        "perevodnoy": tr.gettext("Perevodnoy"),
-        "simple": tr.gettext("Simple"),
-        "do_zavala": tr.gettext("Do zavala"),
-    }.get(preset, preset)
+    return variants.variant_name(tr, preset)
 
 
 def level_name(tr: Translator, level: str) -> str:
@@ -94,6 +89,14 @@ def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> 
 def rules_text(tr: Translator, rules: Rules) -> str:
     """The table's rules in plain words, for /rules."""
     lines = [tr.gettext("Rules of this table: {line}").format(line=rules_line(tr, rules)), ""]
+    different = variants.differences(tr, rules)
+    if rules.preset not in CLASSIC_PRESETS:
+        lines.append(tr.gettext("{name}: {line}.").format(name=preset_name(tr, rules.preset),
+                                                          line=variants.variant_line(tr, rules.preset)))
+    if different:
+        lines.append(tr.gettext("What differs from podkidnoy:"))
+        lines += [f"• {line}" for line in different]
+        lines.append("")
     lines.append(tr.gettext("Each player gets {n} cards; the card under the stock names the trump.")
                  .format(n=rules.hand_size))
     lines.append(tr.gettext("The attacker leads cards of one rank; the defender covers each with a higher card "
@@ -163,7 +166,8 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     }
     values["timer"] = (tr.gettext("Turn timer"), timer_name(tr, game.turn_timeout))
     seq = game.version
-    rows = [[_button(f"{label}: {value}", Verb.OPTION, game, seq, option)]
+    rows = [[_button(f"{label}: {value}", Verb.VARIANTS if option == "preset" else Verb.OPTION, game, seq,
+                     str(variants.page_with(r.preset)) if option == "preset" else option)]
             for option, (label, value) in values.items()]
     kick = [_button(tr.gettext("✖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.user.id))
             for s in game.seats if s.user.id != game.creator_id]
@@ -172,6 +176,23 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     text = "\n".join([tr.gettext("⚙️ Settings (the creator changes them; each press picks the next value)"),
                       rules_line(tr, r, game.max_players)])
     return text, InlineKeyboardMarkup(rows)
+
+
+def variant_picker(tr: Translator, game: Game, page: int) -> tuple[str, InlineKeyboardMarkup]:
+    """Settings → Game: a page of games, each with its line; a press on one sets it."""
+    seq = game.version
+    shown = variants.page_of(page)
+    page = max(0, min(page, variants.pages() - 1))
+    lines = [tr.gettext("🎲 Choose the game ({page}/{pages}):").format(page=page + 1, pages=variants.pages()), ""]
+    lines += [f"{'✅ ' if p == game.rules.preset else ''}{preset_name(tr, p)}: {variants.variant_line(tr, p)}"
+              for p in shown]
+    buttons = [_button(("✅ " if p == game.rules.preset else "") + preset_name(tr, p), Verb.VARIANT, game, seq, p)
+               for p in shown]
+    rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
+    rows.append([_button("‹", Verb.VARIANTS, game, seq, str((page - 1) % variants.pages())),
+                 _button("›", Verb.VARIANTS, game, seq, str((page + 1) % variants.pages()))])
+    rows.append([_button(tr.gettext("« Back"), Verb.SETTINGS, game, seq)])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
 
 
 # ------------------------------------------------------------------ events

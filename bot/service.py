@@ -291,9 +291,14 @@ class GameService:
                 await self.close(game, Status.CANCELLED, "lobby_empty")
             else:
                 await self.save(game, rest)
-        elif kind in (Kind.SETTINGS, Kind.BACK):
-            ui.settings_open = kind is Kind.SETTINGS
+        elif kind in (Kind.SETTINGS, Kind.BACK, Kind.PICKER):
+            ui.settings_open = kind is not Kind.BACK
+            ui.picker_page = int(intent.arg) if kind is Kind.PICKER else None
             await self.refresh(game)
+        elif kind is Kind.VARIANT:
+            ui.picker_page = None
+            saved = await self.save(game, lobby.with_variant(game, intent.arg))
+            await self.repo.save_chat_defaults(saved.chat_id, saved.rules, saved.max_players, saved.turn_timeout)
         elif kind in (Kind.OPTION, Kind.TIMER):
             new = lobby.with_option(game, intent.arg) if kind is Kind.OPTION else lobby.with_next_timer(game)
             saved = await self.save(game, new)
@@ -313,7 +318,7 @@ class GameService:
                                  "again.").format(name=missing.name)
             await self.refresh(game)
             return
-        ui.settings_open, ui.note = False, ""
+        ui.settings_open, ui.picker_page, ui.note = False, None, ""
         started = lobby.started(game, secrets.randbits(64))
         await self.advance(game, [], base=started)
 

@@ -159,7 +159,10 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
     if game.status is Status.LOBBY:
-        text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)
+        if ui.picker_page is not None:
+            text, markup = render.variant_picker(tr, game, ui.picker_page)
+        else:
+            text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)
         if ui.note:
             text = f"{text}\n\n{ui.note}"
         return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]

@@ -36,6 +36,7 @@ class GameUI:
     """What the messages of one open game show beyond the game itself."""
 
     settings_open: bool = False
+    picker_page: int | None = None   # the lobby shows this page of the game picker
     note: str = ""                                           # a line under the lobby (who can't be reached)
     selected: dict[int, int] = field(default_factory=dict)   # seat -> the card chosen to cover with
     picked: dict[int, tuple[int, ...]] = field(default_factory=dict)  # seat -> cards picked to play together

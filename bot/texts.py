@@ -7,7 +7,8 @@ from bot.i18n import Translator
 
 def commands(tr: Translator) -> list[tuple[str, str]]:
     return [
-        ("newgame", tr.gettext("open a new game (podkidnoy, perevodnoy, simple, do_zavala)")),
+        ("newgame", tr.gettext("open a new game: /newgame japanese, or any game of /variants")),
+        ("variants", tr.gettext("every game this bot plays, one line each")),
         ("rules", tr.gettext("the rules of this table")),
         ("cancel", tr.gettext("cancel the open game (creator or admin)")),
         ("stop", tr.gettext("stop the running game (creator or admin at once, players by vote)")),
@@ -25,7 +26,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
     ]
 
 
-GROUP_COMMANDS = ("newgame", "rules", "stop", "leave", "stats", "top", "help")
+GROUP_COMMANDS = ("newgame", "variants", "rules", "stop", "leave", "stats", "top", "help")
 
 
 def group_help(tr: Translator, details_url: str) -> str:

@@ -8,7 +8,7 @@ import re
 from telegram import ReplyParameters, Update
 from telegram.constants import ChatType
 
-from bot import lobby, render, texts
+from bot import lobby, render, texts, variants
 from bot.i18n import LANGUAGES
 from handlers.common import (
     Context,
@@ -44,8 +44,8 @@ async def newgame(update: Update, context: Context) -> None:
         wanted = " ".join(context.args or [])
         preset = lobby.find_preset(wanted) if wanted else None
         if wanted and preset is None:
-            await message.reply_text(tr.gettext("I don't know the game «{name}». Choose one of: {presets}.").format(
-                name=wanted[:40], presets=lobby.presets_list(tr)))
+            await message.reply_text(tr.gettext("I don't know the game «{name}». /variants lists every game.")
+                                     .format(name=wanted[:40]))
             return
         if await service.open_lobby(chat.id, thread, user, preset) is not None:
             return
@@ -106,6 +106,12 @@ async def rules(update: Update, context: Context) -> None:
     here = chat.id if in_group(update) else None
     table_rules = await service.table_rules(here, thread_of(update))
     await message.reply_text(render.rules_text(await reader_tr(update, context), table_rules))
+
+
+async def variants_command(update: Update, context: Context) -> None:
+    message = update.effective_message
+    if message is not None:
+        await message.reply_text(variants.variants_text(await reader_tr(update, context)))
 
 
 async def cancel(update: Update, context: Context) -> None:

@@ -1,0 +1,142 @@
+"""The games a table can play (RULES.md §9 and VARIANTS.md §5): their names, one line each, what a
+table's variant changes in plain words, and the lobby's paged picker. Every text goes through the
+translator; the Russian names are the seeds' own (``японский``, ``переводной``)."""
+
+from __future__ import annotations
+
+from bot.i18n import Translator
+from durak.rules import PRESETS, Deal, Lead, PogonyRule, Ranking, Refill, Royal, Rules, StockMode, TrumpSuit
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction; it is translated where it is shown."""
+    return message
+
+
+# preset id → (name, one line), in the order the picker shows them
+CATALOGUE: dict[str, tuple[str, str]] = {
+    "podkidnoy": (N_("Podkidnoy"), N_("Throw in cards of ranks on the table")),
+    "perevodnoy": (N_("Perevodnoy"), N_("Pass the attack on with a card of its rank")),
+    "simple": (N_("Simple"), N_("No throw-ins, at most two cards a lead")),
+    "do_zavala": (N_("Do zavala"), N_("After a take, throw in without limit")),
+    "no_trump": (N_("No trumps"), N_("No trump suit")),
+    "japanese": (N_("Japanese"), N_("Spades only by spades")),
+    "suitless": (N_("Suitless"), N_("Any higher card beats")),
+    "royal": (N_("Royal"), N_("Lowest cards fall only to aces")),
+    "piled": (N_("Piled-on"), N_("Whole deck dealt, no stock")),
+    "chukchi": (N_("Chukchi"), N_("Stock removed after the deal")),
+    "empty_hand": (N_("Empty-hand draw"), N_("Draw only with an empty hand")),
+    "albanian": (N_("Albanian"), N_("Stock sorted, aces on top")),
+    "invisible": (N_("Invisible trump"), N_("Trump card hidden till the end")),
+    "threes": (N_("Threes"), N_("Lead three cards of any rank")),
+    "tedious": (N_("Tedious"), N_("Lead only your highest rank")),
+    "no_throw_in": (N_("No throw-in"), N_("Transfer, no throw-ins, lead sets")),
+    "kind": (N_("Kind"), N_("Taking keeps your turn")),
+    "circular": (N_("Circular"), N_("Hands pass left after each bout")),
+    "points": (N_("Points"), N_("Most cards beaten wins")),
+    "figures": (N_("Figures"), N_("Most 10s–aces beaten wins")),
+    "pogony_race": (N_("Epaulettes race"), N_("Hang the most pairs")),
+    "pairs": (N_("From pairs"), N_("5 cards, lead pairs + one")),
+    "groups": (N_("From groups"), N_("5 cards, lead pairs and sets")),
+}
+PER_PAGE = 8
+
+
+def variant_name(tr: Translator, preset: str) -> str:
+    entry = CATALOGUE.get(preset)
+    return preset if entry is None else tr.gettext(entry[0])
+
+
+def variant_line(tr: Translator, preset: str) -> str:
+    entry = CATALOGUE.get(preset)
+    return "" if entry is None else tr.gettext(entry[1])
+
+
+def variants_text(tr: Translator) -> str:
+    """/variants: every game, one line each."""
+    lines = [tr.gettext("Games this bot plays (/newgame and the id or the name, e.g. /newgame japanese):"), ""]
+    lines += [f"• {variant_name(tr, p)} ({p}): {variant_line(tr, p)}" for p in CATALOGUE]
+    return "\n".join(lines)
+
+
+def pages() -> int:
+    return -(-len(CATALOGUE) // PER_PAGE)
+
+
+def page_with(preset: str) -> int:
+    ids = list(CATALOGUE)
+    return ids.index(preset) // PER_PAGE if preset in ids else 0
+
+
+def page_of(page: int) -> list[str]:
+    ids = list(CATALOGUE)
+    page = max(0, min(page, pages() - 1))
+    return ids[page * PER_PAGE:(page + 1) * PER_PAGE]
+
+
+def differences(tr: Translator, rules: Rules) -> list[str]:
+    """What this table's variant options change against podkidnoy, in plain words (for /rules)."""
+    said: list[str] = []
+    add = said.append
+    if rules.deal is Deal.WHOLE_DECK:
+        add(tr.gettext("The whole deck is dealt: there is no stock, and the last card dealt names the trump."))
+    if rules.redeal_same_suit is not None:
+        add(tr.gettext("A hand with {n} or more cards of one suit is dealt again.").format(n=rules.redeal_same_suit))
+    if rules.stock_mode is StockMode.REMOVED:
+        add(tr.gettext("After the deal the stock is set aside: nobody draws."))
+    elif rules.stock_mode is StockMode.SORTED:
+        add(tr.gettext("The stock is sorted by rank, aces on top."))
+    if rules.trump_suit is TrumpSuit.NONE:
+        add(tr.gettext("There is no trump: a card is covered only by a higher card of its suit."))
+    elif rules.trump_suit is not TrumpSuit.TURNED:
+        add(tr.gettext("The trump is always {suit}.").format(suit=_suit(rules.trump_suit.value)))
+    if rules.special_suit is not None:
+        add(tr.gettext("{suit} are never trump and are covered only by a higher card of their suit or by its "
+                       "queen; a turned {suit} card means no trump.").format(suit=_suit(rules.special_suit)))
+    if rules.trump_card_hidden:
+        add(tr.gettext("The card under the stock is shown only when it is the last one; the trump suit is known."))
+    if rules.suitless:
+        add(tr.gettext("A plain card is covered by any higher card of any suit, or by a trump."))
+    if rules.royal is Royal.ROYAL:
+        add(tr.gettext("The lowest cards fall only to the ace of their suit or the trump ace, and an ace "
+                       "falls to the lowest card of its suit."))
+    elif rules.royal is Royal.ACES:
+        add(tr.gettext("The lowest cards fall only to the ace of their suit or the trump ace."))
+    lead = {
+        Lead.WHOLE_RANK: tr.gettext("A lead is all your cards of one rank (as many as fit)."),
+        Lead.HIGHEST: tr.gettext("A lead is of the highest rank in your hand."),
+        Lead.THREE: tr.gettext("A lead is exactly three cards of any ranks (fewer if fewer fit)."),
+        Lead.PAIRS: tr.gettext("A lead is one card, a pair and one card, or two pairs and one card."),
+        Lead.GROUPS: tr.gettext("A lead is one card, a pair, two pairs, either with one card more, or three or "
+                                "four of a rank."),
+    }.get(rules.lead)
+    if lead:
+        add(lead)
+    if not rules.transfer_trump_on_table and rules.transfer:
+        add(tr.gettext("Nobody transfers while a trump lies on the table."))
+    if rules.taker_attacks:
+        add(tr.gettext("Whoever takes attacks next."))
+    if rules.rotate_hands:
+        add(tr.gettext("After each bout every hand passes to the next player on the left."))
+    if rules.refill is Refill.WHEN_EMPTY:
+        add(tr.gettext("Only a player with no cards draws, up to a full hand."))
+    if rules.pogony_rule is PogonyRule.TWO_SIXES:
+        add(tr.gettext("Pogony need exactly two sixes laid last."))
+    elif rules.pogony_rule is PogonyRule.OFF:
+        add(tr.gettext("No pogony."))
+    ranking = {
+        Ranking.BEATEN: tr.gettext("Players are ranked by the cards they covered in beaten bouts."),
+        Ranking.FIGURES: tr.gettext("Players are ranked by the 10s to aces they covered in beaten bouts."),
+        Ranking.POGONY: tr.gettext("Players are ranked by pogony: a defender who takes exactly a pair gets a "
+                                   "pogon from the attacker."),
+    }.get(rules.ranking)
+    if ranking:
+        add(ranking + " " + tr.gettext("The durak is still named."))
+    return said
+
+
+def _suit(letter: str) -> str:
+    return {"S": "♠", "C": "♣", "D": "♦️", "H": "♥️"}[letter]
+
+
+assert set(CATALOGUE) == set(PRESETS), "every preset has a name and a line"

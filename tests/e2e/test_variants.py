@@ -1,0 +1,94 @@
+"""The seeds' variants in the bot: /variants, /newgame by a game's name, the lobby's game picker, /rules,
+and whole games of variants with their own leads played through the hand keyboard."""
+
+from __future__ import annotations
+
+from bot.callbacks import Verb, encode
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.fake_telegram import FakeTelegram, Message
+
+
+def last_text(fake: FakeTelegram) -> str:
+    messages = fake.chat_messages(GROUP)
+    return messages[-1].text if messages else ""
+
+
+async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: BotProcess) -> None:
+    await fake.send_text(101, GROUP, "/variants")
+    await fake.wait_for(lambda: "Games this bot plays" in last_text(fake))
+    text = last_text(fake)
+    assert "• Japanese (japanese): Spades only by spades" in text
+    assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
+    assert text.count("\n• ") == 23
+
+
+async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await fake.send_text(102, GROUP, "/newgame марсианский")
+    await fake.wait_for(lambda: "I don't know the game «марсианский»" in last_text(fake))
+    await table.newgame(101, "японский")
+    assert table.lobby().text.splitlines()[1].startswith("Japanese · 36 cards")
+    await fake.send_text(102, GROUP, "/rules")
+    await fake.wait_for(lambda: "Rules of this table" in last_text(fake))
+    rules = last_text(fake)
+    assert "What differs from podkidnoy:" in rules
+    assert "♠ are never trump and are covered only by a higher card of their suit or by its queen" in rules
+
+
+async def test_the_picker_sets_a_game_that_becomes_the_groups_default(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101)
+    await table.join(102)
+    await table.press(101, table.lobby(), "Settings")
+    await fake.wait_for(lambda: any(b["text"].startswith("Game:") for b in table.lobby().buttons()))
+    answer = await table.press(102, table.lobby(), "Game:")
+    assert answer["text"] == "Only the creator can do that."
+    await table.press(101, table.lobby(), "Game:")
+    await fake.wait_for(lambda: "Choose the game (1/3)" in table.lobby().text)
+    assert "✅ Podkidnoy: Throw in cards of ranks on the table" in table.lobby().text
+    await table.press(101, table.lobby(), "›")
+    await fake.wait_for(lambda: "Choose the game (2/3)" in table.lobby().text)
+    assert "Tedious: Lead only your highest rank" in table.lobby().text
+    forged, stale = encode_variant(table.lobby(), "mars"), encode_variant(table.lobby(), "japanese")
+    answer = await table.press(101, table.lobby(), forged)
+    assert answer["text"] == "Unknown button."
+    answer = await table.press(101, table.lobby(), "Tedious")
+    assert answer["text"] == "Game: Tedious"
+    await fake.wait_for(lambda: any(b["text"] == "Game: Tedious" for b in table.lobby().buttons()))
+    answer = await table.press(101, table.lobby(), stale)
+    assert answer["text"] == "The lobby has changed: look again.", "a stale picker press changes nothing"
+    assert table.stored(bot.settings.database_path)["rules"].count('"preset": "tedious"') == 1
+    await table.press(101, table.lobby(), "« Back")
+    await fake.wait_for(lambda: "Join" in [b["text"] for b in table.lobby().buttons()])
+    await table.press(101, table.lobby(), "Cancel")
+    await fake.wait_for(lambda: "cancelled" in table.group_messages()[-1].text)
+    await table.newgame(102)
+    assert table.lobby().text.splitlines()[1].startswith("Tedious ·"), "the chat's default game"
+
+
+def encode_variant(message: Message, preset: str) -> str:
+    """A picker button for ``preset`` as the message's buttons are now (a forged one if it is not there)."""
+    data = next(b["callback_data"] for b in message.buttons() if b["callback_data"].startswith("v1:V:"))
+    _, _, game, seq, _ = data.split(":")
+    return encode(Verb.VARIANT, int(game), int(seq), preset)
+
+
+async def test_a_game_of_threes_plays_to_the_end(fake: FakeTelegram, bot: BotProcess) -> None:
+    """Leads of exactly three cards of any ranks: the players pick three cards and press ▶ Lead."""
+    table = Table(fake, GROUP, [101, 102], seed=4)
+    await table.seat_everyone("threes")
+    await table.start(101)
+    result = await table.play_to_the_end(timeout=180)
+    assert "durak" in result.text.lower() or "draw" in result.text.lower()
+    assert table.accepted > 10
+
+
+async def test_a_game_of_points_ranks_by_the_cards_beaten(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102, 103], seed=5)
+    await table.seat_everyone("points")
+    await table.start(101)
+    await table.play_to_the_end(timeout=180)
+    stored = table.stored(bot.settings.database_path)
+    assert stored["status"] == "finished"
+    assert '"ranking": "beaten"' in stored["rules"]
