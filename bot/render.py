@@ -18,7 +18,8 @@ from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited
 from durak.events import Ev
-from durak.rules import CLASSIC_PRESETS, Teams, ThrowIn
+from durak.rules import CLASSIC_PRESETS, Ranking, Teams, ThrowIn
+from durak.scoring import ranks
 from storage.models import Away, Game
 
 MAX_NAME = 24
@@ -216,6 +217,8 @@ _EVENT_TEXTS = {
     Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
     Ev.WRONG_ACCUSE: N_("{who} accuses {other}, who plays fair"),
     Ev.OUT: N_("{who} has no cards left: place {n}"),
+    Ev.POGON: N_("{who} hangs a pogon on {other}"),
+    Ev.HANDS_ROTATED: N_("Every hand passes to the left"),
 }
 _PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 
@@ -408,8 +411,27 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
             names=", ".join(name_of(game, p) for p in s.losers)))
     if s.pogony:
         lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
+    lines += _scores(tr, game)
     markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
     return "\n".join(lines), markup
+
+
+def _scores(tr: Translator, game: Game) -> list[str]:
+    """A score ranking's table (VARIANTS.md §2.8): the places it gives, each with its score."""
+    s = game.state
+    assert s is not None
+    if not s.scores and not s.pogons:
+        return []
+    rank_of = ranks(s)
+    title = {Ranking.BEATEN: tr.gettext("Ranking by the cards beaten:"),
+             Ranking.FIGURES: tr.gettext("Ranking by the 10s to aces beaten:"),
+             Ranking.POGONY: tr.gettext("Ranking by pogony:")}[s.rules.ranking]
+    lines = ["", title]
+    for seat in sorted(range(s.players), key=lambda p: (rank_of[p], p)):
+        score = (", ".join(rank_text(r * 4) for r in sorted(s.pogons[seat], reverse=True)) or "–") if s.pogons \
+            else str(s.scores[seat])
+        lines.append(f"{rank_of[seat]}. {name_of(game, seat)}: {score}")
+    return lines
 
 
 def stop_vote(tr: Translator, game: Game, votes: int, needed: int) -> tuple[str, InlineKeyboardMarkup]:
@@ -460,5 +482,10 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.ACCUSE_SELF: tr.gettext("You can't accuse yourself."),
         Reason.ACCUSE_USED: tr.gettext("You already accused someone this bout."),
         Reason.NOTHING_TO_ACCUSE: tr.gettext("Nothing to accuse yet."),
+        Reason.LEAD_SHAPE: tr.gettext("Lead exactly {n} cards.").format(n=p["size"]) if "size" in p
+        else tr.gettext("Lead a shape this game allows: see /rules."),
+        Reason.LEAD_NOT_HIGHEST: tr.gettext("Lead your highest rank."),
+        Reason.LEAD_NOT_WHOLE_RANK: tr.gettext("Lead all {n} cards of that rank.").format(n=p.get("count")),
+        Reason.TRANSFER_TRUMP_ON_TABLE: tr.gettext("No transfer while a trump lies on the table."),
     }
     return texts[refused.reason]

@@ -11,6 +11,7 @@ from bot.chart import rating_chart
 from bot.i18n import Translator
 from bot.service import GameService
 from bot.stats import PlayerStats, player_stats, standings
+from bot.variants import variant_name
 from durak.scoring import Scoring
 from storage.models import PlayedGame, User
 
@@ -22,10 +23,10 @@ class StatsService:
         self.games = games
         self.repo = games.repo
 
-    async def player(self, chat_id: int | None, user: User) -> PlayerStats:
-        """A player's stats in a chat, or everywhere (``chat_id`` None)."""
+    async def player(self, chat_id: int | None, user: User, preset: str | None = None) -> PlayerStats:
+        """A player's stats in a chat, or everywhere (``chat_id`` None), in one game (``preset``) or all."""
         scope = ratings.GLOBAL if chat_id is None else chat_id
-        played = [g for _, g in await self.repo.played(chat_id=chat_id, user_id=user.id)]
+        played = [g for _, g in await self.repo.played(chat_id=chat_id, user_id=user.id, preset=preset)]
         table = await self.repo.all_ratings(scope)
         mine = table.get(user.id)
         rating = None if mine is None else ratings.points(*mine)
@@ -37,10 +38,14 @@ class StatsService:
             rank = len(better) + 1
         return player_stats(played, rating, rank)
 
-    async def stats(self, tr: Translator, chat_id: int | None, user: User) -> tuple[str, bytes | None]:
-        """The text of /stats, and a chart of the rating over the last games when there are two or more."""
+    async def stats(self, tr: Translator, chat_id: int | None, user: User, preset: str | None = None
+                    ) -> tuple[str, bytes | None]:
+        """The text of /stats (of one game, ``preset``, or all), and a chart of the rating over the last games
+        when there are two or more."""
         where = tr.gettext("in this chat") if chat_id is not None else tr.gettext("overall")
-        text = render_stats.stats(tr, user.name, await self.player(chat_id, user), where)
+        if preset is not None:
+            where = f"{where} · {variant_name(tr, preset)}"
+        text = render_stats.stats(tr, user.name, await self.player(chat_id, user, preset), where)
         scope = ratings.GLOBAL if chat_id is None else chat_id
         history = [ratings.shown(o) for o in await self.repo.rating_history(scope, user.id, CHART_GAMES)]
         chart = rating_chart(history, tr.gettext("Rating over the last games")) if len(history) >= 2 else None

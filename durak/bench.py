@@ -24,7 +24,9 @@ from durak.engine import actors, apply, apply_in_place, legal_actions
 from durak.rules import Rules
 from durak.setup import new_game
 
-WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6)]
+WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6),
+             # a few of VARIANTS.md's presets: a cover relation, two lead rules, rotating hands
+             ("japanese", 4), ("threes", 3), ("groups", 3), ("circular", 4)]
 
 
 def play_random_game(rules: Rules, players: int, seed: int, checked: bool = False) -> int:

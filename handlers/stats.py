@@ -8,6 +8,7 @@ from typing import cast
 from telegram import InputFile, Update
 from telegram.error import TelegramError
 
+from bot import lobby
 from bot.callbacks import Press
 from bot.stats_service import StatsService
 from handlers.common import MAX_USERNAME, Context, as_user, in_group, reader_tr, sender_is_admin, service_of
@@ -28,18 +29,24 @@ async def stats(update: Update, context: Context) -> None:
     group = in_group(update)
     tr = await reader_tr(update, context)
     target = caller
+    args = list(context.args or [])
+    preset = lobby.find_preset(" ".join(a for a in args if not a.startswith("@"))) if args else None
+    if args and preset is None and not all(a.startswith("@") for a in args):
+        await message.reply_text(tr.gettext("I don't know the game «{name}». /variants lists every game.").format(
+            name=" ".join(a for a in args if not a.startswith("@"))[:40]))
+        return
     replied = message.reply_to_message.from_user if message.reply_to_message else None
     if replied is not None and not replied.is_bot:
         target = await games.directory.see(as_user(replied))
-    elif context.args and context.args[0].startswith("@"):
-        name = context.args[0]
+    elif args and any(a.startswith("@") for a in args):
+        name = next(a for a in args if a.startswith("@"))
         found = await games.repo.user_by_username(name) if len(name) <= MAX_USERNAME + 1 else None
         if found is None:
             shown = name if len(name) <= MAX_USERNAME + 1 else name[:MAX_USERNAME] + "…"
             await message.reply_text(tr.gettext("I don't know {name}.").format(name=shown))
             return
         target = found
-    text, chart = await service.stats(tr, chat.id if group else None, target)
+    text, chart = await service.stats(tr, chat.id if group else None, target, preset)
     if chart is None:
         await message.reply_text(text)
         return

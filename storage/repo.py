@@ -304,9 +304,15 @@ class Repo:
                                  (scope, user_id, last))
         return [r["ordinal"] for r in reversed(rows)]
 
-    async def played(self, chat_id: int | None = None, user_id: int | None = None) -> list[tuple[int, PlayedGame]]:
-        """(user id, game) for every seat of finished games, in a chat or everywhere, oldest first."""
-        where, params = ["g.status = 'finished'"], []
+    async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None
+                     ) -> list[tuple[int, PlayedGame]]:
+        """(user id, game) for every seat of finished games, in a chat or everywhere, of one game (preset) or all,
+        oldest first."""
+        where: list[str] = ["g.status = 'finished'"]
+        params: list[int | str] = []
+        if preset is not None:
+            where.append("json_extract(g.rules, '$.preset') = ?")
+            params.append(preset)
         if chat_id is not None:
             where.append("g.chat_id = ?")
             params.append(chat_id)

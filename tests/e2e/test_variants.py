@@ -88,7 +88,43 @@ async def test_a_game_of_points_ranks_by_the_cards_beaten(fake: FakeTelegram, bo
     table = Table(fake, GROUP, [101, 102, 103], seed=5)
     await table.seat_everyone("points")
     await table.start(101)
-    await table.play_to_the_end(timeout=180)
+    result = await table.play_to_the_end(timeout=180)
+    ranking = result.text.split("Ranking by the cards beaten:\n")[1].splitlines()
+    assert len(ranking) == 3
+    scores = [int(line.rsplit(": ", 1)[1]) for line in ranking]
+    assert scores == sorted(scores, reverse=True), "the most cards beaten first"
     stored = table.stored(bot.settings.database_path)
     assert stored["status"] == "finished"
     assert '"ranking": "beaten"' in stored["rules"]
+
+
+async def test_a_game_of_circular_tells_the_players_when_hands_pass(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102, 103], seed=6)
+    await table.seat_everyone("circular")
+    await table.start(101)
+    await table.play_to_the_end(timeout=180)
+    seen = [text for user in (101, 102, 103) for m in fake.chat_messages(user) for text in m.history]
+    assert any("Every hand passes to the left" in text for text in seen)
+
+
+async def test_stats_of_one_game(fake: FakeTelegram, bot: BotProcess) -> None:
+    """/stats <game> counts only the games of that variant (by id or by name); the result keeps the variant."""
+    for n, preset in enumerate(("", "japanese")):
+        table = Table(fake, GROUP, [101, 102], seed=n)
+        await table.seat_everyone(preset)
+        await table.start(101)
+        await table.play_to_the_end()
+        await bot.service.outbox.drain()
+    everything = await ask(fake, "/stats")
+    assert everything.startswith("📊 Anna in this chat") and "2 games played" in everything
+    japanese = await ask(fake, "/stats японский")
+    assert japanese.startswith("📊 Anna in this chat · Japanese") and "1 game played" in japanese
+    assert await ask(fake, "/stats points") == "Anna has not finished a game in this chat · Points yet."
+    assert "I don't know the game «марсианский»" in await ask(fake, "/stats марсианский")
+
+
+async def ask(fake: FakeTelegram, command: str) -> str:
+    before = len(fake.chat_messages(GROUP))
+    await fake.send_text(101, GROUP, command)
+    await fake.wait_for(lambda: len(fake.chat_messages(GROUP)) > before)
+    return fake.chat_messages(GROUP)[-1].text

@@ -119,7 +119,7 @@ def test_random_games_keep_every_invariant(table: tuple[Rules, int], seed: int) 
     play_checking_invariants(table, seed)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(table=variant_tables(), seed=st.integers(0, 2**32 - 1))
 def test_random_variant_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
     play_checking_invariants(table, seed)
