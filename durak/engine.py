@@ -15,6 +15,9 @@ Choices where RULES.md is silent (see also the README):
 * Listing: a lead lists every same-rank set that fits; a throw-in, a transfer and a
   cheat list one card each (several may be played in one action all the same).
 * Cheating: a player caught while out comes back in with the table's cards.
+* Variants (VARIANTS.md): with ``lead: highest`` a forced lead that nothing covers can go round the
+  table for ever; ``STALL_BOUTS`` idle bouts per player in a row end the game in a draw (``_stalled``).
+  A lone card that breaks a variant's lead rule is listed as a cheat.
 """
 
 from __future__ import annotations

@@ -7,8 +7,7 @@ checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from itertools import combinations, product
+from itertools import combinations
 
 from durak.actions import Illegal, Reason
 from durak.cards import Card
@@ -23,7 +22,7 @@ SHAPES: dict[Lead, tuple[tuple[int, ...], ...]] = {
 
 
 def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, ...]]:
-    """Every legal lead from ``hand`` (cards sorted within a lead)."""
+    """Every legal lead from ``hand``, its cards grouped by rank."""
     by_rank = _by_rank(hand)
     if lead is Lead.WHOLE_RANK:
         found: list[tuple[Card, ...]] = []
@@ -69,19 +68,24 @@ def _by_rank(hand: list[Card]) -> dict[int, list[Card]]:
     return groups
 
 
-def _shaped(by_rank: dict[int, list[Card]], shape: tuple[int, ...]) -> Iterator[tuple[Card, ...]]:
-    """Every lead of this shape: distinct ranks for its parts, each part any cards of its rank."""
-    counts = sorted(Counter(shape).items(), reverse=True)  # e.g. (2, two ranks), (1, one rank)
-
-    def pick(i: int, used: frozenset[int]) -> Iterator[tuple[Card, ...]]:
-        if i == len(counts):
-            yield ()
-            return
-        size, ranks_needed = counts[i]
-        able = [r for r in sorted(by_rank) if r not in used and len(by_rank[r]) >= size]
-        for ranks in combinations(able, ranks_needed):
-            parts = [list(combinations(by_rank[r], size)) for r in ranks]
-            for rest in pick(i + 1, used | set(ranks)):
-                yield from (tuple(c for part in chosen for c in part) + rest for chosen in product(*parts))
-
-    return (tuple(sorted(cards)) for cards in pick(0, frozenset()))
+def _shaped(by_rank: dict[int, list[Card]], shape: tuple[int, ...]) -> list[tuple[Card, ...]]:
+    """Every lead of this shape: distinct ranks for its parts (pairs, sets, a single card of another rank)."""
+    if shape == (1,):
+        return [(c,) for cards in by_rank.values() for c in cards]
+    if len(shape) == 1:  # one set: a pair, three or four of a rank
+        return [combo for cards in by_rank.values() for combo in combinations(cards, shape[0])]
+    pairs = {r: list(combinations(cards, 2)) for r, cards in by_rank.items() if len(cards) >= 2}
+    found: list[tuple[Card, ...]] = []
+    if shape == (2, 1):
+        for r, combos in pairs.items():
+            others = [c for q, cards in by_rank.items() if q != r for c in cards]
+            found.extend([(*pair, c) for pair in combos for c in others])
+        return found
+    for r, q in combinations(sorted(pairs), 2):
+        both = [a + b for a in pairs[r] for b in pairs[q]]
+        if shape == (2, 2):
+            found.extend(both)
+        else:  # (2, 2, 1)
+            others = [c for k, cards in by_rank.items() if k != r and k != q for c in cards]
+            found.extend([(*two, c) for two in both for c in others])
+    return found
