@@ -38,6 +38,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "pogony_race": (N_("Epaulettes race"), N_("Hang the most pairs")),
     "pairs": (N_("From pairs"), N_("5 cards, lead pairs + one")),
     "groups": (N_("From groups"), N_("5 cards, lead pairs and sets")),
+    "perevodnoy_2": (N_("Transfer after cover"), N_("Transfer even after covering")),
 }
 PER_PAGE = 8
 
@@ -112,6 +113,8 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
     }.get(rules.lead)
     if lead:
         add(lead)
+    if rules.transfer_after_cover and rules.transfer:
+        add(tr.gettext("The defender may transfer even after covering; the covered pairs stay on the table."))
     if not rules.transfer_trump_on_table and rules.transfer:
         add(tr.gettext("Nobody transfers while a trump lies on the table."))
     if rules.taker_attacks:

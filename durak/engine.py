@@ -138,19 +138,33 @@ def _transfer_blocker(state: State) -> Reason | None:
         return Reason.TAKING
     if state.first_bout and not state.rules.transfer_first_bout:
         return Reason.TRANSFER_FIRST_BOUT
-    if any(c is not None for c in state.covers):
+    if not state.rules.transfer_after_cover and any(c is not None for c in state.covers):
         return Reason.TRANSFER_AFTER_COVER
     if not state.rules.transfer_trump_on_table:
         trump = state.trump
-        if any(c & 3 == trump for c in state.attacks):  # covers: none lie there (above)
+        if any(c is not None and c & 3 == trump for c in (*state.attacks, *state.covers)):
             return Reason.TRANSFER_TRUMP_ON_TABLE
     return None
 
 
 def _attack_rank(state: State) -> int | None:
-    """The one rank of all attack cards, or None if cheats mixed them."""
-    r = state.attacks[0] >> 2
-    return r if all(c >> 2 == r for c in state.attacks) else None
+    """The one rank of the attack cards to beat (all of them, unless переводной-2 left covered pairs), or
+    None if cheats mixed them."""
+    rank = None
+    for a, c in zip(state.attacks, state.covers, strict=True):
+        if c is None:
+            if rank is None:
+                rank = a >> 2
+            elif a >> 2 != rank:
+                return None
+    return rank
+
+
+def _transfer_fits(state: State, nxt: int) -> int:
+    """How many cards a transfer to ``nxt`` may add (VARIANTS.md §2.5): he beats at most his hand, the bout
+    holds at most its limit. Without covered pairs on the table: min(his hand, limit) - attack cards."""
+    to_beat = state.covers.count(None)
+    return min(len(state.hands[nxt]) - to_beat, bout_limit(state) - len(state.attacks))
 
 
 def _table_ranks(state: State) -> set[int]:
@@ -287,7 +301,7 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
     nxt = defender_for(state, state.defender)
     if nxt is None:
         return
-    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
+    fits = _transfer_fits(state, nxt)
     rank = _attack_rank(state)
     may_empty = state.rules.transfer_last_card or state.stock or len(hand) > 1
     if fits >= 1 and may_empty:
@@ -412,7 +426,7 @@ def _check_transfer_common(state: State, seat: int) -> int:
 
 def _check_transfer(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal | None:
     nxt = _check_transfer_common(state, seat)
-    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
+    fits = _transfer_fits(state, nxt)
     if len(cards) > fits:
         raise Illegal(Reason.LIMIT, room=max(fits, 0))
     hand = state.hands[seat]
@@ -431,8 +445,7 @@ def _check_show(state: State, seat: int, card: Card) -> Illegal | None:
     nxt = _check_transfer_common(state, seat)
     if seat in state.shown:
         raise Illegal(Reason.SHOW_USED)
-    fits = min(len(state.hands[nxt]), bout_limit(state)) - len(state.attacks)
-    if fits < 0:
+    if _transfer_fits(state, nxt) < 0:
         raise Illegal(Reason.LIMIT, room=0)
     if card >> 2 != _attack_rank(state) or card & 3 != state.trump:
         return Illegal(Reason.SHOW_NOT_TRUMP, card=card)
@@ -551,8 +564,12 @@ def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> N
             s.attacks.append(c)
             s.covers.append(None)
         events.append(Event(Ev.TRANSFER, seat, action.cards, other=nxt))
+    covered = len(s.covers) - s.covers.count(None)
+    if covered and s.rules.ranking is not Ranking.ORDER:  # переводной-2: the pairs he covered stay his
+        done = {pair for pair, _ in s.coverers}
+        s.coverers = (*s.coverers, *((i, seat) for i, c in enumerate(s.covers) if c is not None and i not in done))
     s.attacker, s.defender = seat, nxt
-    s.cap = len(s.hands[nxt])
+    s.cap = len(s.hands[nxt]) + covered  # the limit counts the covered pairs he need not beat
     s.passed = frozenset()
     if action.act is Act.TRANSFER:
         _after_lay(s, seat, action.cards, events)
@@ -625,6 +642,7 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     s.taking = False
     s.passed = s.shown = s.cheats = s.accused = frozenset()
     s.cap = 0
+    s.coverers = ()
     stock = len(s.stock)
     _refill(s, attacker, defender, events)
     if _game_over(s, defender, events):
@@ -715,11 +733,12 @@ def _score(s: State, attacker: int, defender: int, taker: int | None, table: lis
     if taker is not None:
         return
     low = FIGURE_RANK if ranking is Ranking.FIGURES else 0
-    gained = sum(1 for a, c in zip(s.attacks, s.covers, strict=True) if c is not None and a >> 2 >= low)
-    if gained:
-        scores = list(s.scores)
-        scores[defender] += gained
-        s.scores = tuple(scores)
+    coverer = dict(s.coverers)
+    scores = list(s.scores)
+    for i, (a, c) in enumerate(zip(s.attacks, s.covers, strict=True)):
+        if c is not None and a >> 2 >= low:
+            scores[coverer.get(i, defender)] += 1
+    s.scores = tuple(scores)
 
 
 def _rotate_hands(s: State, events: list[Event]) -> None:

@@ -125,6 +125,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "pogony_race": {"ranking": Ranking.POGONY},
     "pairs": {"hand_size": 5, "lead": Lead.PAIRS},
     "groups": {"hand_size": 5, "lead": Lead.GROUPS},
+    "perevodnoy_2": {**_PEREVODNOY, "transfer_after_cover": True},
 }
 CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
@@ -162,6 +163,7 @@ class Rules:
     royal: Royal = Royal.OFF
     lead: Lead = Lead.SAME_RANK
     transfer_trump_on_table: bool = True
+    transfer_after_cover: bool = False
     taker_attacks: bool = False
     rotate_hands: bool = False
     refill: Refill = Refill.TO_HAND_SIZE
@@ -294,7 +296,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
           "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
-          "transfer_trump_on_table", "taker_attacks", "rotate_hands"}
+          "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
 _NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
 _FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE

@@ -50,6 +50,7 @@ class State:
     scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
     idle: int = 0                    # занудный: bouts in a row that changed nothing but who holds the cards
+    coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -66,7 +67,7 @@ class State:
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
             self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
-            self.memo,
+            self.coverers, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -107,6 +108,7 @@ class State:
             "scores": list(self.scores),
             "pogons": [list(p) for p in self.pogons],
             "idle": self.idle,
+            "coverers": [list(p) for p in self.coverers],
         }
 
     @classmethod
@@ -190,6 +192,7 @@ def _from_json(data: Any) -> State:
         scores=tuple(_count(n) for n in data.get("scores", [])),
         pogons=tuple(tuple(_rank(r) for r in p) for p in data.get("pogons", [])),
         idle=_count(data.get("idle", 0)),
+        coverers=tuple((_count(i), _seat(p)) for i, p in data.get("coverers", [])),
     )
     scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
     if len(state.scores) != (state.players if scored else 0):

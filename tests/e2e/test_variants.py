@@ -4,6 +4,7 @@ and whole games of variants with their own leads played through the hand keyboar
 from __future__ import annotations
 
 from bot.callbacks import Verb, encode
+from durak.rules import PRESETS
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram, Message
@@ -20,7 +21,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
     assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
-    assert text.count("\n• ") == 23
+    assert text.count("\n• ") == len(PRESETS) == 24
 
 
 async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:

@@ -58,6 +58,7 @@ def test_round_trip_through_dict() -> None:
     ("pogony_race", {"ranking": "pogony"}),
     ("pairs", {"hand_size": 5, "lead": "pairs"}),
     ("groups", {"hand_size": 5, "lead": "groups"}),
+    ("perevodnoy_2", {"transfer": True, "transfer_show_trump": True, "transfer_after_cover": True}),
 ])
 def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
     """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
