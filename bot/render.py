@@ -219,6 +219,7 @@ _EVENT_TEXTS = {
     Ev.OUT: N_("{who} has no cards left: place {n}"),
     Ev.POGON: N_("{who} hangs a pogon on {other}"),
     Ev.HANDS_ROTATED: N_("Every hand passes to the left"),
+    Ev.RECYCLED: N_("{cards} go back into the stock"),
 }
 _PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 

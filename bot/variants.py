@@ -39,6 +39,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "pairs": (N_("From pairs"), N_("5 cards, lead pairs + one")),
     "groups": (N_("From groups"), N_("5 cards, lead pairs and sets")),
     "perevodnoy_2": (N_("Transfer after cover"), N_("Transfer even after covering")),
+    "recycled": (N_("Recycled discard"), N_("Every 2nd defence back in stock")),
 }
 PER_PAGE = 8
 
@@ -117,6 +118,8 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
         add(tr.gettext("The defender may transfer even after covering; the covered pairs stay on the table."))
     if not rules.transfer_trump_on_table and rules.transfer:
         add(tr.gettext("Nobody transfers while a trump lies on the table."))
+    if rules.recycle_discard:
+        add(tr.gettext("Every second beaten bout goes back into the stock, shuffled, while the stock lasts."))
     if rules.taker_attacks:
         add(tr.gettext("Whoever takes attacks next."))
     if rules.rotate_hands:

@@ -22,6 +22,7 @@ Choices where RULES.md is silent (see also the README):
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from itertools import combinations
 
@@ -631,8 +632,9 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     if s.rules.ranking is not Ranking.ORDER:
         _score(s, attacker, defender, taker, table, events)
     if taker is None:
-        s.discard.extend(table)
         events.append(Event(Ev.BEATEN, defender, tuple(table)))
+        if not (s.rules.recycle_discard and _recycled(s, table, events)):
+            s.discard.extend(table)
     else:
         s.hands[taker].extend(table)
         events.append(Event(Ev.PICKED_UP, taker, tuple(table)))
@@ -739,6 +741,21 @@ def _score(s: State, attacker: int, defender: int, taker: int | None, table: lis
         if c is not None and a >> 2 >= low:
             scores[coverer.get(i, defender)] += 1
     s.scores = tuple(scores)
+
+
+def _recycled(s: State, table: list[Card], events: list[Event]) -> bool:
+    """отбойный: every second beaten bout of the game, while the stock has cards, goes back into the stock,
+    shuffled with the cards above the face-up card (which stays at the bottom)."""
+    s.bouts_beaten += 1
+    if s.bouts_beaten % 2 or not s.stock:
+        return False
+    stock = s.stock
+    face = 1 if stock[-1] == s.trump_card else 0
+    mixed = stock[:len(stock) - face] + table
+    random.Random(f"{s.seed}:{s.bouts_beaten}").shuffle(mixed)
+    s.stock = mixed + stock[len(stock) - face:]
+    events.append(Event(Ev.RECYCLED, None, tuple(table), None, len(table)))
+    return True
 
 
 def _rotate_hands(s: State, events: list[Event]) -> None:

@@ -61,6 +61,10 @@ class Record:
                 for i, p in enumerate(active):
                     known[p] = moved[i - 1]
                 continue
+            if kind is Ev.RECYCLED:  # отбойный: the bout's cards went back into the stock
+                gone = gone.difference(e.cards)
+                stock += e.number
+                continue
             if seat is None:
                 continue
             if kind in _LAID:

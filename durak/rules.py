@@ -126,6 +126,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "pairs": {"hand_size": 5, "lead": Lead.PAIRS},
     "groups": {"hand_size": 5, "lead": Lead.GROUPS},
     "perevodnoy_2": {**_PEREVODNOY, "transfer_after_cover": True},
+    "recycled": {"recycle_discard": True},
 }
 CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
@@ -164,6 +165,7 @@ class Rules:
     lead: Lead = Lead.SAME_RANK
     transfer_trump_on_table: bool = True
     transfer_after_cover: bool = False
+    recycle_discard: bool = False
     taker_attacks: bool = False
     rotate_hands: bool = False
     refill: Refill = Refill.TO_HAND_SIZE
@@ -282,7 +284,7 @@ def _refuse_combinations(r: Rules) -> None:
 
 
 # options that need a stock: refused with no stock (VARIANTS.md §3)
-_STOCK_OPTIONS = ("refill", "trump_card_hidden")
+_STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard")
 
 
 def _is_set(r: Rules, option: str) -> bool:
@@ -296,7 +298,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
           "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
-          "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover"}
+          "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover", "recycle_discard"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
 _NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
 _FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE

@@ -23,7 +23,7 @@ from durak.state import State
 from durak.view import shown_trump_card
 
 TOP_KEYS = {"name", "rules", "trump", "hands", "stock", "attacker", "first_bout", "steps", "result",
-            "players", "decks", "scores"}
+            "players", "decks", "scores", "bouts_beaten", "seed"}
 REQUIRED_KEYS = {"name", "steps"}
 STEP_FIELDS: dict[str, set[str]] = {
     "attack": {"cards"}, "defend": {"target", "card"}, "transfer": {"cards"}, "show": {"card"},
@@ -90,6 +90,11 @@ def run_scenario(data: Any) -> None:
         raise ScenarioError(str(e)) from None
     if "scores" in data:
         _set_scores(state, data["scores"])
+    for key, default in (("bouts_beaten", 0 if first_bout else 1), ("seed", 0)):
+        value = data.get(key, default)
+        if not _is_int(value) or value < 0:
+            raise ScenarioError(f"{key} must be a whole number")
+        setattr(state, key, value)
     steps = data["steps"]
     if not isinstance(steps, list):
         raise ScenarioError("steps must be a list")

@@ -38,7 +38,9 @@ def new_game(rules: Rules, players: int, seed: int | str, previous: Previous | N
         rng.shuffle(cards)
         dealt = deal(rules, players, cards)
         if dealt is not None:
-            return start_dealt(rules, dealt, previous)
+            state = start_dealt(rules, dealt, previous)
+            state.seed = seed if isinstance(seed, int) and seed >= 0 else rng.getrandbits(63)
+            return state
 
 
 def deal_decks(rules: Rules, players: int, decks: list[list[Card]], attacker: int | None = None) -> State:

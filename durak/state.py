@@ -51,6 +51,8 @@ class State:
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
     idle: int = 0                    # занудный: bouts in a row that changed nothing but who holds the cards
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
+    bouts_beaten: int = 0            # отбойный: bouts ended бито so far
+    seed: int = 0                    # отбойный: the game's seed, for shuffles during play
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -67,7 +69,7 @@ class State:
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
             self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
-            self.coverers, self.memo,
+            self.coverers, self.bouts_beaten, self.seed, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -109,6 +111,8 @@ class State:
             "pogons": [list(p) for p in self.pogons],
             "idle": self.idle,
             "coverers": [list(p) for p in self.coverers],
+            "bouts_beaten": self.bouts_beaten,
+            "seed": self.seed,
         }
 
     @classmethod
@@ -193,6 +197,8 @@ def _from_json(data: Any) -> State:
         pogons=tuple(tuple(_rank(r) for r in p) for p in data.get("pogons", [])),
         idle=_count(data.get("idle", 0)),
         coverers=tuple((_count(i), _seat(p)) for i, p in data.get("coverers", [])),
+        bouts_beaten=_count(data.get("bouts_beaten", 0)),
+        seed=_count(data.get("seed", 0)),
     )
     scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
     if len(state.scores) != (state.players if scored else 0):

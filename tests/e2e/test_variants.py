@@ -21,7 +21,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
     assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
-    assert text.count("\n• ") == len(PRESETS) == 24
+    assert text.count("\n• ") == len(PRESETS) == 25
 
 
 async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:
@@ -46,10 +46,10 @@ async def test_the_picker_sets_a_game_that_becomes_the_groups_default(fake: Fake
     answer = await table.press(102, table.lobby(), "Game:")
     assert answer["text"] == "Only the creator can do that."
     await table.press(101, table.lobby(), "Game:")
-    await fake.wait_for(lambda: "Choose the game (1/3)" in table.lobby().text)
+    await fake.wait_for(lambda: "Choose the game (1/4)" in table.lobby().text)
     assert "✅ Podkidnoy: Throw in cards of ranks on the table" in table.lobby().text
     await table.press(101, table.lobby(), "›")
-    await fake.wait_for(lambda: "Choose the game (2/3)" in table.lobby().text)
+    await fake.wait_for(lambda: "Choose the game (2/4)" in table.lobby().text)
     assert "Tedious: Lead only your highest rank" in table.lobby().text
     forged, stale = encode_variant(table.lobby(), "mars"), encode_variant(table.lobby(), "japanese")
     answer = await table.press(101, table.lobby(), forged)
