@@ -80,9 +80,15 @@ async def test_a_game_of_threes_plays_to_the_end(fake: FakeTelegram, bot: BotPro
     table = Table(fake, GROUP, [101, 102], seed=4)
     await table.seat_everyone("threes")
     await table.start(101)
+    hand = table.hand_message(101)
+    assert hand is not None
+    game_id = int(hand.buttons()[0]["callback_data"].split(":")[2])
+    answer = await table.press(101, hand, encode(Verb.VARIANT, game_id, 0, "japanese"))
+    assert answer["text"] == "This button is not valid any more.", "a picker press forged on a running game"
     result = await table.play_to_the_end(timeout=180)
     assert "durak" in result.text.lower() or "draw" in result.text.lower()
     assert table.accepted > 10
+    assert '"preset": "threes"' in table.stored(bot.settings.database_path)["rules"]
 
 
 async def test_a_game_of_points_ranks_by_the_cards_beaten(fake: FakeTelegram, bot: BotProcess) -> None:
