@@ -220,6 +220,7 @@ _EVENT_TEXTS = {
     Ev.POGON: N_("{who} hangs a pogon on {other}"),
     Ev.HANDS_ROTATED: N_("Every hand passes to the left"),
     Ev.RECYCLED: N_("{cards} go back into the stock"),
+    Ev.TRUMP_SWAPPED: N_("The trump changes: {cards}"),
 }
 _PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 

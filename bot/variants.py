@@ -40,6 +40,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "groups": (N_("From groups"), N_("5 cards, lead pairs and sets")),
     "perevodnoy_2": (N_("Transfer after cover"), N_("Transfer even after covering")),
     "recycled": (N_("Recycled discard"), N_("Every 2nd defence back in stock")),
+    "trump_swap": (N_("Trump swap"), N_("The trump changes after defences")),
 }
 PER_PAGE = 8
 
@@ -118,6 +119,9 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
         add(tr.gettext("The defender may transfer even after covering; the covered pairs stay on the table."))
     if not rules.transfer_trump_on_table and rules.transfer:
         add(tr.gettext("Nobody transfers while a trump lies on the table."))
+    if rules.trump_swap:
+        add(tr.gettext("After each beaten bout the last cover card replaces the card under the stock, and its "
+                       "suit is trump from then on."))
     if rules.recycle_discard:
         add(tr.gettext("Every second beaten bout goes back into the stock, shuffled, while the stock lasts."))
     if rules.taker_attacks:

@@ -635,6 +635,8 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
         events.append(Event(Ev.BEATEN, defender, tuple(table)))
         if not (s.rules.recycle_discard and _recycled(s, table, events)):
             s.discard.extend(table)
+            if s.rules.trump_swap:
+                _swap_trump(s, events)
     else:
         s.hands[taker].extend(table)
         events.append(Event(Ev.PICKED_UP, taker, tuple(table)))
@@ -741,6 +743,22 @@ def _score(s: State, attacker: int, defender: int, taker: int | None, table: lis
         if c is not None and a >> 2 >= low:
             scores[coverer.get(i, defender)] += 1
     s.scores = tuple(scores)
+
+
+def _swap_trump(s: State, events: list[Event]) -> None:
+    """козырной: after a beaten bout (its cards in the discard) the cover of the last covered pair replaces
+    the face-up card under the stock, and its suit is trump from now on; the old face-up card is discarded."""
+    stock, old = s.stock, s.trump_card
+    if not stock or old is None or stock[-1] != old:
+        return
+    new = next((c for c in reversed(s.covers) if c is not None), None)
+    if new is None:
+        return
+    s.discard.remove(new)
+    s.discard.append(old)
+    stock[-1] = new
+    s.trump_card, s.trump = new, new & 3
+    events.append(Event(Ev.TRUMP_SWAPPED, None, (old, new)))
 
 
 def _recycled(s: State, table: list[Card], events: list[Event]) -> bool:

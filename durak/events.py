@@ -24,6 +24,7 @@ class Ev(StrEnum):
     OUT = "out"                # seat is out, number = place (1 = first)
     GAME_OVER = "game_over"    # cards empty; see the state for loser, draw, pogony
     POGON = "pogon"            # погонный: seat hung a pogon of rank ``number`` on other (the taker)
+    TRUMP_SWAPPED = "trump_swapped"  # козырной: cards=(old face-up card, new face-up card): its suit is trump
     RECYCLED = "recycled"      # отбойный: the beaten bout's cards went back into the stock, shuffled
     HANDS_ROTATED = "hands_rotated"  # круговой: every hand passed to the next active seat (number: their bit set)
 

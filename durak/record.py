@@ -52,7 +52,7 @@ class Record:
     def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
-        gone, stock = self.gone, self.stock
+        gone, stock, face = self.gone, self.stock, self.trump_card
         for e in events:
             kind, seat = e.kind, e.seat
             if kind is Ev.HANDS_ROTATED:  # what was known of a hand now lies in the next active seat's
@@ -65,6 +65,10 @@ class Record:
                 gone = gone.difference(e.cards)
                 stock += e.number
                 continue
+            if kind is Ev.TRUMP_SWAPPED:  # козырной: the old face-up card is discarded, a cover lies there now
+                old, face = e.cards
+                gone = gone.difference((face,)) | {old}
+                continue
             if seat is None:
                 continue
             if kind in _LAID:
@@ -76,11 +80,11 @@ class Record:
                 gone = gone | set(e.cards)
             elif kind is Ev.DREW:
                 stock -= e.number
-                if stock == 0 and self.trump_card is not None and self.stock > 0:
-                    known[seat] = known[seat] | {self.trump_card}
-        if stock == self.stock and gone is self.gone and known == list(self.known):
+                if stock == 0 and face is not None and self.stock > 0:
+                    known[seat] = known[seat] | {face}
+        if stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card:
             return self
-        return Record(tuple(known), gone, stock, self.trump_card)
+        return Record(tuple(known), gone, stock, face)
 
 
 _LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER})

@@ -127,6 +127,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "groups": {"hand_size": 5, "lead": Lead.GROUPS},
     "perevodnoy_2": {**_PEREVODNOY, "transfer_after_cover": True},
     "recycled": {"recycle_discard": True},
+    "trump_swap": {"trump_swap": True},
 }
 CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
@@ -166,6 +167,7 @@ class Rules:
     transfer_trump_on_table: bool = True
     transfer_after_cover: bool = False
     recycle_discard: bool = False
+    trump_swap: bool = False
     taker_attacks: bool = False
     rotate_hands: bool = False
     refill: Refill = Refill.TO_HAND_SIZE
@@ -258,8 +260,10 @@ def _refuse_combinations(r: Rules) -> None:
         for option in _STOCK_OPTIONS:
             if _is_set(r, option):
                 refuse("stock_mode", option)
-    if r.trump_suit is not TrumpSuit.TURNED and r.trump_card_hidden:
-        refuse("trump_suit", "trump_card_hidden")
+    if r.trump_suit is not TrumpSuit.TURNED:
+        for option in ("trump_card_hidden", "trump_swap"):  # no face-up card
+            if _is_set(r, option):
+                refuse("trump_suit", option)
     if r.special_suit is not None:
         if r.special_suit not in SUIT_OPTIONS:
             raise RulesError("special_suit", f"unknown value {r.special_suit!r} (one of S, C, D, H or null)")
@@ -269,6 +273,8 @@ def _refuse_combinations(r: Rules) -> None:
             refuse("special_suit", "suitless")
         if r.royal is not Royal.OFF:
             refuse("special_suit", "royal")
+        if r.trump_swap:
+            refuse("special_suit", "trump_swap")
     if r.suitless and r.royal is not Royal.OFF:
         refuse("suitless", "royal")
     if r.lead in (Lead.THREE, Lead.PAIRS, Lead.GROUPS) and r.lead_max is not None:
@@ -284,7 +290,7 @@ def _refuse_combinations(r: Rules) -> None:
 
 
 # options that need a stock: refused with no stock (VARIANTS.md §3)
-_STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard")
+_STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard", "trump_swap")
 
 
 def _is_set(r: Rules, option: str) -> bool:
@@ -298,7 +304,8 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
           "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
-          "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover", "recycle_discard"}
+          "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover", "recycle_discard",
+          "trump_swap"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
 _NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
 _FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE

@@ -21,7 +21,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
     assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
-    assert text.count("\n• ") == len(PRESETS) == 25
+    assert text.count("\n• ") == len(PRESETS) == 26
 
 
 async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:

@@ -48,7 +48,7 @@ VARIANT_OPTIONS: dict[str, list[object]] = {
     "special_suit": [None, "S", "D"], "trump_card_hidden": [False, True], "suitless": [False, True],
     "royal": ["off", "royal", "aces"], "lead": ["same_rank", "whole_rank", "highest", "three", "pairs", "groups"],
     "transfer_trump_on_table": [True, False], "taker_attacks": [False, True], "rotate_hands": [False, True],
-    "transfer_after_cover": [False, True], "recycle_discard": [False, True],
+    "transfer_after_cover": [False, True], "recycle_discard": [False, True], "trump_swap": [False, True],
     "refill": ["to_hand_size", "when_empty"], "pogony_rule": ["sixes", "two_sixes", "off"],
     "ranking": ["order", "beaten", "figures", "pogony"], "transfer": [False, True], "throw_in": ["all", "off"],
 }

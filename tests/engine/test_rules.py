@@ -60,6 +60,7 @@ def test_round_trip_through_dict() -> None:
     ("groups", {"hand_size": 5, "lead": "groups"}),
     ("perevodnoy_2", {"transfer": True, "transfer_show_trump": True, "transfer_after_cover": True}),
     ("recycled", {"recycle_discard": True}),
+    ("trump_swap", {"trump_swap": True}),
 ])
 def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
     """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
@@ -83,6 +84,9 @@ def test_a_preset_takes_overrides_like_any_option() -> None:
     ({"stock_mode": "removed", "trump_card_hidden": True}, "stock_mode", "trump_card_hidden"),
     ({"preset": "chukchi", "recycle_discard": True}, "stock_mode", "recycle_discard"),
     ({"preset": "piled", "recycle_discard": True}, "deal", "recycle_discard"),
+    ({"preset": "trump_swap", "trump_suit": "none"}, "trump_suit", "trump_swap"),
+    ({"preset": "trump_swap", "special_suit": "S"}, "special_suit", "trump_swap"),
+    ({"preset": "trump_swap", "stock_mode": "removed"}, "stock_mode", "trump_swap"),
     ({"trump_suit": "none", "trump_card_hidden": True}, "trump_suit", "trump_card_hidden"),
     ({"trump_suit": "H", "trump_card_hidden": True}, "trump_suit", "trump_card_hidden"),
     ({"special_suit": "S", "trump_suit": "S"}, "special_suit", "trump_suit"),
