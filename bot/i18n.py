@@ -43,3 +43,8 @@ def pick_language(chosen: str | None, telegram_code: str | None, default: str) -
     if telegram_code:
         return "ru" if telegram_code.split("-")[0].lower() in _RUSSIAN_READERS else "en"
     return default if default in LANGUAGES else "en"
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction (Babel knows N_); it is translated where it is shown."""
+    return message

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import hand, variants
 from bot.callbacks import Verb, encode
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.labels import card_text, cards_text, rank_text, suit_text
 from bot.turns import WARN_SECONDS
 from durak import Illegal, Reason, Rules, View, parse_card, view
@@ -182,8 +182,8 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
 def variant_picker(tr: Translator, game: Game, page: int) -> tuple[str, InlineKeyboardMarkup]:
     """Settings → Game: a page of games, each with its line; a press on one sets it."""
     seq = game.version
+    page = variants.clamped(page)
     shown = variants.page_of(page)
-    page = max(0, min(page, variants.pages() - 1))
     lines = [tr.gettext("🎲 Choose the game ({page}/{pages}):").format(page=page + 1, pages=variants.pages()), ""]
     lines += [f"{'✅ ' if p == game.rules.preset else ''}{preset_name(tr, p)}: {variants.variant_line(tr, p)}"
               for p in shown]
@@ -197,11 +197,6 @@ def variant_picker(tr: Translator, game: Game, page: int) -> tuple[str, InlineKe
 
 
 # ------------------------------------------------------------------ events
-
-def N_(message: str) -> str:
-    """Marks a message for extraction (Babel knows N_); it is translated where it is shown."""
-    return message
-
 
 # A move in words, translated only when shown: every private message shows the last moves, so a move log
 # translated whole for each event was a tenth of the bot's rendering under load.

@@ -4,14 +4,10 @@ translator; the Russian names are the seeds' own (``японский``, ``пер
 
 from __future__ import annotations
 
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
+from bot.labels import suit_text
+from durak.cards import parse_suit
 from durak.rules import PRESETS, Deal, Lead, PogonyRule, Ranking, Refill, Royal, Rules, StockMode, TrumpSuit
-
-
-def N_(message: str) -> str:
-    """Marks a message for extraction; it is translated where it is shown."""
-    return message
-
 
 # preset id → (name, one line), in the order the picker shows them
 CATALOGUE: dict[str, tuple[str, str]] = {
@@ -71,10 +67,13 @@ def page_with(preset: str) -> int:
     return ids.index(preset) // PER_PAGE if preset in ids else 0
 
 
+def clamped(page: int) -> int:
+    return max(0, min(page, pages() - 1))
+
+
 def page_of(page: int) -> list[str]:
-    ids = list(CATALOGUE)
-    page = max(0, min(page, pages() - 1))
-    return ids[page * PER_PAGE:(page + 1) * PER_PAGE]
+    """The games of a page (see :func:`clamped`)."""
+    return list(CATALOGUE)[page * PER_PAGE:(page + 1) * PER_PAGE]
 
 
 def differences(tr: Translator, rules: Rules) -> list[str]:
@@ -146,7 +145,7 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
 
 
 def _suit(letter: str) -> str:
-    return {"S": "♠", "C": "♣", "D": "♦️", "H": "♥️"}[letter]
+    return suit_text(parse_suit(letter))
 
 
 assert set(CATALOGUE) == set(PRESETS), "every preset has a name and a line"
