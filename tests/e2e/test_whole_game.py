@@ -41,8 +41,9 @@ def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: i
                                                      (row["id"],))]
     assert log and json.loads(row["log"]) == [], "the log is appended as events, not rewritten in the games row"
     shown = {card_text(parse_card(c)) for event in log for c in event.get("c", [])}
-    trump_labels = {m.group(0) for text in table_message.history for m in re.finditer(r"under the stock: (\S+)", text)}
-    public = shown | {t.replace("under the stock: ", "") for t in trump_labels}
+    # the face-up card is public: "(under the stock: K♦️)", without the closing bracket
+    face_up = {m.group(1) for text in table_message.history for m in re.finditer(r"under the stock: ([^\s)]+)", text)}
+    public = shown | face_up
     never_public = {card_text(c) for hand in state.hands for c in hand} - public
     for message in table.group_messages():
         for text in message.history:
