@@ -16,6 +16,12 @@ class Act(StrEnum):
     TAKE = "take"
     PASS = "pass"
     ACCUSE = "accuse"      # cheating mode: accuse ``suspect``
+    # the variants (VARIANTS.md §4)
+    STOCK_LEAD = "stock_lead"  # армянский: lead the stock's top card; the lead may stay open
+    DRAW_CARD = "draw_card"    # вторая попытка: the defender draws the stock's top card
+    SWAP = "swap"              # покерный: the defender swaps ``cards`` (two) for the stock's top two
+    COUNTER = "counter"        # прибалтийский: cover ``target`` with ``cards[0]``, strike back with ``cards[1:]``
+    THROW_SELF = "throw_self"  # американский: the defender throws ``cards`` in on himself
 
 
 class Action(NamedTuple):
@@ -59,6 +65,22 @@ def accuse(suspect: int) -> Action:
     return Action(Act.ACCUSE, suspect=suspect)
 
 
+STOCK_LEAD = Action(Act.STOCK_LEAD)
+DRAW_CARD = Action(Act.DRAW_CARD)
+
+
+def swap(first: Card, second: Card) -> Action:
+    return Action(Act.SWAP, (first, second))
+
+
+def counter(target: Card, card: Card, *cards: Card) -> Action:
+    return Action(Act.COUNTER, (card, *cards), target=target)
+
+
+def throw_self(*cards: Card, cheat: bool = False) -> Action:
+    return Action(Act.THROW_SELF, tuple(cards), cheat=cheat)
+
+
 class Reason(StrEnum):
     """Why an action was refused; a UI turns it (and its params) into a sentence."""
 
@@ -99,6 +121,24 @@ class Reason(StrEnum):
     LEAD_NOT_HIGHEST = "lead_not_highest"
     LEAD_NOT_WHOLE_RANK = "lead_not_whole_rank"  # count: how many of that rank must be led
     TRANSFER_TRUMP_ON_TABLE = "transfer_trump_on_table"
+    STOCK_LEAD_OFF = "stock_lead_off"
+    STOCK_EMPTY = "stock_empty"
+    LEAD_OPEN = "lead_open"                # the main attacker is still completing a stock lead
+    NOT_TO_BEAT = "not_to_beat"            # card: passed over by a transfer (переводной-3)
+    TRANSFER_AFTER_DRAW = "transfer_after_draw"
+    DRAW_OFF = "draw_off"
+    DRAW_USED = "draw_used"
+    SWAP_OFF = "swap_off"
+    SWAP_USED = "swap_used"
+    SWAP_AFTER_COVER = "swap_after_cover"
+    SWAP_HAND = "swap_hand"                # size: the most cards a hand may hold to swap
+    SWAP_STOCK = "swap_stock"              # the stock holds too few cards above the face-up card
+    COUNTER_OFF = "counter_off"
+    COUNTER_NOT_NOW = "counter_not_now"    # not exactly one attack card, uncovered, on the table
+    COUNTER_RANK = "counter_rank"          # card: not of the covering card's rank
+    SELF_THROW_OFF = "self_throw_off"
+    SELF_THROW_NOT_NOW = "self_throw_not_now"
+    SELF_THROW_LAST_CARD = "self_throw_last_card"
 
 
 class Illegal(Exception):

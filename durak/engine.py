@@ -26,7 +26,7 @@ import random
 from functools import lru_cache
 from itertools import combinations
 
-from durak.actions import TAKE, Act, Action, Illegal, Reason
+from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Reason
 from durak.cards import Card
 from durak.covering import beater_table
 from durak.events import Ev, Event
@@ -45,6 +45,8 @@ _SHOW = [Action(Act.SHOW, (c,)) for c in _CARDS]
 _SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
 _DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
 _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
+_THROW_SELF = [Action(Act.THROW_SELF, (c,)) for c in _CARDS]
+_THROW_SELF_CHEAT = [Action(Act.THROW_SELF, (c,), cheat=True) for c in _CARDS]
 FIGURE_RANK = 10  # фигурный: 10s to aces score
 STALL_BOUTS = 4   # занудный: idle bouts in a row, per player, that end the game in a draw
 
@@ -120,7 +122,7 @@ def room(state: State) -> int | None:
     if state.taking and rules.after_take_unlimited:
         return None
     limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
-    return (state.cap if state.cap < limit else limit) - len(state.attacks)
+    return (state.cap if state.cap < limit else limit) - len(state.attacks) - len(state.bypassed)
 
 
 def lead_room(state: State) -> int:
@@ -137,6 +139,8 @@ def _transfer_blocker(state: State) -> Reason | None:
         return Reason.TRANSFER_OFF
     if state.taking:
         return Reason.TAKING
+    if state.defender in state.drew:
+        return Reason.TRANSFER_AFTER_DRAW
     if state.first_bout and not state.rules.transfer_first_bout:
         return Reason.TRANSFER_FIRST_BOUT
     if not state.rules.transfer_after_cover and any(c is not None for c in state.covers):
@@ -161,15 +165,18 @@ def _attack_rank(state: State) -> int | None:
     return rank
 
 
-def _transfer_fits(state: State, nxt: int) -> int:
+def _transfer_fits(state: State, nxt: int, show: bool = False) -> int:
     """How many cards a transfer to ``nxt`` may add (VARIANTS.md §2.5): he beats at most his hand, the bout
-    holds at most its limit. Without covered pairs on the table: min(his hand, limit) - attack cards."""
-    to_beat = state.covers.count(None)
-    return min(len(state.hands[nxt]) - to_beat, bout_limit(state) - len(state.attacks))
+    holds at most its limit. Without covered pairs on the table: min(his hand, limit) - attack cards.
+    переводной-3: a transfer (not a show) passes over the cards he would have had to beat."""
+    to_beat = 0 if state.rules.transfer_beat_only_new and not show else state.covers.count(None)
+    return min(len(state.hands[nxt]) - to_beat, bout_limit(state) - len(state.attacks) - len(state.bypassed))
 
 
 def _table_ranks(state: State) -> set[int]:
     ranks = {c >> 2 for c in state.attacks}
+    for b in state.bypassed:
+        ranks.add(b >> 2)
     for c in state.covers:
         if c is not None:
             ranks.add(c >> 2)
@@ -188,8 +195,13 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     if not state.attacks:
         if seat == state.attacker:
             _list_leads(state, hand, acts)
+            if state.rules.stock_lead and state.stock and lead_room(state) >= 1:
+                acts.append(STOCK_LEAD)
         return acts
-    if seat == state.defender:
+    if state.lead_open or state.window:
+        if seat == (state.attacker if state.lead_open else state.defender):
+            (_list_open_lead if state.lead_open else _list_self_throws)(state, hand, acts)
+    elif seat == state.defender:
         if not state.taking:
             _list_defence(state, hand, acts)
     elif hand and seat in throwers(state):
@@ -215,6 +227,9 @@ def actors(state: State) -> list[int]:
         return [p for p in range(len(state.hands)) if legal_actions(state, p)]
     if not state.attacks:
         return [] if state.attacker is None else [state.attacker]
+    if state.lead_open or state.window:
+        seat = state.attacker if state.lead_open else state.defender
+        return [] if seat is None else [seat]
     taking = state.taking
     uncovered = None in state.covers
     seats = [state.defender] if uncovered and not taking and state.defender is not None else []
@@ -224,7 +239,7 @@ def actors(state: State) -> list[int]:
         fits = True
     else:  # room(state) > 0, inlined: every simulated move asks
         limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
-        fits = (state.cap if state.cap < limit else limit) > len(state.attacks)
+        fits = (state.cap if state.cap < limit else limit) > len(state.attacks) + len(state.bypassed)
     ranks = _table_ranks(state) if fits else None
     hands, passed = state.hands, state.passed
     for p in throwers(state):
@@ -244,6 +259,9 @@ def awaited(state: State) -> list[int]:
         return []
     if not state.attacks:
         return [] if state.attacker is None else [state.attacker]
+    if state.lead_open or state.window:
+        seat = state.attacker if state.lead_open else state.defender
+        return [] if seat is None else [seat]
     if not state.taking and None in state.covers:
         return [] if state.defender is None else [state.defender]
     return [p for p in throwers(state) if state.hands[p] and p not in state.passed]
@@ -296,6 +314,7 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
             acts.extend([honest[c] for c in hand if c in beat])
     if None in state.covers:
         acts.append(TAKE)
+        _list_extras(state, hand, acts)
     if _transfer_blocker(state) is not None:
         return
     assert state.defender is not None
@@ -311,12 +330,107 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
                 acts.append(_TRANSFER[c])
             elif cheating:
                 acts.append(_TRANSFER_CHEAT[c])
-    if fits >= 0 and state.rules.transfer_show_trump and state.defender not in state.shown:
+    if _transfer_fits(state, nxt, show=True) >= 0 and state.rules.transfer_show_trump \
+            and state.defender not in state.shown:
         for c in hand:
             if c >> 2 == rank and c & 3 == state.trump:
                 acts.append(_SHOW[c])
             elif cheating:
                 acts.append(_SHOW_CHEAT[c])
+
+
+def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
+    """The defender's extra moves of VARIANTS.md §2.6 while a card is to beat: draw, swap, counter-attack."""
+    rules = state.rules
+    if rules.draw_to_cover and _draw_blocker(state) is None:
+        acts.append(DRAW_CARD)
+    if rules.poker_swap and _swap_blocker(state) is None:
+        acts.extend(Action(Act.SWAP, pair) for pair in combinations(sorted(hand), 2))
+    if rules.counter_attack and _counter_blocker(state) is None and _counter_room(state) >= 2:
+        target = state.attacks[0]
+        beat = beater_table(rules, state.trump)[target]
+        may_empty = rules.transfer_last_card or bool(state.stock) or len(hand) > 2
+        if may_empty:
+            for c in hand:
+                if c in beat:
+                    acts.extend(Action(Act.COUNTER, (c, k), target=target) for k in hand
+                                if k >> 2 == c >> 2 and k != c)
+
+
+def _list_open_lead(state: State, hand: list[Card], acts: list[Action]) -> None:
+    """армянский: the cards that may complete the open stock lead (every subset that fits), or pass."""
+    most = lead_room(state) - len(state.attacks)
+    rank = state.attacks[0] >> 2
+    same = sorted(c for c in hand if c >> 2 == rank)
+    acts.extend(Action(Act.ATTACK, combo) for size in range(1, min(most, len(same)) + 1)
+                for combo in combinations(same, size))
+    acts.append(_PASS)
+
+
+def _list_self_throws(state: State, hand: list[Card], acts: list[Action]) -> None:
+    """американский: one card each of a rank on the table to throw in on himself, or pass (бито)."""
+    ranks = _table_ranks(state)
+    if state.rules.cheating:
+        acts.extend([_THROW_SELF[c] if c >> 2 in ranks else _THROW_SELF_CHEAT[c] for c in hand])
+    else:
+        acts.extend([_THROW_SELF[c] for c in hand if c >> 2 in ranks])
+    acts.append(_PASS)
+
+
+def _face_up(state: State) -> int:
+    """How many face-up cards lie at the bottom of the stock."""
+    stock = state.stock
+    return 1 if stock and state.trump_card is not None and stock[-1] == state.trump_card else 0
+
+
+def _draw_blocker(state: State) -> Reason | None:
+    if not state.rules.draw_to_cover:
+        return Reason.DRAW_OFF
+    if state.taking:
+        return Reason.TAKING
+    if None not in state.covers:
+        return Reason.NOTHING_TO_TAKE
+    if state.defender in state.drew:
+        return Reason.DRAW_USED
+    if not state.stock:
+        return Reason.STOCK_EMPTY
+    return None
+
+
+def _swap_blocker(state: State) -> Reason | None:
+    if not state.rules.poker_swap:
+        return Reason.SWAP_OFF
+    if state.taking:
+        return Reason.TAKING
+    if None not in state.covers:
+        return Reason.NOTHING_TO_TAKE
+    if state.defender in state.swapped:
+        return Reason.SWAP_USED
+    if state.defender in state.covered:
+        return Reason.SWAP_AFTER_COVER
+    assert state.defender is not None
+    if len(state.hands[state.defender]) > state.rules.hand_size:
+        return Reason.SWAP_HAND
+    if len(state.stock) - _face_up(state) < 2:
+        return Reason.SWAP_STOCK
+    return None
+
+
+def _counter_blocker(state: State) -> Reason | None:
+    if not state.rules.counter_attack:
+        return Reason.COUNTER_OFF
+    if state.taking:
+        return Reason.TAKING
+    if len(state.attacks) != 1 or state.bypassed or state.covers[0] is not None:
+        return Reason.COUNTER_NOT_NOW
+    return None
+
+
+def _counter_room(state: State) -> int:
+    """How many cards a counter-attack may lay (the cover and its rank): the new defender's hand and the limit
+    of a bout after the first (the beaten card opens the discard)."""
+    assert state.attacker is not None
+    return min(len(state.hands[state.attacker]), state.rules.bout_limit)
 
 
 # ---------------------------------------------------------------- checking an action
@@ -336,10 +450,21 @@ def check(state: State, seat: int, action: Action) -> bool:
     if act is Act.ACCUSE:
         _check_accuse(state, seat, action)
         return False
+    if state.lead_open and (seat != state.attacker or act not in (Act.ATTACK, Act.PASS)):
+        raise Illegal(Reason.LEAD_OPEN)
+    if state.window and (seat != state.defender or act not in (Act.THROW_SELF, Act.PASS)):
+        raise Illegal(Reason.NOT_YOUR_TURN if seat != state.defender else Reason.SELF_THROW_NOT_NOW)
     if act is Act.TAKE or act is Act.PASS:
         if not state.attacks:
             raise Illegal(Reason.NOT_YOUR_TURN)
-        (_check_take if act is Act.TAKE else _check_pass)(state, seat)
+        if not (state.lead_open or state.window):
+            (_check_take if act is Act.TAKE else _check_pass)(state, seat)
+        return False
+    if act is Act.STOCK_LEAD:
+        _check_stock_lead(state, seat)
+        return False
+    if act is Act.DRAW_CARD:
+        _check_defender(state, seat, _draw_blocker(state))
         return False
     cards = action.cards
     if not cards:
@@ -358,6 +483,16 @@ def check(state: State, seat: int, action: Action) -> bool:
         broken = _check_defend(state, seat, action.target, cards[0])
     elif act is Act.TRANSFER:
         broken = _check_transfer(state, seat, cards)
+    elif act is Act.SWAP:
+        if len(cards) != 2:
+            raise Illegal(Reason.NO_CARDS)
+        _check_defender(state, seat, _swap_blocker(state))
+        return False
+    elif act is Act.COUNTER:
+        _check_counter(state, seat, action.target, cards)
+        return False
+    elif act is Act.THROW_SELF:
+        broken = _check_throw_self(state, seat, cards)
     else:
         if len(cards) != 1:
             raise Illegal(Reason.NO_CARDS)
@@ -370,6 +505,14 @@ def check(state: State, seat: int, action: Action) -> bool:
 def _check_attack(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal | None:
     if seat == state.defender:
         raise Illegal(Reason.NOT_YOUR_TURN)
+    if state.lead_open:  # армянский: cards of the stock card's rank complete the lead; never as a cheat
+        most = lead_room(state) - len(state.attacks)
+        if len(cards) > most:
+            raise Illegal(Reason.LIMIT, room=most)
+        for c in cards:
+            if c >> 2 != state.attacks[0] >> 2:
+                raise Illegal(Reason.RANK_NOT_ON_TABLE, card=c)
+        return None
     if not state.attacks:
         if seat != state.attacker:
             raise Illegal(Reason.ONLY_ATTACKER_LEADS)
@@ -403,6 +546,8 @@ def _check_defend(state: State, seat: int, target: Card | None, card: Card) -> I
         raise Illegal(Reason.NOT_YOUR_TURN)
     if state.taking:
         raise Illegal(Reason.TAKING)
+    if target is not None and target in state.bypassed:
+        raise Illegal(Reason.NOT_TO_BEAT, card=target)
     if target is None or target not in state.attacks:
         raise Illegal(Reason.NOT_ON_TABLE, card=target)
     if state.covers[state.attacks.index(target)] is not None:
@@ -446,10 +591,67 @@ def _check_show(state: State, seat: int, card: Card) -> Illegal | None:
     nxt = _check_transfer_common(state, seat)
     if seat in state.shown:
         raise Illegal(Reason.SHOW_USED)
-    if _transfer_fits(state, nxt) < 0:
+    if _transfer_fits(state, nxt, show=True) < 0:
         raise Illegal(Reason.LIMIT, room=0)
     if card >> 2 != _attack_rank(state) or card & 3 != state.trump:
         return Illegal(Reason.SHOW_NOT_TRUMP, card=card)
+    return None
+
+
+def _check_stock_lead(state: State, seat: int) -> None:
+    if not state.rules.stock_lead:
+        raise Illegal(Reason.STOCK_LEAD_OFF)
+    if state.attacks:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if seat != state.attacker:
+        raise Illegal(Reason.ONLY_ATTACKER_LEADS)
+    if not state.stock:
+        raise Illegal(Reason.STOCK_EMPTY)
+    if lead_room(state) < 1:
+        raise Illegal(Reason.LIMIT, room=0)
+
+
+def _check_defender(state: State, seat: int, blocker: Reason | None) -> None:
+    """The defender's draw and swap: his turn, and nothing in the way."""
+    if seat != state.defender or not state.attacks:
+        raise Illegal(Reason.NOT_YOUR_TURN)
+    if blocker is not None:
+        raise Illegal(blocker, size=state.rules.hand_size) if blocker is Reason.SWAP_HAND else Illegal(blocker)
+
+
+def _check_counter(state: State, seat: int, target: Card | None, cards: tuple[Card, ...]) -> None:
+    _check_defender(state, seat, _counter_blocker(state))
+    if target is None or target != state.attacks[0]:
+        raise Illegal(Reason.NOT_ON_TABLE, card=target)
+    card = cards[0]
+    if card not in beater_table(state.rules, state.trump)[target]:
+        raise Illegal(Reason.CANNOT_COVER, card=card, target=target)
+    if len(cards) < 2:
+        raise Illegal(Reason.NO_CARDS)
+    for c in cards[1:]:
+        if c >> 2 != card >> 2:
+            raise Illegal(Reason.COUNTER_RANK, card=c)
+    most = _counter_room(state)
+    if len(cards) > most:
+        raise Illegal(Reason.LIMIT, room=most)
+    if len(cards) == len(state.hands[seat]) and not state.stock and not state.rules.transfer_last_card:
+        raise Illegal(Reason.TRANSFER_LAST_CARD)
+
+
+def _check_throw_self(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal | None:
+    if not state.rules.self_throw_in:
+        raise Illegal(Reason.SELF_THROW_OFF)
+    if seat != state.defender or not state.window:
+        raise Illegal(Reason.SELF_THROW_NOT_NOW)
+    left = room(state)
+    if left is not None and len(cards) > left:
+        raise Illegal(Reason.LIMIT, room=max(left, 0))
+    if len(cards) >= len(state.hands[seat]):
+        raise Illegal(Reason.SELF_THROW_LAST_CARD)
+    ranks = _table_ranks(state)
+    for c in cards:
+        if c >> 2 not in ranks:
+            return Illegal(Reason.RANK_NOT_ON_TABLE, card=c)
     return None
 
 
@@ -510,12 +712,16 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     events: list[Event] = []
     act = action.act
     if act is Act.ATTACK:
-        _lay_attack(s, seat, action.cards, events)
+        if s.lead_open:
+            _complete_lead(s, seat, action.cards, events)
+        else:
+            _lay_attack(s, seat, action.cards, events)
     elif act is Act.DEFEND:
         assert action.target is not None
         card = action.cards[0]
         s.hands[seat].remove(card)
         s.covers[s.attacks.index(action.target)] = card
+        s.covered = s.covered | {seat}
         events.append(Event(Ev.COVER, seat, (action.target, card)))
         _after_lay(s, seat, action.cards, events)
     elif act is Act.TRANSFER or act is Act.SHOW:
@@ -524,17 +730,114 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         s.taking = True
         events.append(Event(Ev.TAKE, seat))
     elif act is Act.PASS:
-        s.passed = s.passed | {seat}
         events.append(Event(Ev.PASS, seat))
-    else:
+        if s.window:  # американский: the defender lets the bout end
+            s.window = False
+            _end_bout(s, events, taker=None)
+        elif s.lead_open:  # армянский: the stock card is the whole lead
+            s.lead_open = False
+        else:
+            s.passed = s.passed | {seat}
+    elif act is Act.ACCUSE:
         assert action.suspect is not None
         _accuse(s, seat, action.suspect, events)
+    else:
+        _extra_move(s, seat, action, events)
     if broken:
         s.cheats = s.cheats | {seat}
-    if s.attacks and _bout_is_over(s):
-        _end_bout(s, events, taker=s.defender if s.taking else None)
+    if s.attacks and not s.window and _bout_is_over(s):
+        if not s.taking and _self_throw_window(s):
+            s.window = True  # американский: the bout waits for the defender
+        else:
+            _end_bout(s, events, taker=s.defender if s.taking else None)
     s.moves += 1
     return events
+
+
+def _extra_move(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """The variants' own actions (VARIANTS.md §4)."""
+    act, stock, hand = action.act, s.stock, s.hands[seat]
+    if act is Act.STOCK_LEAD:
+        card = stock.pop(0)
+        s.attacks, s.covers = [card], [None]
+        assert s.defender is not None
+        s.cap = len(s.hands[s.defender])
+        s.passed = frozenset()
+        s.lead_open = lead_room(s) > 1
+        events.append(Event(Ev.STOCK_LEAD, seat, (card,), number=int(s.lead_open)))
+    elif act is Act.DRAW_CARD:
+        hand.append(stock.pop(0))
+        s.drew = s.drew | {seat}
+        events.append(Event(Ev.DREW_CARD, seat))
+    elif act is Act.SWAP:
+        for c in action.cards:
+            hand.remove(c)
+        hand.extend(stock[:2])
+        bottom = len(stock) - _face_up(s)
+        s.stock = stock[2:bottom] + list(action.cards) + stock[bottom:]
+        s.swapped = s.swapped | {seat}
+        events.append(Event(Ev.SWAPPED, seat))
+    elif act is Act.COUNTER:
+        _counter(s, seat, action, events)
+    else:  # THROW_SELF
+        for c in action.cards:
+            hand.remove(c)
+            s.attacks.append(c)
+            s.covers.append(None)
+        s.self_thrown = (*s.self_thrown, *action.cards)
+        s.passed = frozenset()
+        s.window = False
+        events.append(Event(Ev.THROW_SELF, seat, action.cards))
+
+
+def _complete_lead(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
+    """армянский: hand cards of the stock card's rank join the open lead, which is then complete."""
+    hand = s.hands[seat]
+    for c in cards:
+        hand.remove(c)
+        s.attacks.append(c)
+        s.covers.append(None)
+    s.lead_open = False
+    events.append(Event(Ev.LEAD, seat, cards))
+    _after_lay(s, seat, cards, events)
+
+
+def _counter(s: State, seat: int, action: Action, events: list[Event]) -> None:
+    """прибалтийский: the lone attack card is beaten into the discard, and the defender strikes back with the
+    cover and cards of its rank: the roles swap and the bout goes on, its marks cleared."""
+    target = action.target
+    assert target is not None and s.attacker is not None
+    hand = s.hands[seat]
+    for c in action.cards:
+        hand.remove(c)
+    s.discard.append(target)
+    ranking = s.rules.ranking
+    if ranking is Ranking.BEATEN or (ranking is Ranking.FIGURES and target >> 2 >= FIGURE_RANK):
+        scores = list(s.scores)
+        scores[seat] += 1
+        s.scores = tuple(scores)
+    victim = s.attacker
+    s.attacks, s.covers = list(action.cards), [None] * len(action.cards)
+    s.attacker, s.defender = seat, victim
+    s.first_bout = False
+    s.cap = len(s.hands[victim])
+    s.passed = s.shown = s.drew = s.swapped = s.covered = frozenset()
+    s.self_thrown, s.coverers = (), ()
+    events.append(Event(Ev.COUNTER, seat, (target, *action.cards), other=victim))
+    _after_lay(s, seat, action.cards, events)
+
+
+def _self_throw_window(s: State) -> bool:
+    """американский: the bout would end beaten; may the defender throw in on himself (VARIANTS.md §2.6)?"""
+    if not s.rules.self_throw_in:
+        return False
+    assert s.defender is not None
+    hand = s.hands[s.defender]
+    left = room(s)
+    if len(hand) < 2 or (left is not None and left < 1):
+        return False
+    ranks = _table_ranks(s)
+    return any(c >> 2 in ranks for c in hand)
 
 
 def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
@@ -559,6 +862,8 @@ def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> N
         s.shown = s.shown | {seat}
         events.append(Event(Ev.SHOW, seat, action.cards, other=nxt))
     else:
+        if s.rules.transfer_beat_only_new:
+            _pass_over(s)
         hand = s.hands[seat]
         for c in action.cards:
             hand.remove(c)
@@ -570,10 +875,27 @@ def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> N
         done = {pair for pair, _ in s.coverers}
         s.coverers = (*s.coverers, *((i, seat) for i, c in enumerate(s.covers) if c is not None and i not in done))
     s.attacker, s.defender = seat, nxt
-    s.cap = len(s.hands[nxt]) + covered  # the limit counts the covered pairs he need not beat
+    s.cap = len(s.hands[nxt]) + covered + len(s.bypassed)  # the limit counts the cards he need not beat
     s.passed = frozenset()
     if action.act is Act.TRANSFER:
         _after_lay(s, seat, action.cards, events)
+
+
+def _pass_over(s: State) -> None:
+    """переводной-3: the cards still to beat are passed over: they stay on the table (first) and go with the
+    bout, but nobody beats them."""
+    where: dict[int, int] = {}
+    attacks: list[Card] = []
+    covers: list[Card | None] = []
+    for i, (a, c) in enumerate(zip(s.attacks, s.covers, strict=True)):
+        if c is None:
+            s.bypassed.append(a)
+        else:
+            where[i] = len(attacks)
+            attacks.append(a)
+            covers.append(c)
+    s.attacks, s.covers = attacks, covers
+    s.coverers = tuple((where[i], p) for i, p in s.coverers)
 
 
 def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
@@ -627,7 +949,7 @@ def _bout_is_over(s: State) -> bool:
 def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     attacker, defender = s.attacker, s.defender
     assert attacker is not None and defender is not None
-    table = s.attacks + [c for c in s.covers if c is not None]
+    table = s.bypassed + s.attacks + [c for c in s.covers if c is not None]
     defended = taker != defender
     if s.rules.ranking is not Ranking.ORDER:
         _score(s, attacker, defender, taker, table, events)
@@ -642,13 +964,16 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
         events.append(Event(Ev.PICKED_UP, taker, tuple(table)))
     if defended:
         s.first_bout = False
-    s.attacks, s.covers = [], []
-    s.taking = False
-    s.passed = s.shown = s.cheats = s.accused = frozenset()
+    s.attacks, s.covers, s.bypassed = [], [], []
+    s.taking = s.lead_open = s.window = False
+    s.passed = s.shown = s.cheats = s.accused = s.drew = s.swapped = s.covered = frozenset()
     s.cap = 0
     s.coverers = ()
+    s.self_thrown = ()
     stock = len(s.stock)
     _refill(s, attacker, defender, events)
+    if s.secret is not None and not s.stock:
+        _turn_secret(s, events)
     if _game_over(s, defender, events):
         return
     if s.rules.lead is Lead.HIGHEST and _stalled(s, taker is None or len(s.stock) < stock, events):
@@ -739,10 +1064,21 @@ def _score(s: State, attacker: int, defender: int, taker: int | None, table: lis
     low = FIGURE_RANK if ranking is Ranking.FIGURES else 0
     coverer = dict(s.coverers)
     scores = list(s.scores)
+    own = s.self_thrown
     for i, (a, c) in enumerate(zip(s.attacks, s.covers, strict=True)):
-        if c is not None and a >> 2 >= low:
+        if c is not None and a >> 2 >= low and a not in own:
             scores[coverer.get(i, defender)] += 1
     s.scores = tuple(scores)
+
+
+def _turn_secret(s: State, events: list[Event]) -> None:
+    """потайной: with the stock gone the secret card is turned and laid aside, out of play: its suit is trump."""
+    card = s.secret
+    assert card is not None
+    s.secret = None
+    s.set_aside.append(card)
+    s.trump_card, s.trump = card, card & 3
+    events.append(Event(Ev.SECRET_TRUMP, None, (card,)))
 
 
 def _swap_trump(s: State, events: list[Event]) -> None:

@@ -27,6 +27,12 @@ class Ev(StrEnum):
     TRUMP_SWAPPED = "trump_swapped"  # козырной: cards=(old face-up card, new face-up card): its suit is trump
     RECYCLED = "recycled"      # отбойный: the beaten bout's cards went back into the stock, shuffled
     HANDS_ROTATED = "hands_rotated"  # круговой: every hand passed to the next active seat (number: their bit set)
+    STOCK_LEAD = "stock_lead"  # армянский: seat led the stock's top card, cards=(it,); number=1 while the lead is open
+    DREW_CARD = "drew_card"    # вторая попытка: the defender (seat) drew one card to cover; which, only he sees
+    SWAPPED = "swapped"        # покерный: the defender (seat) swapped two cards with the stock; which, only he sees
+    COUNTER = "counter"        # прибалтийский: seat beat cards[0] with cards[1], struck back with cards[1:] at other
+    THROW_SELF = "throw_self"  # американский: the defender (seat) threw cards in on himself
+    SECRET_TRUMP = "secret_trump"  # потайной: the secret card (cards[0]) is turned: its suit is trump from now on
 
 
 class Event(NamedTuple):

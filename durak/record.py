@@ -69,9 +69,21 @@ class Record:
                 old, face = e.cards
                 gone = gone.difference((face,)) | {old}
                 continue
+            if kind is Ev.SECRET_TRUMP:  # потайной: turned face up and laid aside, out of play
+                gone = gone | set(e.cards)
+                continue
             if seat is None:
                 continue
-            if kind in _LAID:
+            if kind is Ev.COUNTER:  # прибалтийский: the beaten card is discarded, the rest laid from his hand
+                gone = gone | {e.cards[0]}
+                known[seat] = known[seat].difference(e.cards[1:])
+            elif kind is Ev.SWAPPED:  # покерный: which two of his cards went into the stock nobody saw
+                known[seat] = frozenset()
+            elif kind is Ev.DREW_CARD or kind is Ev.STOCK_LEAD:
+                stock -= 1
+                if kind is Ev.DREW_CARD and stock == 0 and face is not None and self.stock > 0:
+                    known[seat] = known[seat] | {face}
+            elif kind in _LAID:
                 laid = e.cards[1:] if kind is Ev.COVER else e.cards
                 known[seat] = known[seat].difference(laid)
             elif kind is Ev.SHOW or kind is Ev.PICKED_UP:  # a shown trump stays in the hand
@@ -87,7 +99,7 @@ class Record:
         return Record(tuple(known), gone, stock, face)
 
 
-_LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER})
+_LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.THROW_SELF})
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,16 +135,21 @@ class Knowledge:
             take = count - len(hand)
             hands.append(hand + pool[:take])
             del pool[:take]
-        face = [] if v.trump_card is None else [v.trump_card]
+        face = [] if v.trump_card is None or not v.stock else [v.trump_card]
         stock = pool[:v.stock - len(face)] + face
         set_aside = pool[v.stock - len(face):]
+        secret = set_aside.pop() if v.secret and set_aside else None
+        bypassed = v.bypassed
         return State(
             rules=v.rules, trump=v.trump, trump_card=self.trump_card,
-            hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table],
-            covers=[c for _, c in v.table], attacker=v.attacker, defender=v.defender, first_bout=v.first_bout,
+            hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table[bypassed:]],
+            covers=[c for _, c in v.table[bypassed:]], attacker=v.attacker, defender=v.defender,
+            first_bout=v.first_bout,
             cap=v.cap, taking=v.taking, passed=v.passed, shown=v.shown, cheats=v.cheats, accused=v.accused,
             sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
-            moves=v.moves, emptied=v.emptied, set_aside=set_aside, scores=v.scores, pogons=v.pogons)
+            moves=v.moves, emptied=v.emptied, set_aside=set_aside, scores=v.scores, pogons=v.pogons, secret=secret,
+            bypassed=[a for a, _ in v.table[:bypassed]], lead_open=v.lead_open, window=v.window, drew=v.drew,
+            swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown)
 
 
 def knowledge(state: State, seat: int, record: Record) -> Knowledge:

@@ -128,6 +128,13 @@ PRESETS: dict[str, dict[str, Any]] = {
     "perevodnoy_2": {**_PEREVODNOY, "transfer_after_cover": True},
     "recycled": {"recycle_discard": True},
     "trump_swap": {"trump_swap": True},
+    "armenian": {"stock_lead": True},
+    "secret_trump": {"secret_trump": True},
+    "perevodnoy_3": {**_PEREVODNOY, "transfer_beat_only_new": True},
+    "american": {"self_throw_in": True},
+    "second_try": {"draw_to_cover": True},
+    "poker": {"poker_swap": True},
+    "baltic": {"counter_attack": True},
 }
 CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
@@ -168,6 +175,13 @@ class Rules:
     transfer_after_cover: bool = False
     recycle_discard: bool = False
     trump_swap: bool = False
+    secret_trump: bool = False
+    stock_lead: bool = False
+    transfer_beat_only_new: bool = False
+    self_throw_in: bool = False
+    counter_attack: bool = False
+    draw_to_cover: bool = False
+    poker_swap: bool = False
     taker_attacks: bool = False
     rotate_hands: bool = False
     refill: Refill = Refill.TO_HAND_SIZE
@@ -216,7 +230,8 @@ class Rules:
             raise RulesError("hand_size", f"not even two hands of {self.hand_size} fit a deck of {self.deck_size}")
 
     def max_players(self) -> int:
-        return min(8, self.deck_size // self.hand_size)
+        reserve = 2 if self.secret_trump else 0  # the face-up card and the secret card
+        return min(8, (self.deck_size - reserve) // self.hand_size)
 
     @property
     def stockless(self) -> bool:
@@ -261,7 +276,7 @@ def _refuse_combinations(r: Rules) -> None:
             if _is_set(r, option):
                 refuse("stock_mode", option)
     if r.trump_suit is not TrumpSuit.TURNED:
-        for option in ("trump_card_hidden", "trump_swap"):  # no face-up card
+        for option in ("trump_card_hidden", "trump_swap", "secret_trump"):  # no face-up card
             if _is_set(r, option):
                 refuse("trump_suit", option)
     if r.special_suit is not None:
@@ -273,14 +288,21 @@ def _refuse_combinations(r: Rules) -> None:
             refuse("special_suit", "suitless")
         if r.royal is not Royal.OFF:
             refuse("special_suit", "royal")
-        if r.trump_swap:
-            refuse("special_suit", "trump_swap")
+        for option in ("trump_swap", "secret_trump"):
+            if _is_set(r, option):
+                refuse("special_suit", option)
     if r.suitless and r.royal is not Royal.OFF:
         refuse("suitless", "royal")
     if r.lead in (Lead.THREE, Lead.PAIRS, Lead.GROUPS) and r.lead_max is not None:
         refuse("lead", "lead_max")
     if r.ranking is not Ranking.ORDER and r.teams is not Teams.NONE:
         refuse("ranking", "teams")
+    if r.secret_trump and r.trump_swap:
+        refuse("secret_trump", "trump_swap")
+    if r.stock_lead and r.lead is not Lead.SAME_RANK:
+        refuse("stock_lead", "lead")
+    if r.self_throw_in and r.transfer_after_cover:
+        refuse("self_throw_in", "transfer_after_cover")
 
     if r.redeal_same_suit is not None:
         if r.redeal_same_suit not in (5, 6):
@@ -290,7 +312,8 @@ def _refuse_combinations(r: Rules) -> None:
 
 
 # options that need a stock: refused with no stock (VARIANTS.md §3)
-_STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard", "trump_swap")
+_STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard", "trump_swap", "secret_trump", "stock_lead",
+                  "draw_to_cover", "poker_swap")
 
 
 def _is_set(r: Rules, option: str) -> bool:
@@ -305,7 +328,8 @@ _ENUMS: dict[str, type[StrEnum]] = {
 _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_show_trump",
           "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
           "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover", "recycle_discard",
-          "trump_swap"}
+          "trump_swap", "secret_trump", "stock_lead", "transfer_beat_only_new", "self_throw_in", "counter_attack",
+          "draw_to_cover", "poker_swap"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
 _NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
 _FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE

@@ -23,15 +23,17 @@ from durak.state import State
 from durak.view import shown_trump_card
 
 TOP_KEYS = {"name", "rules", "trump", "hands", "stock", "attacker", "first_bout", "steps", "result",
-            "players", "decks", "scores", "bouts_beaten", "seed"}
+            "players", "decks", "scores", "bouts_beaten", "seed", "secret_trump"}
 REQUIRED_KEYS = {"name", "steps"}
 STEP_FIELDS: dict[str, set[str]] = {
     "attack": {"cards"}, "defend": {"target", "card"}, "transfer": {"cards"}, "show": {"card"},
     "take": set(), "pass": set(), "accuse": {"suspect"},
+    "stock_lead": set(), "draw_card": set(), "swap": {"cards"}, "counter": {"target", "card", "cards"},
+    "throw_self": {"cards"},
 }
 CHECK_FIELDS = {"attacker", "defender", "table", "hands", "stock", "discard", "taking",
                 "over", "loser", "draw", "order", "pogony",
-                "trump", "trump_card", "to_beat", "stock_cards", "scores", "ranks"}
+                "trump", "trump_card", "secret_trump", "to_beat", "stock_cards", "scores", "ranks"}
 RESULT_FIELDS = {"over", "loser", "draw", "order", "pogony", "ranks", "scores"}
 
 
@@ -54,8 +56,8 @@ def run_scenario(data: Any) -> None:
     missing = REQUIRED_KEYS - set(data) | ({"players"} if dealt else {"trump", "hands"}) - set(data)
     if missing:
         raise ScenarioError(f"missing key {sorted(missing)[0]!r}")
-    if dealt and set(data) & {"hands", "stock", "trump"}:
-        raise ScenarioError("decks deal the game: hands, stock and trump must be absent")
+    if dealt and set(data) & {"hands", "stock", "trump", "secret_trump"}:
+        raise ScenarioError("decks deal the game: hands, stock, trump and secret_trump must be absent")
     if "players" in data and not dealt:
         raise ScenarioError("players is given only together with decks")
     try:
@@ -132,7 +134,8 @@ def _position(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | No
         suit = None if trump is None else parse_suit(trump)
     except (ValueError, TypeError):
         raise ScenarioError(f"bad trump {trump!r}") from None
-    return position(rules, hands, stock, suit, attacker, first_bout)
+    secret = data.get("secret_trump")
+    return position(rules, hands, stock, suit, attacker, first_bout, None if secret is None else cards([secret], "")[0])
 
 
 def _dealt(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | None) -> State:
@@ -226,11 +229,17 @@ def _parse_step(step: Any, k: int, card: Any) -> Step:
 
 
 def _action(act: str, step: dict[str, Any], card: Any, cheat: bool) -> Action:
-    if act in ("attack", "transfer"):
+    if act in ("attack", "transfer", "swap", "throw_self"):
         codes = step["cards"]
         if not isinstance(codes, list):
             raise ScenarioError("cards must be a list")
         return Action(Act(act), tuple(card(c) for c in codes), cheat=cheat)
+    if act == "counter":
+        codes = step["cards"]
+        if not isinstance(codes, list):
+            raise ScenarioError("cards must be a list")
+        return Action(Act.COUNTER, (card(step["card"]), *(card(c) for c in codes)), target=card(step["target"]),
+                      cheat=cheat)
     if act == "defend":
         return Action(Act.DEFEND, (card(step["card"]),), target=card(step["target"]), cheat=cheat)
     if act == "show":
@@ -248,8 +257,8 @@ def _is_int(value: Any) -> bool:
 
 def _observed(state: State, name: str) -> Any:
     if name == "table":
-        return [[card_code(a), None if c is None else card_code(c)]
-                for a, c in zip(state.attacks, state.covers, strict=True)]
+        pairs = [(a, None) for a in state.bypassed] + list(zip(state.attacks, state.covers, strict=True))
+        return [[card_code(a), None if c is None else card_code(c)] for a, c in pairs]
     if name == "stock":
         return len(state.stock)
     if name == "discard":
@@ -259,6 +268,8 @@ def _observed(state: State, name: str) -> Any:
     if name == "trump_card":
         card = shown_trump_card(state)
         return None if card is None else card_code(card)
+    if name == "secret_trump":
+        return None if state.secret is None else card_code(state.secret)
     if name == "to_beat":
         return [card_code(a) for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
     if name == "stock_cards":

@@ -26,6 +26,7 @@ class Dealt(NamedTuple):
     trump: Suit | None
     trump_card: Card | None      # the turned card, face up (RULES.md §2), wherever it lies
     set_aside: list[Card]
+    secret: Card | None = None   # потайной: face down under the face-up card
 
 
 def new_game(rules: Rules, players: int, seed: int | str, previous: Previous | None = None) -> State:
@@ -55,7 +56,7 @@ def deal_decks(rules: Rules, players: int, decks: list[list[Card]], attacker: in
             if attacker is None:
                 return start_dealt(rules, dealt, None)
             return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, _seat(attacker, players),
-                          first_bout=True, set_aside=dealt.set_aside)
+                          first_bout=True, set_aside=dealt.set_aside, secret=dealt.secret)
     raise RulesError("decks", "the deal was void and no deck order is left to deal again")
 
 
@@ -69,11 +70,14 @@ def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
                                 for h in hands):
         return None
     trump_card: Card | None = None
+    secret: Card | None = None
     trump: Suit | None
     choice = rules.trump_suit
     if choice is TrumpSuit.TURNED:
         if rest:
             trump_card = rest[0]
+            if rules.secret_trump:  # the next card lies face down under it, never drawn (max_players keeps one)
+                secret, rest = rest[1], rest[1:]
             stock = [*rest[1:], trump_card]  # turned face up, lies under the stock, drawn last
         else:
             trump_card = cards[count - 1]  # the last dealt card: it stays in its holder's hand, shown to all
@@ -92,13 +96,13 @@ def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
         body = stock[:len(stock) - face]
         body.sort(key=lambda c: -(c >> 2))  # aces on top; one rank keeps its shuffled order
         stock = body + stock[len(stock) - face:]
-    return Dealt(hands, stock, trump, trump_card, set_aside)
+    return Dealt(hands, stock, trump, trump_card, set_aside, secret)
 
 
 def start_dealt(rules: Rules, dealt: Dealt, previous: Previous | None) -> State:
     attacker = _first_attacker(rules, dealt.hands, dealt.trump, previous)
     return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, attacker, first_bout=True,
-                  set_aside=dealt.set_aside)
+                  set_aside=dealt.set_aside, secret=dealt.secret)
 
 
 def _seat(seat: int, players: int) -> int:
@@ -114,11 +118,15 @@ def position(
     trump: Suit | None,
     attacker: int | None = None,
     first_bout: bool = True,
+    secret: Card | None = None,
 ) -> State:
     """An explicit position: any cards of the deck, the stock top first (its last card is the
-    face-up trump card when a turned card gave the trump). ``attacker`` None chooses him by the rules."""
+    face-up trump card when a turned card gave the trump). ``attacker`` None chooses him by the rules.
+    ``secret``: потайной's face-down card, if it is still unturned."""
     rules.check_players(len(hands))
-    every = [c for h in hands for c in h] + stock
+    if secret is not None and not rules.secret_trump:
+        raise RulesError("secret_trump", "a secret card needs the secret_trump option")
+    every = [c for h in hands for c in h] + stock + ([] if secret is None else [secret])
     if len(set(every)) != len(every):
         raise RulesError("cards", "a card is listed twice")
     if not set(every) <= set(deck(rules.deck_size)):
@@ -134,13 +142,14 @@ def position(
         attacker = _first_attacker(rules, hands, trump, None)
     elif not 0 <= attacker < len(hands):
         raise RulesError("attacker", f"no seat {attacker}")
-    return _start(rules, [h[:] for h in hands], stock[:], trump, trump_card, attacker, first_bout)
+    return _start(rules, [h[:] for h in hands], stock[:], trump, trump_card, attacker, first_bout, secret=secret)
 
 
 def _start(rules: Rules, hands: list[list[Card]], stock: list[Card], trump: Suit | None,
-           trump_card: Card | None, attacker: int, first_bout: bool, set_aside: list[Card] | None = None) -> State:
+           trump_card: Card | None, attacker: int, first_bout: bool, set_aside: list[Card] | None = None,
+           secret: Card | None = None) -> State:
     state = State(rules, trump, trump_card, hands, stock, [], [], [], attacker, None,
-                  first_bout=first_bout, set_aside=set_aside or [])
+                  first_bout=first_bout, set_aside=set_aside or [], secret=secret)
     n = len(hands)
     if rules.ranking is Ranking.POGONY:
         state.pogons = ((),) * n

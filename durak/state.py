@@ -12,7 +12,7 @@ from typing import Any
 from durak.cards import SUIT_LETTERS, Card, Suit, card_code, deck, parse_card, parse_suit
 from durak.rules import Ranking, Rules, RulesError
 
-FORMAT_VERSION = 3  # 2 added "emptied", 3 the variants' "set_aside", "scores", "pogons"; older formats read
+FORMAT_VERSION = 4  # 2 added "emptied", 3 the variants' "set_aside", "scores", "pogons", 4 their bout state; older read
 
 
 class StateError(ValueError):
@@ -53,6 +53,14 @@ class State:
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far
     seed: int = 0                    # отбойный: the game's seed, for shuffles during play
+    secret: Card | None = None       # потайной: the face-down card under the face-up card, until turned
+    bypassed: list[Card] = field(default_factory=list)  # переводной-3: attack cards passed over, first on the table
+    lead_open: bool = False          # армянский: the main attacker may still add cards to his stock lead
+    window: bool = False             # американский: the bout waits for the defender to throw in on himself or pass
+    drew: frozenset[int] = frozenset()     # вторая попытка: drew a card this bout
+    swapped: frozenset[int] = frozenset()  # покерный: swapped two cards this bout
+    covered: frozenset[int] = frozenset()  # covered a card this bout (покерный: no swap after it)
+    self_thrown: tuple[Card, ...] = ()     # американский: attack cards the defender threw in on himself
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -69,12 +77,16 @@ class State:
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
             self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
-            self.coverers, self.bouts_beaten, self.seed, self.memo,
+            self.coverers, self.bouts_beaten, self.seed, self.secret, self.bypassed[:], self.lead_open, self.window,
+            self.drew, self.swapped, self.covered, self.self_thrown, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
         """Every card in play, wherever it lies (hands, stock, discard, table)."""
         cards = [c for h in self.hands for c in h] + self.stock + self.discard + self.attacks + self.set_aside
+        cards += self.bypassed
+        if self.secret is not None:
+            cards.append(self.secret)
         return cards + [c for c in self.covers if c is not None]
 
     def to_json(self) -> dict[str, Any]:
@@ -87,8 +99,9 @@ class State:
             "hands": [codes(h) for h in self.hands],
             "stock": codes(self.stock),
             "discard": codes(self.discard),
-            "table": [[card_code(a), None if c is None else card_code(c)]
-                      for a, c in zip(self.attacks, self.covers, strict=True)],
+            "table": [[card_code(a), None] for a in self.bypassed] + [
+                [card_code(a), None if c is None else card_code(c)]
+                for a, c in zip(self.attacks, self.covers, strict=True)],
             "attacker": self.attacker,
             "defender": self.defender,
             "first_bout": self.first_bout,
@@ -113,6 +126,14 @@ class State:
             "coverers": [list(p) for p in self.coverers],
             "bouts_beaten": self.bouts_beaten,
             "seed": self.seed,
+            "secret": None if self.secret is None else card_code(self.secret),
+            "bypassed": len(self.bypassed),
+            "lead_open": self.lead_open,
+            "window": self.window,
+            "drew": sorted(self.drew),
+            "swapped": sorted(self.swapped),
+            "covered": sorted(self.covered),
+            "self_thrown": codes(list(self.self_thrown)),
         }
 
     @classmethod
@@ -147,7 +168,7 @@ def _rank(r: Any) -> int:
 def _from_json(data: Any) -> State:
     if not isinstance(data, dict):
         raise StateError("a game state must be a JSON object")
-    if data.get("format") not in (1, 2, FORMAT_VERSION):  # older formats lack the later fields
+    if data.get("format") not in (1, 2, 3, FORMAT_VERSION):  # older formats lack the later fields
         raise StateError(f"unsupported state format {data.get('format')!r} (expected {FORMAT_VERSION})")
     rules = Rules.from_dict(data["rules"])
 
@@ -166,6 +187,9 @@ def _from_json(data: Any) -> State:
         return None if s is None else _seat(s)
 
     table = data["table"]
+    bypassed = _count(data.get("bypassed", 0))
+    if bypassed > len(table) or any(c is not None for _, c in table[:bypassed]):
+        raise StateError("the passed-over cards are the first, uncovered ones on the table")
     state = State(
         rules=rules,
         trump=None if data["trump"] is None else parse_suit(data["trump"]),
@@ -173,8 +197,8 @@ def _from_json(data: Any) -> State:
         hands=[cards(h) for h in data["hands"]],
         stock=cards(data["stock"]),
         discard=cards(data["discard"]),
-        attacks=[parse_card(a) for a, _ in table],
-        covers=[None if c is None else parse_card(c) for _, c in table],
+        attacks=[parse_card(a) for a, _ in table[bypassed:]],
+        covers=[None if c is None else parse_card(c) for _, c in table[bypassed:]],
         attacker=opt_seat(data["attacker"]),
         defender=opt_seat(data["defender"]),
         first_bout=bool(data["first_bout"]),
@@ -199,6 +223,14 @@ def _from_json(data: Any) -> State:
         coverers=tuple((_count(i), _seat(p)) for i, p in data.get("coverers", [])),
         bouts_beaten=_count(data.get("bouts_beaten", 0)),
         seed=_count(data.get("seed", 0)),
+        secret=None if data.get("secret") is None else parse_card(data["secret"]),
+        bypassed=[parse_card(a) for a, _ in table[:bypassed]],
+        lead_open=bool(data.get("lead_open", False)),
+        window=bool(data.get("window", False)),
+        drew=seats(data.get("drew", [])),
+        swapped=seats(data.get("swapped", [])),
+        covered=seats(data.get("covered", [])),
+        self_thrown=tuple(cards(data.get("self_thrown", []))),
     )
     scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
     if len(state.scores) != (state.players if scored else 0):

@@ -44,6 +44,14 @@ class View:
     set_aside: int = 0               # cards out of the game face down (чукотский): their number only
     scores: tuple[int, ...] = ()     # with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # with ranking pogony: the ranks of each seat's pogony
+    bypassed: int = 0                # переводной-3: the first table cards, passed over (nobody beats them)
+    secret: bool = False             # потайной: a face-down card lies under the face-up card
+    lead_open: bool = False          # армянский: the main attacker may still add to his stock lead
+    window: bool = False             # американский: the defender may throw in on himself, or pass
+    drew: frozenset[int] = frozenset()
+    swapped: frozenset[int] = frozenset()
+    covered: frozenset[int] = frozenset()
+    self_thrown: tuple[Card, ...] = ()
 
 
 def view(state: State, seat: int | None) -> View:
@@ -53,7 +61,7 @@ def view(state: State, seat: int | None) -> View:
         seat=seat,
         hand=() if seat is None else tuple(state.hands[seat]),
         counts=tuple(len(h) for h in state.hands),
-        table=tuple(zip(state.attacks, state.covers, strict=True)),
+        table=tuple((a, None) for a in state.bypassed) + tuple(zip(state.attacks, state.covers, strict=True)),
         trump=state.trump,
         trump_card=shown_trump_card(state),
         stock=len(state.stock),
@@ -80,12 +88,23 @@ def view(state: State, seat: int | None) -> View:
         set_aside=len(state.set_aside),
         scores=state.scores,
         pogons=state.pogons,
+        bypassed=len(state.bypassed),
+        secret=state.secret is not None,
+        lead_open=state.lead_open,
+        window=state.window,
+        drew=state.drew,
+        swapped=state.swapped,
+        covered=state.covered,
+        self_thrown=state.self_thrown,
     )
 
 
 def shown_trump_card(state: State) -> Card | None:
-    """The face-up card while it lies under the stock; невидимый hides it until it is the stock's last card."""
+    """The face-up card while it lies under the stock; невидимый hides it until it is the stock's last card;
+    потайной's turned secret card lies face up beside the table."""
     stock = state.stock
+    if state.rules.secret_trump and not stock and state.secret is None and state.trump_card in state.set_aside:
+        return state.trump_card
     if not stock or stock[-1] != state.trump_card:
         return None
     if state.rules.trump_card_hidden and len(stock) > 1:

@@ -37,18 +37,24 @@ def choose(state: State, seat: int) -> Action | None:
         return None
     if not state.attacks:
         return _lead(state, honest)
+    if state.lead_open:  # армянский: add its plain cards of the stock card's rank
+        adds = [a for a in honest if a.act is Act.ATTACK and all(c & 3 != state.trump for c in a.cards)]
+        return max(adds, key=lambda a: len(a.cards)) if adds else next(a for a in honest if a.act is Act.PASS)
+    if state.window:  # американский: never throws in on itself
+        return next(a for a in honest if a.act is Act.PASS)
     if seat == state.defender:
         return _defend(state, seat, honest)
     return _throw_in(state, honest)
 
 
 def _cost(state: State, cards: tuple[Card, ...]) -> int:
-    return max(strength(c, state.trump) for c in cards)
+    return max((strength(c, state.trump) for c in cards), default=0)
 
 
 def _lead(state: State, honest: list[Action]) -> Action:
-    # The cheapest rank, with as many of its cards as may be led at once.
-    return min(honest, key=lambda a: (_cost(state, a.cards), -len(a.cards)))
+    # The cheapest rank, with as many of its cards as may be led at once (never the unseen stock card).
+    leads = [a for a in honest if a.act is Act.ATTACK]
+    return min(leads or honest, key=lambda a: (_cost(state, a.cards), -len(a.cards)))
 
 
 def _defend(state: State, seat: int, honest: list[Action]) -> Action:
@@ -59,6 +65,8 @@ def _defend(state: State, seat: int, honest: list[Action]) -> Action:
         return min(passes_on, key=lambda a: (a.act is not Act.SHOW, _cost(state, a.cards)))
     plan = cover_plan(state.hands[seat], [a for a, c in zip(state.attacks, state.covers, strict=True)
                                           if c is None], trump, beater_table(state.rules, trump))
+    if plan is None and any(a.act is Act.DRAW_CARD for a in honest):
+        return Action(Act.DRAW_CARD)  # вторая попытка: one more card may cover
     if plan is None or (len(state.stock) > LONG_STOCK and _too_dear(plan, trump)):
         return TAKE
     target, card = plan[0]

@@ -25,7 +25,7 @@ def next_seat(state: State) -> int | None:
 
 def fallback(state: State, seat: int) -> Action:
     """What an awaited seat does when its policy declines: take as defender, else pass."""
-    return TAKE if seat == state.defender and state.attacks and not state.taking else PASS
+    return TAKE if seat == state.defender and None in state.covers and not state.taking else PASS
 
 
 def play_out(state: State, policy: Policy = greedy.choose, limit: int = 2000) -> State:

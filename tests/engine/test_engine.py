@@ -98,7 +98,33 @@ def test_apply_never_changes_its_input() -> None:
 def test_json_round_trip_and_format_version() -> None:
     s = new_game(Rules.from_dict({"preset": "perevodnoy", "cheating": True}), 4, seed=2)
     data = json.loads(json.dumps(s.to_json()))
-    assert data["format"] == 3
+    assert data["format"] == 4
+    assert State.from_json(data) == s
+
+
+FORMAT_4_KEYS = ("secret", "bypassed", "lead_open", "window", "drew", "swapped", "covered", "self_thrown")
+
+
+def test_a_state_of_format_3_is_still_read() -> None:
+    """Games stored before the variants' bout state (format 4) go on after an upgrade."""
+    s = new_game(Rules.from_dict({"preset": "points"}), 3, seed=7)
+    data = s.to_json()
+    for key in FORMAT_4_KEYS:
+        del data[key]
+    assert State.from_json({**data, "format": 3}) == s
+
+
+def test_the_variants_bout_state_round_trips() -> None:
+    """A passed-over card, an open window and the bout's marks survive a save: a restart plays on the same."""
+    rules = Rules.from_dict({"preset": "perevodnoy_3", "ranking": "beaten"})
+    s = position(rules, [[parse_card("7C")], [parse_card("7D"), parse_card("9S")], [parse_card("8D")]], [], 0,
+                 attacker=0, first_bout=False)
+    s, _ = apply(s, 0, attack(parse_card("7C")))
+    s, _ = apply(s, 1, transfer(parse_card("7D")))
+    assert s.bypassed == [parse_card("7C")] and s.attacks == [parse_card("7D")]
+    s.drew, s.swapped, s.covered, s.self_thrown = frozenset({1}), frozenset({2}), frozenset({0}), (parse_card("7D"),)
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["table"] == [["7C", None], ["7D", None]] and data["bypassed"] == 1
     assert State.from_json(data) == s
 
 
@@ -106,7 +132,7 @@ def test_a_state_of_format_2_is_still_read() -> None:
     """Games stored before the variants (format 3: set-aside cards, scores, pogony) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "perevodnoy"}), 3, seed=5)
     data = s.to_json()
-    for key in ("set_aside", "scores", "pogons", "idle"):
+    for key in ("set_aside", "scores", "pogons", "idle", *FORMAT_4_KEYS):
         del data[key]
     data["rules"] = {k: v for k, v in data["rules"].items() if k in OLD_OPTIONS}
     assert State.from_json({**data, "format": 2}) == s
@@ -127,7 +153,7 @@ def test_a_state_of_format_1_is_still_read() -> None:
     """Games stored before format 2 (which keeps the order hands emptied in) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, seed=4)
     data = s.to_json()
-    for key in ("emptied", "set_aside", "scores", "pogons", "idle"):
+    for key in ("emptied", "set_aside", "scores", "pogons", "idle", *FORMAT_4_KEYS):
         del data[key]
     assert State.from_json({**data, "format": 1}) == s
 

@@ -51,6 +51,9 @@ VARIANT_OPTIONS: dict[str, list[object]] = {
     "transfer_after_cover": [False, True], "recycle_discard": [False, True], "trump_swap": [False, True],
     "refill": ["to_hand_size", "when_empty"], "pogony_rule": ["sixes", "two_sixes", "off"],
     "ranking": ["order", "beaten", "figures", "pogony"], "transfer": [False, True], "throw_in": ["all", "off"],
+    "secret_trump": [False, True], "stock_lead": [False, True], "transfer_beat_only_new": [False, True],
+    "self_throw_in": [False, True], "counter_attack": [False, True], "draw_to_cover": [False, True],
+    "poker_swap": [False, True], "transfer_last_card": [False, True],
 }
 
 
@@ -77,8 +80,13 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
         for c in cards:
             out += [Action(Act.ATTACK, (c,), cheat=cheat), Action(Act.TRANSFER, (c,), cheat=cheat),
                     Action(Act.SHOW, (c,), cheat=cheat)]
-            out += [Action(Act.DEFEND, (c,), target=t, cheat=cheat) for t in state.attacks]
-        out += [Action(Act.TAKE, cheat=cheat), Action(Act.PASS, cheat=cheat)]
+            out += [Action(Act.DEFEND, (c,), target=t, cheat=cheat) for t in state.attacks + state.bypassed]
+            out += [Action(Act.THROW_SELF, (c,), cheat=cheat)]
+            out += [Action(Act.COUNTER, (c, c ^ 1), target=t, cheat=cheat) for t in state.attacks]
+        out += [Action(Act.TAKE, cheat=cheat), Action(Act.PASS, cheat=cheat), Action(Act.STOCK_LEAD, cheat=cheat),
+                Action(Act.DRAW_CARD, cheat=cheat)]
+        hand = sorted(state.hands[seat])  # a pair is listed once, in the order of the deck
+        out += [Action(Act.SWAP, (a, b), cheat=cheat) for a, b in zip(hand, hand[1:], strict=False)]
     out += [Action(Act.ACCUSE, suspect=p) for p in range(state.players)]
     return out
 
