@@ -61,6 +61,13 @@ def test_round_trip_through_dict() -> None:
     ("perevodnoy_2", {"transfer": True, "transfer_show_trump": True, "transfer_after_cover": True}),
     ("recycled", {"recycle_discard": True}),
     ("trump_swap", {"trump_swap": True}),
+    ("armenian", {"stock_lead": True}),
+    ("secret_trump", {"secret_trump": True}),
+    ("perevodnoy_3", {"transfer": True, "transfer_show_trump": True, "transfer_beat_only_new": True}),
+    ("american", {"self_throw_in": True}),
+    ("second_try", {"draw_to_cover": True}),
+    ("poker", {"poker_swap": True}),
+    ("baltic", {"counter_attack": True}),
 ])
 def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
     """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
@@ -98,6 +105,15 @@ def test_a_preset_takes_overrides_like_any_option() -> None:
     ({"lead": "groups", "lead_max": 4}, "lead", "lead_max"),
     ({"ranking": "beaten", "teams": "2x2"}, "ranking", "teams"),
     ({"redeal_same_suit": 6, "hand_size": 5}, "redeal_same_suit", "hand"),
+    ({"preset": "piled", "stock_lead": True}, "deal", "stock_lead"),
+    ({"preset": "chukchi", "poker_swap": True}, "stock_mode", "poker_swap"),
+    ({"preset": "chukchi", "draw_to_cover": True}, "stock_mode", "draw_to_cover"),
+    ({"preset": "piled", "secret_trump": True}, "deal", "secret_trump"),
+    ({"preset": "secret_trump", "trump_suit": "none"}, "trump_suit", "secret_trump"),
+    ({"preset": "secret_trump", "special_suit": "S"}, "special_suit", "secret_trump"),
+    ({"preset": "secret_trump", "trump_swap": True}, "secret_trump", "trump_swap"),
+    ({"preset": "armenian", "lead": "pairs"}, "stock_lead", "lead"),
+    ({"preset": "american", "transfer": True, "transfer_after_cover": True}, "self_throw_in", "transfer_after_cover"),
 ])
 def test_combinations_without_a_meaning_are_refused(options: dict[str, object], option: str, other: str) -> None:
     """VARIANTS.md §3: the refusal names the option and what it cannot go with."""
@@ -105,6 +121,12 @@ def test_combinations_without_a_meaning_are_refused(options: dict[str, object], 
         Rules.from_dict(options)
     assert caught.value.option == option
     assert other in str(caught.value)
+
+
+def test_a_secret_card_leaves_one_seat_fewer_at_a_full_table() -> None:
+    """VARIANTS.md §3: the face-up and the secret card are kept out of the deal: 36 cards seat 5, not 6."""
+    assert Rules.from_dict({"preset": "secret_trump"}).max_players() == 5
+    assert Rules.from_dict({"preset": "secret_trump", "deck_size": 24}).max_players() == 3
 
 
 def test_an_option_without_effect_is_no_error() -> None:
