@@ -48,6 +48,10 @@ class Verb(StrEnum):
     NOOP = "n"         # a label button
     VARIANTS = "P"     # arg: a page of the lobby's game picker
     VARIANT = "V"      # arg: a preset id: play that game
+    STOCK_LEAD = "L"   # армянский: lead the stock's top card
+    DRAW = "D"         # вторая попытка: draw a card to cover
+    SWAP = "W"         # покерный: arg: the two packed cards to swap; none: start or stop picking them
+    COUNTER = "K"      # прибалтийский: arg: target.packed cover and cards of its rank
 
 
 _CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # card value -> one char

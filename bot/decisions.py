@@ -27,6 +27,7 @@ class Kind(Enum):
     SELECT = "select"        # a card chosen to cover with (or put back)
     PICK = "pick"            # the cards picked for a several-card lead or throw-in (packed in arg)
     CHEAT = "cheat"          # the next card is a cheat (or not)
+    SWAPPING = "swapping"    # покерный: start or stop picking two cards to swap
     BACK_IN = "back_in"      # "I'm back"
     LEAVE_ASK = "leave_ask"  # Leave pressed: ask to confirm
     STAY = "stay"            # the confirmation answered no

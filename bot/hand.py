@@ -15,13 +15,14 @@ when pressed, so another player's move never spoils a press that is still legal.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bot.callbacks import Verb, encode, pack
 from bot.i18n import Translator
 from bot.labels import card_text, rank_text
-from durak import Act, State, attack, card_code, defend, is_legal, legal_actions, transfer
+from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
+from durak.actions import STOCK_LEAD
 from durak.engine import lead_room, room
 from durak.rules import Lead
 
@@ -53,14 +54,19 @@ class Options:
     shows: tuple[int, ...] = ()              # trumps that transfer by being shown
     moves: frozenset[Act] = frozenset()      # Take and Pass, when legal
     accusable: tuple[int, ...] = ()          # seats this one may accuse of cheating
+    extras: tuple[Action, ...] = ()          # the variants' moves: lead the stock card, draw, counter-attack
+    swap: bool = False                       # покерный: he may swap two cards (a press on 🔄 starts picking them)
+    swapping: bool = False                   # ... and is picking them: card presses pick
 
 
 def uncovered(state: State) -> list[int]:
     return [a for a, c in zip(state.attacks, state.covers, strict=True) if c is None]
 
 
-def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = False) -> Options:
-    """The seat's card moves; ``picks`` are the cards it picked for a several-card move.
+def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = False,
+            swapping: bool = False) -> Options:
+    """The seat's card moves; ``picks`` are the cards it picked for a several-card move (or, ``swapping``,
+    the two cards to swap with the stock).
 
     One pass over the engine's legal actions (none for a lead, whose several-card sets are
     not listed: any card leads alone, and cards of one rank go together)."""
@@ -70,31 +76,43 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
     if not state.attacks:
         if seat != state.attacker or lead_room(state) < 1:
             return Options(Role.WAIT)
+        extras = (STOCK_LEAD,) if state.rules.stock_lead and is_legal(state, seat, STOCK_LEAD) else ()
         if state.rules.lead is not Lead.SAME_RANK:
-            return _variant_lead(state, seat, picks, armed)
+            return replace(_variant_lead(state, seat, picks, armed), extras=extras)
         playable = frozenset(hand)
         if lead_room(state) < 2:
-            return Options(Role.LEAD, playable)
+            return Options(Role.LEAD, playable, extras=extras)
         picked = _picked(hand, picks, playable)
         if armed or picked:  # once picking has begun, every press picks (another rank starts over)
             pickable = playable
         else:
             pickable = frozenset(c for c in hand if sum(1 for d in hand if d >> 2 == c >> 2) > 1)
-        return Options(Role.LEAD, playable, pickable, picked)
+        return Options(Role.LEAD, playable, pickable, picked, extras=extras)
     acts = legal_actions(state, seat)
     moves = frozenset(a.act for a in acts if a.act in (Act.TAKE, Act.PASS))
     accusable = tuple(a.suspect for a in acts if a.act is Act.ACCUSE and a.suspect is not None)
-    if seat == state.defender:
+    if seat == state.defender and not state.window:
         if state.taking:
             return Options(Role.WAIT, moves=moves, accusable=accusable)
+        swap = any(a.act is Act.SWAP for a in acts)
+        if swap and swapping:  # покерный: every card press picks one of the two
+            return Options(Role.COVER, frozenset(hand), frozenset(hand), _picked(hand, picks, frozenset(hand))[-2:],
+                           moves=moves, accusable=accusable, swap=True, swapping=True)
         playable = frozenset(a.card for a in acts if a.act is Act.DEFEND and (armed or not a.cheat))
         transfers = tuple(a.card for a in acts if a.act is Act.TRANSFER and not a.cheat)
         shows = tuple(a.card for a in acts if a.act is Act.SHOW and not a.cheat)
-        return Options(Role.COVER, playable, transfers=transfers, shows=shows, moves=moves, accusable=accusable)
-    playable = frozenset(a.card for a in acts if a.act is Act.ATTACK and (armed or not a.cheat))
+        moves_too = tuple(a for a in acts if a.act is Act.DRAW_CARD) + _counters(state, seat, acts)
+        return Options(Role.COVER, playable, transfers=transfers, shows=shows, moves=moves, accusable=accusable,
+                       extras=moves_too, swap=swap)
+    own = Act.THROW_SELF if state.window else Act.ATTACK  # американский: the defender throws in on himself
+    playable = frozenset(a.card for a in acts if a.act is own and (armed or not a.cheat))
     if not playable and Act.PASS not in moves:
         return Options(Role.WAIT, moves=moves, accusable=accusable)
     left = room(state)
+    if state.lead_open:  # армянский: the cards of the stock card's rank that may join it
+        left = lead_room(state) - len(state.attacks)
+    elif state.window:  # he keeps one card at least
+        left = min(left if left is not None else len(hand), len(hand) - 1)
     pickable = playable if (left is None or left >= 2) and len(playable) >= 2 else frozenset()
     return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable), moves=moves,
                    accusable=accusable)
@@ -111,10 +129,31 @@ def _variant_lead(state: State, seat: int, picks: Iterable[int], armed: bool) ->
     return Options(Role.LEAD, playable, pickable, _picked(state.hands[seat], picks, pickable))
 
 
+def _counters(state: State, seat: int, acts: list[Action]) -> tuple[Action, ...]:
+    """прибалтийский: one counter-attack per covering card, with every card of its rank that fits (the engine
+    lists each pair; a button strikes back with all of them)."""
+    mates: dict[int, list[int]] = {}
+    target = None
+    for a in acts:
+        if a.act is Act.COUNTER:
+            mates.setdefault(a.cards[0], []).append(a.cards[1])
+            target = a.target
+    found = []
+    for card, ks in sorted(mates.items()):
+        for n in range(len(ks), 0, -1):
+            action = Action(Act.COUNTER, (card, *sorted(ks)[:n]), target=target)
+            if is_legal(state, seat, action):
+                found.append(action)
+                break
+    return tuple(found)
+
+
 def most_cards(state: State) -> int | None:
     """How many cards one lead or throw-in may hold now (None: no limit, after a take)."""
     if not state.attacks:
         return lead_room(state) if state.defender is not None else 0
+    if state.lead_open:
+        return lead_room(state) - len(state.attacks)
     return room(state)
 
 
@@ -157,7 +196,7 @@ def _card_button(game_id: int, card: int, trump: bool, opts: Options, selected: 
         label = SELECTED + label
     elif opts.role is not Role.WAIT and card not in opts.playable:  # waiting, no card is marked
         label = UNPLAYABLE + label
-    if opts.role is Role.COVER:
+    if opts.role is Role.COVER and not opts.swapping:
         verb = Verb.COVER
     elif card in opts.pickable:
         verb = Verb.PICK
@@ -174,8 +213,15 @@ def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Op
                  selected: int | None, armed: bool) -> list[Button]:
     """The moves beside single cards: several cards at once, cover targets, transfers, Take, Pass."""
     buttons: list[Button] = []
+    if opts.swapping:  # покерный: only the swap, once two cards are picked, or back
+        if len(opts.picked) == 2:
+            names = " ".join(card_text(c) for c in opts.picked)
+            buttons.append(_button(tr.gettext("🔄 Swap {cards}").format(cards=names), Verb.SWAP, game_id,
+                                   pack(opts.picked)))
+        return [*buttons, _button(tr.gettext("✖ Don't swap"), Verb.SWAP, game_id)]
     if opts.picked:
-        text = (tr.gettext("▶ Lead ({n})") if opts.role is Role.LEAD else tr.gettext("▶ Throw in ({n})"))
+        text = (tr.gettext("▶ Lead ({n})") if opts.role is Role.LEAD or state.lead_open
+                else tr.gettext("▶ Throw in ({n})"))
         buttons.append(_button(text.format(n=len(opts.picked)), Verb.LEAD, game_id, pack(opts.picked)))
     elif opts.role is Role.THROW and not armed and _one_rank(opts.playable):
         cards = tuple(sorted(opts.playable))
@@ -195,6 +241,9 @@ def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Op
     for c in opts.shows:
         buttons.append(_button(tr.gettext("👁 Show {card}").format(card=card_text(c)), Verb.SHOW, game_id,
                                card_code(c)))
+    buttons += [_extra_button(tr, game_id, a) for a in opts.extras]
+    if opts.swap:
+        buttons.append(_button(tr.gettext("🔄 Swap two cards"), Verb.SWAP, game_id))
     if Act.TAKE in opts.moves:
         buttons.append(_button(tr.gettext("Take"), Verb.TAKE, game_id))
     if Act.PASS in opts.moves:
@@ -202,8 +251,22 @@ def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Op
     return buttons
 
 
+def _extra_button(tr: Translator, game_id: int, action: Action) -> Button:
+    if action.act is Act.STOCK_LEAD:
+        return _button(tr.gettext("🂠 Lead the stock's top card"), Verb.STOCK_LEAD, game_id)
+    if action.act is Act.DRAW_CARD:
+        return _button(tr.gettext("🂠 Draw a card"), Verb.DRAW, game_id)
+    assert action.target is not None  # a counter-attack
+    return _button(tr.gettext("⚔ {card} and back {cards}").format(
+        card=card_text(action.cards[0]), cards=" ".join(card_text(c) for c in action.cards[1:])),
+        Verb.COUNTER, game_id, f"{card_code(action.target)}.{pack(action.cards)}")
+
+
 def pass_label(tr: Translator, state: State) -> str:
-    """"Pass" when the defender takes (nothing was beaten), "Done (bito)" when everything is covered."""
+    """"Pass" when the defender takes (nothing was beaten), "Done (bito)" when everything is covered,
+    "Lead it alone" for a stock lead."""
+    if state.lead_open:
+        return tr.gettext("Lead it alone")
     return tr.gettext("Pass") if state.taking else tr.gettext("Done (bito)")
 
 
@@ -215,7 +278,15 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     """What the seat may do, naming only buttons it has."""
     take = Act.TAKE in opts.moves
     may_pass = Act.PASS in opts.moves
+    if opts.swapping:
+        return tr.gettext("Pick two cards to swap for the stock's top two.")
+    if state.lead_open and opts.role is Role.THROW:
+        return tr.gettext("Add cards of its rank to your lead, or press Lead it alone.")
+    if state.window and opts.role is Role.THROW:
+        return tr.gettext("Everything is covered: throw cards in on yourself, or press Done (bito).")
     if opts.role is Role.LEAD:
+        if any(a.act is Act.STOCK_LEAD for a in opts.extras):
+            return tr.gettext("Your lead: press a card, or lead the stock's top card.")
         if opts.pickable:
             return tr.gettext("Your lead: press a card. To lead several of one rank, press them, then Lead.")
         return tr.gettext("Your lead: press a card.")

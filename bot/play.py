@@ -12,6 +12,7 @@ from bot.i18n import Translator
 from bot.store import GameUI
 from bot.turns import computer_move, forced_move
 from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card
+from durak.actions import DRAW_CARD, STOCK_LEAD
 from durak.engine import check
 from durak.events import Ev, Event
 from storage.models import Away, Game
@@ -75,10 +76,20 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
         return Action(Act.TAKE)
     if verb is Verb.PASS:
         return Action(Act.PASS)
+    if verb is Verb.STOCK_LEAD:
+        return STOCK_LEAD
+    if verb is Verb.DRAW:
+        return DRAW_CARD
+    if verb is Verb.SWAP:
+        return Action(Act.SWAP, unpack(arg)) if arg else Intent(Kind.SWAPPING, seat)
+    if verb is Verb.COUNTER:
+        aim, cards = arg.split(".")
+        return Action(Act.COUNTER, unpack(cards), target=parse_card(aim))
     if verb is Verb.ACCUSE:
         return Action(Act.ACCUSE, suspect=int(arg))
+    own = Act.THROW_SELF if state.window and seat == state.defender else Act.ATTACK  # американский
     if verb is Verb.LEAD:
-        return Action(Act.ATTACK, unpack(arg), cheat=armed)
+        return Action(own, unpack(arg), cheat=armed)
     if verb is Verb.TRANSFER:
         return Action(Act.TRANSFER, unpack(arg), cheat=armed)
     if verb is Verb.SHOW:
@@ -88,9 +99,9 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
         return Action(Act.DEFEND, (card,), target=target, cheat=armed)
     card = parse_card(arg)
     if verb is Verb.CARD:
-        return Action(Act.ATTACK, (card,), cheat=armed)
+        return Action(own, (card,), cheat=armed)
     if verb is Verb.PICK:
-        return _pick(state, ui, seat, card, armed)
+        return _pick(state, ui, seat, card, armed, own)
     if verb is not Verb.COVER:
         raise ValueError(verb)
     if ui.selected.get(seat) == card:
@@ -103,18 +114,22 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
     return Action(Act.DEFEND, (card,), target=target, cheat=armed)
 
 
-def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool) -> Action | Intent:
+def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool, own: Act) -> Action | Intent:
     """Pick a card for a several-card move (or put it back). A card that cannot go with others
-    now is played alone, as its press would have been had the button been drawn now."""
-    opts = hand.options(state, seat, ui.picked.get(seat, ()), armed)
+    now is played alone, as its press would have been had the button been drawn now. Picking two cards
+    to swap (покерный), a third pick replaces the first."""
+    opts = hand.options(state, seat, ui.picked.get(seat, ()), armed, seat in ui.swapping)
+    if opts.swapping:
+        picks = hand.repicked(state, opts.picked, card, armed)
+        return Intent(Kind.PICK, seat, arg=pack(picks[-2:]))
     if card not in opts.pickable:
-        return Action(Act.ATTACK, (card,), cheat=armed)
+        return Action(own, (card,), cheat=armed)
     picks = hand.repicked(state, opts.picked, card, armed)
     if len(picks) > hand.MAX_PICKS:
         raise ValueError("too many picks")
     most = hand.most_cards(state)
     if most is not None and len(picks) > most:  # one pick too many: refused now, saying how many fit
-        return Action(Act.ATTACK, picks, cheat=armed)
+        return Action(own, picks, cheat=armed)
     return Intent(Kind.PICK, seat, arg=pack(picks))
 
 

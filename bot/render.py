@@ -216,6 +216,11 @@ _EVENT_TEXTS = {
     Ev.HANDS_ROTATED: N_("Every hand passes to the left"),
     Ev.RECYCLED: N_("{cards} go back into the stock"),
     Ev.TRUMP_SWAPPED: N_("The trump changes: {cards}"),
+    Ev.STOCK_LEAD: N_("{who} leads {cards} from the stock"),
+    Ev.DREW_CARD: N_("{who} draws a card to cover"),
+    Ev.SWAPPED: N_("{who} swaps two cards with the stock"),
+    Ev.THROW_SELF: N_("{who} throws {cards} in on himself"),
+    Ev.SECRET_TRUMP: N_("The secret card is turned: {cards}, the new trump"),
 }
 _PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 
@@ -229,6 +234,11 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
         target, card = event["c"]
         line: str | None = tr.gettext("{who} covers {target} with {card}").format(
             who=who, target=card_text(parse_card(target)), card=card_text(parse_card(card)))
+    elif kind is Ev.COUNTER:
+        target, *laid = event["c"]
+        line = tr.gettext("{who} beats {target} and strikes back at {other} with {cards}").format(
+            who=who, target=card_text(parse_card(target)), other=name_of(game, event["o"]),
+            cards=cards_text([parse_card(c) for c in laid]))
     else:
         text = _EVENT_TEXTS.get(kind) if kind is not Ev.PASS or not event.get("t") else _PASS_ON_A_TAKE
         other = name_of(game, event["o"]) if event.get("o") is not None else ""
@@ -248,6 +258,7 @@ def _table_cards(tr: Translator, seen: View) -> str:
     if not seen.table:
         return tr.gettext("Table: empty")
     pairs = [f"{card_text(a)}→{card_text(c)}" if c is not None else f"{card_text(a)}→?" for a, c in seen.table]
+    pairs[:seen.bypassed] = [f"{card_text(a)}→–" for a, _ in seen.table[:seen.bypassed]]  # переводной-3
     return tr.gettext("Table: {pairs}").format(pairs="  ".join(pairs))
 
 
@@ -256,6 +267,8 @@ def _header(tr: Translator, seen: View) -> list[str]:
     line = tr.gettext("Trump: {trump}").format(trump=trump)
     if seen.trump_card is not None:
         line += " " + tr.gettext("(under the stock: {card})").format(card=card_text(seen.trump_card))
+    if seen.secret:
+        line += " " + tr.gettext("· a secret card lies face down under it")
     return [line, tr.gettext("Stock: {stock} · discard: {discard}").format(stock=seen.stock, discard=seen.discard)]
 
 
@@ -329,7 +342,8 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
 
 def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
             now: float | None = None, leaving: bool = False, picks: tuple[int, ...] = (),
-            change: tuple[int, int] | None = None) -> tuple[str, list[list[hand.Button]] | None]:
+            change: tuple[int, int] | None = None,
+            swapping: bool = False) -> tuple[str, list[list[hand.Button]] | None]:
     """One player's private message: the table as he sees it, the last moves, and his hand as button
     rows (plain Bot API data). ``change``: his rating before and after, once the game is over."""
     state = game.state
@@ -340,7 +354,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
         return "\n".join([*lines, *_final(tr, game, seat, change), "", *_moves(tr, game, PRIVATE_MOVES)]), None
     lines += [*_header(tr, seen), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
-    opts = hand.options(state, seat, picks, cheat_armed)
+    opts = hand.options(state, seat, picks, cheat_armed, swapping)
     if seen.room is not None and opts.role in (hand.Role.THROW, hand.Role.COVER):
         lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
     moves = _moves(tr, game, PRIVATE_MOVES)
@@ -484,5 +498,23 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.LEAD_NOT_HIGHEST: tr.gettext("Lead your highest rank."),
         Reason.LEAD_NOT_WHOLE_RANK: tr.gettext("Lead all {n} cards of that rank.").format(n=p.get("count")),
         Reason.TRANSFER_TRUMP_ON_TABLE: tr.gettext("No transfer while a trump lies on the table."),
+        Reason.STOCK_LEAD_OFF: tr.gettext("Leading from the stock is off at this table."),
+        Reason.STOCK_EMPTY: tr.gettext("The stock is empty."),
+        Reason.LEAD_OPEN: tr.gettext("Wait: the lead from the stock is not complete yet."),
+        Reason.NOT_TO_BEAT: tr.gettext("{card} was passed over: beat only the new cards.").format(card=card),
+        Reason.TRANSFER_AFTER_DRAW: tr.gettext("No transfer after drawing a card."),
+        Reason.DRAW_OFF: tr.gettext("Drawing to cover is off at this table."),
+        Reason.DRAW_USED: tr.gettext("You already drew a card this bout."),
+        Reason.SWAP_OFF: tr.gettext("Swapping is off at this table."),
+        Reason.SWAP_USED: tr.gettext("You already swapped this bout."),
+        Reason.SWAP_AFTER_COVER: tr.gettext("No swap after your first cover."),
+        Reason.SWAP_HAND: tr.gettext("Swap only with {n} cards or fewer.").format(n=p.get("size")),
+        Reason.SWAP_STOCK: tr.gettext("The stock is too small to swap."),
+        Reason.COUNTER_OFF: tr.gettext("Striking back is off at this table."),
+        Reason.COUNTER_NOT_NOW: tr.gettext("Strike back only against a lone card."),
+        Reason.COUNTER_RANK: tr.gettext("Strike back with cards of the covering card's rank."),
+        Reason.SELF_THROW_OFF: tr.gettext("Throwing in on yourself is off at this table."),
+        Reason.SELF_THROW_NOT_NOW: tr.gettext("Throw in on yourself only once everything is covered."),
+        Reason.SELF_THROW_LAST_CARD: tr.gettext("Keep at least one card."),
     }
     return texts[refused.reason]

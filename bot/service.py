@@ -44,7 +44,8 @@ T = TypeVar("T")
 
 SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
 GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE,
-              Verb.PASS, Verb.ACCUSE, Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY}
+              Verb.PASS, Verb.ACCUSE, Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY, Verb.STOCK_LEAD,
+              Verb.DRAW, Verb.SWAP, Verb.COUNTER}
 
 
 class GameService:
@@ -218,6 +219,7 @@ class GameService:
             ui.selected.pop(seat, None)
             ui.picked.pop(seat, None)
             ui.armed.discard(seat)
+            ui.swapping.discard(seat)
             await self.advance(game, [(seat, intent.action, False)])
         elif kind is Kind.VOTE:
             await self.votes.vote(game, ui, user.id)
@@ -228,9 +230,13 @@ class GameService:
             assert seat is not None
             ui.leaving.discard(seat)
             await self.advance(game, [], {seat: (0, Away.LEFT)})
-        elif kind in (Kind.SELECT, Kind.PICK, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY):
+        elif kind in (Kind.SELECT, Kind.PICK, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY, Kind.SWAPPING):
             assert seat is not None
-            if kind is Kind.PICK:
+            if kind is Kind.SWAPPING:  # покерный: start or stop picking the two cards to swap
+                ui.swapping.symmetric_difference_update({seat})
+                ui.picked.pop(seat, None)
+                ui.selected.pop(seat, None)
+            elif kind is Kind.PICK:
                 ui.picked[seat] = unpack(intent.arg) if intent.arg else ()
             elif kind is Kind.SELECT:
                 if intent.arg:
@@ -369,6 +375,7 @@ class GameService:
             ui = self.store.ui_of(game.id)
             ui.picked.clear()
             ui.selected.clear()
+            ui.swapping.clear()
         if new.state.over:
             return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
                                    finished=True)

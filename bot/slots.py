@@ -174,7 +174,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             continue
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
-                                    ui.changes.get(s.user.id))
+                                    ui.changes.get(s.user.id), s.seat in ui.swapping)
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p

@@ -42,6 +42,7 @@ class GameUI:
     picked: dict[int, tuple[int, ...]] = field(default_factory=dict)  # seat -> cards picked to play together
     changes: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> rating points before, after
     armed: set[int] = field(default_factory=set)             # seats whose next card is a cheat
+    swapping: set[int] = field(default_factory=set)          # seats picking two cards to swap (покерный)
     leaving: set[int] = field(default_factory=set)           # seats asked "leave the game?"
     vote: Vote | None = None
     votes_held: int = 0

@@ -37,6 +37,13 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "perevodnoy_2": (N_("Transfer after cover"), N_("Transfer even after covering")),
     "recycled": (N_("Recycled discard"), N_("Every 2nd defence back in stock")),
     "trump_swap": (N_("Trump swap"), N_("The trump changes after defences")),
+    "armenian": (N_("Armenian"), N_("You may lead the stock's top card")),
+    "secret_trump": (N_("Secret trump"), N_("A hidden trump takes over late")),
+    "perevodnoy_3": (N_("Beat only the new card"), N_("Beat only the transferred card")),
+    "american": (N_("American"), N_("Throw in on yourself")),
+    "second_try": (N_("Second try"), N_("Draw a card to beat")),
+    "poker": (N_("Poker"), N_("Swap two cards before beating")),
+    "baltic": (N_("Baltic"), N_("Beat and strike back")),
 }
 PER_PAGE = 8
 
@@ -118,6 +125,27 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
         add(tr.gettext("The defender may transfer even after covering; the covered pairs stay on the table."))
     if not rules.transfer_trump_on_table and rules.transfer:
         add(tr.gettext("Nobody transfers while a trump lies on the table."))
+    if rules.secret_trump:
+        add(tr.gettext("A second card lies face down under the trump card; when the stock runs out it is turned, "
+                       "and its suit is trump from then on."))
+    if rules.stock_lead:
+        add(tr.gettext("The attacker may lead the stock's top card, alone or with cards of its rank from his "
+                       "hand."))
+    if rules.transfer_beat_only_new and rules.transfer:
+        add(tr.gettext("After a transfer the new defender beats only the transferred cards; the others are "
+                       "passed over and leave with the bout."))
+    if rules.self_throw_in:
+        add(tr.gettext("When everything is covered, the defender may throw cards in on himself before the bout "
+                       "ends."))
+    if rules.draw_to_cover:
+        add(tr.gettext("Once a bout the defender may draw a card from the stock to cover (then he may not "
+                       "transfer)."))
+    if rules.poker_swap:
+        add(tr.gettext("Once a bout, before his first cover, the defender may swap two cards for the stock's top "
+                       "two."))
+    if rules.counter_attack:
+        add(tr.gettext("Against a lone card the defender may beat it and strike back with cards of the covering "
+                       "card's rank: the roles swap."))
     if rules.trump_swap:
         add(tr.gettext("After each beaten bout the last cover card replaces the card under the stock, and its "
                        "suit is trump from then on."))

@@ -612,7 +612,9 @@ def _check_stock_lead(state: State, seat: int) -> None:
 
 
 def _check_defender(state: State, seat: int, blocker: Reason | None) -> None:
-    """The defender's draw and swap: his turn, and nothing in the way."""
+    """The defender's draw, swap and counter-attack: on at this table, his turn, and nothing in the way."""
+    if blocker in (Reason.DRAW_OFF, Reason.SWAP_OFF, Reason.COUNTER_OFF):
+        raise Illegal(blocker)
     if seat != state.defender or not state.attacks:
         raise Illegal(Reason.NOT_YOUR_TURN)
     if blocker is not None:

@@ -3,7 +3,13 @@ and whole games of variants with their own leads played through the hand keyboar
 
 from __future__ import annotations
 
-from bot.callbacks import Verb, encode
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.callbacks import Verb, encode, pack
+from durak import parse_card
 from durak.rules import PRESETS
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
@@ -21,7 +27,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
     assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
-    assert text.count("\n• ") == len(PRESETS) == 26
+    assert text.count("\n• ") == len(PRESETS) == 33
 
 
 async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:
@@ -46,10 +52,10 @@ async def test_the_picker_sets_a_game_that_becomes_the_groups_default(fake: Fake
     answer = await table.press(102, table.lobby(), "Game:")
     assert answer["text"] == "Only the creator can do that."
     await table.press(101, table.lobby(), "Game:")
-    await fake.wait_for(lambda: "Choose the game (1/4)" in table.lobby().text)
+    await fake.wait_for(lambda: "Choose the game (1/5)" in table.lobby().text)
     assert "✅ Podkidnoy: Throw in cards of ranks on the table" in table.lobby().text
     await table.press(101, table.lobby(), "›")
-    await fake.wait_for(lambda: "Choose the game (2/4)" in table.lobby().text)
+    await fake.wait_for(lambda: "Choose the game (2/5)" in table.lobby().text)
     assert "Tedious: Lead only your highest rank" in table.lobby().text
     forged, stale = encode_variant(table.lobby(), "mars"), encode_variant(table.lobby(), "japanese")
     answer = await table.press(101, table.lobby(), forged)
@@ -135,3 +141,69 @@ async def ask(fake: FakeTelegram, command: str) -> str:
     await fake.send_text(101, GROUP, command)
     await fake.wait_for(lambda: len(fake.chat_messages(GROUP)) > before)
     return fake.chat_messages(GROUP)[-1].text
+
+
+EXTRA_MOVES = ("🂠", "⚔", "🔄", "▶", "↪")
+
+
+def eager(table: Table) -> Callable[[list[dict[str, Any]]], str]:
+    """A player who presses a variant's own move (lead from the stock, draw, swap, strike back) whenever it
+    shows, and otherwise plays like the casual player."""
+    def choose(options: list[dict[str, Any]]) -> str:
+        extras = [b for b in options if b["text"].startswith(EXTRA_MOVES)]
+        if extras and table.rng.random() < 0.8:
+            return str(table.rng.choice(extras)["callback_data"])
+        return table.choose(options)
+    return choose
+
+
+@pytest.mark.parametrize(("preset", "players", "seen"), [
+    ("armenian", 2, "from the stock"),
+    ("second_try", 2, "draws a card to cover"),
+    ("poker", 2, "swaps two cards with the stock"),
+    ("baltic", 2, "strikes back at"),
+    ("american", 2, "in on himself"),
+    ("secret_trump", 2, "The secret card is turned"),
+    ("perevodnoy_3", 3, "→–"),
+])
+async def test_a_game_with_the_variants_own_moves_plays_to_the_end(fake: FakeTelegram, bot: BotProcess, preset: str,
+                                                                   players: int, seen: str) -> None:
+    """The hand keyboard offers each variant's own move when it is legal; pressing it plays it for everyone
+    to see, and the game goes on to its result."""
+    users = [101, 102, 103][:players]
+    table = Table(fake, GROUP, users, seed=7)
+    await table.seat_everyone(preset)
+    await table.start(101)
+    await table.play_to_the_end(timeout=180, choose=eager(table))
+    shown = [text for user in users for m in fake.chat_messages(user) for text in m.history]
+    assert any(seen in text for text in shown), f"{preset}: nobody saw {seen!r}"
+    assert table.stored(bot.settings.database_path)["status"] == "finished"
+
+
+async def test_the_variants_buttons_forged_change_nothing(fake: FakeTelegram, bot: BotProcess) -> None:
+    """A variant's move pressed where it is not legal, or with forged cards, is refused with the reason."""
+    table = Table(fake, GROUP, [101, 102], seed=3)
+    await table.seat_everyone("armenian")
+    await table.start(101)
+    leader = next(u for u in (101, 102) if "Your lead" in text_of(table.hand_message(u)))
+    other = 203 - leader
+    hand = table.hand_message(other)
+    assert hand is not None
+    game_id = int(hand.buttons()[0]["callback_data"].split(":")[2])
+    own = [parse_card(b["callback_data"].split(":")[4]) for b in hand.buttons() if b["callback_data"][3] in "cf"]
+    before = table.stored(bot.settings.database_path)["state"]
+    for data, toast in [(encode(Verb.STOCK_LEAD, game_id, 0), "Only the attacker leads."),
+                        (encode(Verb.SWAP, game_id, 0, pack(own[:2])), "Swapping is off at this table."),
+                        (encode(Verb.COUNTER, game_id, 0, "nonsense"), "Unknown button."),
+                        (encode(Verb.DRAW, game_id, 0), "Drawing to cover is off at this table.")]:
+        answer = await table.press(other, hand, data)
+        assert answer["text"] == toast
+    assert table.stored(bot.settings.database_path)["state"] == before
+    lead = table.hand_message(leader)
+    assert lead is not None and "lead the stock's top card" in lead.text
+    await table.press(leader, lead, "🂠 Lead the stock's top card")
+    await fake.wait_for(lambda: "from the stock" in text_of(table.hand_message(other)))
+
+
+def text_of(message: Message | None) -> str:
+    return "" if message is None else message.text

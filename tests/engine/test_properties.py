@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -86,7 +87,7 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
         out += [Action(Act.TAKE, cheat=cheat), Action(Act.PASS, cheat=cheat), Action(Act.STOCK_LEAD, cheat=cheat),
                 Action(Act.DRAW_CARD, cheat=cheat)]
         hand = sorted(state.hands[seat])  # a pair is listed once, in the order of the deck
-        out += [Action(Act.SWAP, (a, b), cheat=cheat) for a, b in zip(hand, hand[1:], strict=False)]
+        out += [Action(Act.SWAP, (a, b), cheat=cheat) for a, b in itertools.pairwise(hand)]
     out += [Action(Act.ACCUSE, suspect=p) for p in range(state.players)]
     return out
 
