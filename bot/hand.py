@@ -23,7 +23,7 @@ from bot.i18n import Translator
 from bot.labels import card_text, rank_text
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
-from durak.engine import lead_room, room
+from durak.engine import lead_room, room, trump_of
 from durak.rules import Lead
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
@@ -130,18 +130,28 @@ def _variant_lead(state: State, seat: int, picks: Iterable[int], armed: bool) ->
 
 
 def _counters(state: State, seat: int, acts: list[Action]) -> tuple[Action, ...]:
-    """прибалтийский: one counter-attack per covering card, with every card of its rank that fits (the engine
-    lists each pair; a button strikes back with all of them)."""
-    mates: dict[int, list[int]] = {}
-    target = None
-    for a in acts:
-        if a.act is Act.COUNTER:
-            mates.setdefault(a.cards[0], []).append(a.cards[1])
-            target = a.target
+    """прибалтийский: one counter-attack per rank, covering with the cheapest card of that rank that beats (a
+    plain one before a trump) and striking back with every other card of the rank that fits, plain ones first.
+    The engine lists each pair; a button per rank keeps a whole deck's hand within Telegram's 100 buttons."""
+    counters = [a for a in acts if a.act is Act.COUNTER]
+    if not counters:
+        return ()
+    trump = trump_of(state, seat)
+
+    def cost(card: int) -> tuple[bool, int]:
+        return card & 3 == trump, card
+
+    covers: dict[int, int] = {}  # rank -> its cheapest covering card
+    for a in counters:
+        card = a.cards[0]
+        if card >> 2 not in covers or cost(card) < cost(covers[card >> 2]):
+            covers[card >> 2] = card
     found = []
-    for card, ks in sorted(mates.items()):
-        for n in range(len(ks), 0, -1):
-            action = Action(Act.COUNTER, (card, *sorted(ks)[:n]), target=target)
+    for rank in sorted(covers):
+        card = covers[rank]
+        mates = sorted({a.cards[1] for a in counters if a.cards[0] == card}, key=cost)
+        for n in range(len(mates), 0, -1):
+            action = Action(Act.COUNTER, (card, *mates[:n]), target=counters[0].target)
             if is_legal(state, seat, action):
                 found.append(action)
                 break
@@ -180,11 +190,12 @@ def suits_in_order(trump: int | None) -> list[int]:
 def card_rows(game_id: int, state: State, seat: int, opts: Options, selected: int | None) -> list[list[Button]]:
     hand = state.hands[seat]
     rows: list[list[Button]] = []
-    for suit in suits_in_order(state.trump):
+    trump = trump_of(state, seat)  # двухкозырной: his own
+    for suit in suits_in_order(trump):
         cards = sorted(c for c in hand if c & 3 == suit)
         if not cards:
             continue
-        buttons = [_card_button(game_id, c, suit == state.trump, opts, selected) for c in cards]
+        buttons = [_card_button(game_id, c, suit == trump, opts, selected) for c in cards]
         per_row = -(-len(buttons) // -(-len(buttons) // PER_ROW))  # wrap into rows of even length
         rows += [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
     return rows

@@ -262,11 +262,17 @@ def _table_cards(tr: Translator, seen: View) -> str:
     return tr.gettext("Table: {pairs}").format(pairs="  ".join(pairs))
 
 
-def _header(tr: Translator, seen: View) -> list[str]:
+def _header(tr: Translator, seen: View, game: Game) -> list[str]:
     trump = tr.gettext("no trump") if seen.trump is None else suit_text(seen.trump)
     line = tr.gettext("Trump: {trump}").format(trump=trump)
+    if seen.trumps is not None:  # двухкозырной: each player his own
+        line = tr.gettext("Trumps: {trumps}").format(trumps=", ".join(
+            f"{name_of(game, p)} {suit_text(t)}" for p, t in enumerate(seen.trumps)))
     if seen.trump_card is not None:
-        line += " " + tr.gettext("(under the stock: {card})").format(card=card_text(seen.trump_card))
+        shown = card_text(seen.trump_card)
+        if seen.second_card is not None:
+            shown += " " + card_text(seen.second_card)
+        line += " " + tr.gettext("(under the stock: {card})").format(card=shown)
     if seen.secret:
         line += " " + tr.gettext("· a secret card lies face down under it")
     return [line, tr.gettext("Stock: {stock} · discard: {discard}").format(stock=seen.stock, discard=seen.discard)]
@@ -326,7 +332,7 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
     """The group's table message: public information only."""
     assert game.state is not None
     seen = view(game.state, None)
-    lines = [f"🃏 {rules_line(tr, game.rules)}", *_header(tr, seen), "", *_seat_lines(tr, game, seen), "",
+    lines = [f"🃏 {rules_line(tr, game.rules)}", *_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "",
              _table_cards(tr, seen)]
     if seen.taking:
         lines.append(tr.gettext("{name} takes the cards.").format(name=name_of(game, seen.defender or 0)))
@@ -352,7 +358,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat))]
     if state.over:
         return "\n".join([*lines, *_final(tr, game, seat, change), "", *_moves(tr, game, PRIVATE_MOVES)]), None
-    lines += [*_header(tr, seen), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
+    lines += [*_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
     opts = hand.options(state, seat, picks, cheat_armed, swapping)
     if seen.room is not None and opts.role in (hand.Role.THROW, hand.Role.COVER):

@@ -44,6 +44,7 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "second_try": (N_("Second try"), N_("Draw a card to beat")),
     "poker": (N_("Poker"), N_("Swap two cards before beating")),
     "baltic": (N_("Baltic"), N_("Beat and strike back")),
+    "two_trumps": (N_("Two trumps"), N_("Each player his own trump (2 players)")),
 }
 PER_PAGE = 8
 
@@ -125,6 +126,9 @@ def differences(tr: Translator, rules: Rules) -> list[str]:
         add(tr.gettext("The defender may transfer even after covering; the covered pairs stay on the table."))
     if not rules.transfer_trump_on_table and rules.transfer:
         add(tr.gettext("Nobody transfers while a trump lies on the table."))
+    if rules.two_trumps:
+        add(tr.gettext("Each of the two players has his own trump suit: the first card turned is the first "
+                       "player's, the next of another suit the second's. A defender covers with his own trump."))
     if rules.secret_trump:
         add(tr.gettext("A second card lies face down under the trump card; when the stock runs out it is turned, "
                        "and its suit is trump from then on."))

@@ -27,7 +27,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Reason
-from durak.cards import Card
+from durak.cards import Card, Suit
 from durak.covering import beater_table
 from durak.events import Ev, Event
 from durak.leads import lead_breaks, variant_leads
@@ -52,6 +52,14 @@ STALL_BOUTS = 4   # занудный: idle bouts in a row, per player, that end 
 
 
 # ---------------------------------------------------------------- seats and roles
+
+def trump_of(state: State, seat: int | None) -> Suit | None:
+    """The trump suit for ``seat``: the game's, or with двухкозырной his own (VARIANTS.md §2.2)."""
+    trumps = state.trumps
+    if trumps is None or seat is None:
+        return state.trump
+    return trumps[seat]
+
 
 def next_active(state: State, seat: int, opponent_of: int | None = None) -> int | None:
     """The next active seat clockwise (left) of ``seat``; in team games, optionally an opponent."""
@@ -146,8 +154,8 @@ def _transfer_blocker(state: State) -> Reason | None:
     if not state.rules.transfer_after_cover and any(c is not None for c in state.covers):
         return Reason.TRANSFER_AFTER_COVER
     if not state.rules.transfer_trump_on_table:
-        trump = state.trump
-        if any(c is not None and c & 3 == trump for c in (*state.attacks, *state.covers)):
+        trump = trump_of(state, state.defender)
+        if any(c is not None and c & 3 == trump for c in (*state.bypassed, *state.attacks, *state.covers)):
             return Reason.TRANSFER_TRUMP_ON_TABLE
     return None
 
@@ -300,7 +308,7 @@ def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
-    beaters = beater_table(state.rules, state.trump)
+    beaters = beater_table(state.rules, trump_of(state, state.defender))
     cheating = state.rules.cheating
     for target, cover in zip(state.attacks, state.covers, strict=True):
         if cover is not None:
@@ -333,7 +341,7 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
     if _transfer_fits(state, nxt, show=True) >= 0 and state.rules.transfer_show_trump \
             and state.defender not in state.shown:
         for c in hand:
-            if c >> 2 == rank and c & 3 == state.trump:
+            if c >> 2 == rank and c & 3 == trump_of(state, state.defender):
                 acts.append(_SHOW[c])
             elif cheating:
                 acts.append(_SHOW_CHEAT[c])
@@ -348,7 +356,7 @@ def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
         acts.extend(Action(Act.SWAP, pair) for pair in combinations(sorted(hand), 2))
     if rules.counter_attack and _counter_blocker(state) is None and _counter_room(state) >= 2:
         target = state.attacks[0]
-        beat = beater_table(rules, state.trump)[target]
+        beat = beater_table(rules, trump_of(state, state.defender))[target]
         may_empty = rules.transfer_last_card or bool(state.stock) or len(hand) > 2
         if may_empty:
             for c in hand:
@@ -378,9 +386,11 @@ def _list_self_throws(state: State, hand: list[Card], acts: list[Action]) -> Non
 
 
 def _face_up(state: State) -> int:
-    """How many face-up cards lie at the bottom of the stock."""
-    stock = state.stock
-    return 1 if stock and state.trump_card is not None and stock[-1] == state.trump_card else 0
+    """How many face-up cards lie at the bottom of the stock (двухкозырной: two, then one)."""
+    stock, face = state.stock, state.trump_card
+    if state.second_card is not None and stock and stock[-1] == state.second_card:
+        return 2 if len(stock) > 1 and stock[-2] == face else 1
+    return 1 if stock and face is not None and stock[-1] == face else 0
 
 
 def _draw_blocker(state: State) -> Reason | None:
@@ -552,7 +562,7 @@ def _check_defend(state: State, seat: int, target: Card | None, card: Card) -> I
         raise Illegal(Reason.NOT_ON_TABLE, card=target)
     if state.covers[state.attacks.index(target)] is not None:
         raise Illegal(Reason.ALREADY_COVERED, card=target)
-    if card not in beater_table(state.rules, state.trump)[target]:
+    if card not in beater_table(state.rules, trump_of(state, seat))[target]:
         return Illegal(Reason.CANNOT_COVER, card=card, target=target)
     return None
 
@@ -593,7 +603,7 @@ def _check_show(state: State, seat: int, card: Card) -> Illegal | None:
         raise Illegal(Reason.SHOW_USED)
     if _transfer_fits(state, nxt, show=True) < 0:
         raise Illegal(Reason.LIMIT, room=0)
-    if card >> 2 != _attack_rank(state) or card & 3 != state.trump:
+    if card >> 2 != _attack_rank(state) or card & 3 != trump_of(state, seat):
         return Illegal(Reason.SHOW_NOT_TRUMP, card=card)
     return None
 
@@ -626,7 +636,7 @@ def _check_counter(state: State, seat: int, target: Card | None, cards: tuple[Ca
     if target is None or target != state.attacks[0]:
         raise Illegal(Reason.NOT_ON_TABLE, card=target)
     card = cards[0]
-    if card not in beater_table(state.rules, state.trump)[target]:
+    if card not in beater_table(state.rules, trump_of(state, seat))[target]:
         raise Illegal(Reason.CANNOT_COVER, card=card, target=target)
     if len(cards) < 2:
         raise Illegal(Reason.NO_CARDS)
@@ -904,7 +914,7 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
     """Note an emptied hand (for pogony) and put the seat out if the stock is empty."""
     if s.hands[seat]:
         return
-    trump = s.trump
+    trump = trump_of(s, seat)
     rule = s.rules.pogony_rule
     if rule is PogonyRule.SIXES:
         sixes = len(cards) <= 2 and all(c >> 2 == 6 and c & 3 != trump for c in cards)

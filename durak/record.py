@@ -135,13 +135,16 @@ class Knowledge:
             take = count - len(hand)
             hands.append(hand + pool[:take])
             del pool[:take]
-        face = [] if v.trump_card is None or not v.stock else [v.trump_card]
+        face = [c for c in (v.trump_card, v.second_card) if c is not None] if v.stock else []
         stock = pool[:v.stock - len(face)] + face
         set_aside = pool[v.stock - len(face):]
         secret = set_aside.pop() if v.secret and set_aside else None
         bypassed = v.bypassed
+        trump_card, second = self.trump_card, v.second_card
+        if v.trumps is not None and second is None:  # двухкозырной: seat 1's face-up card lies alone
+            trump_card, second = None, v.trump_card
         return State(
-            rules=v.rules, trump=v.trump, trump_card=self.trump_card,
+            rules=v.rules, trump=v.trump, trump_card=trump_card,
             hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table[bypassed:]],
             covers=[c for _, c in v.table[bypassed:]], attacker=v.attacker, defender=v.defender,
             first_bout=v.first_bout,
@@ -149,7 +152,7 @@ class Knowledge:
             sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
             moves=v.moves, emptied=v.emptied, set_aside=set_aside, scores=v.scores, pogons=v.pogons, secret=secret,
             bypassed=[a for a, _ in v.table[:bypassed]], lead_open=v.lead_open, window=v.window, drew=v.drew,
-            swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown)
+            swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown, trumps=v.trumps, second_card=second)
 
 
 def knowledge(state: State, seat: int, record: Record) -> Knowledge:
@@ -157,7 +160,8 @@ def knowledge(state: State, seat: int, record: Record) -> Knowledge:
     v = view(state, seat)
     known = tuple(frozenset() if p == seat else record.known[p] for p in range(state.players))
     seen = set(v.hand).union(*known, record.gone, (c for pair in v.table for c in pair if c is not None))
-    if v.trump_card is not None:
-        seen.add(v.trump_card)
+    for face in (v.trump_card, v.second_card):
+        if face is not None:
+            seen.add(face)
     unseen = frozenset(c for c in deck(state.rules.deck_size) if c not in seen)
     return Knowledge(v, known, record.gone, unseen, v.trump_card if record.trump_card is None else record.trump_card)

@@ -135,6 +135,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "second_try": {"draw_to_cover": True},
     "poker": {"poker_swap": True},
     "baltic": {"counter_attack": True},
+    "two_trumps": {"two_trumps": True},
 }
 CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
 
@@ -176,6 +177,7 @@ class Rules:
     recycle_discard: bool = False
     trump_swap: bool = False
     secret_trump: bool = False
+    two_trumps: bool = False
     stock_lead: bool = False
     transfer_beat_only_new: bool = False
     self_throw_in: bool = False
@@ -230,6 +232,8 @@ class Rules:
             raise RulesError("hand_size", f"not even two hands of {self.hand_size} fit a deck of {self.deck_size}")
 
     def max_players(self) -> int:
+        if self.two_trumps:
+            return 2  # двухкозырной: exactly two players
         reserve = 2 if self.secret_trump else 0  # the face-up card and the secret card
         return min(8, (self.deck_size - reserve) // self.hand_size)
 
@@ -266,6 +270,8 @@ def _refuse_combinations(r: Rules) -> None:
     if r.deal is Deal.WHOLE_DECK:
         if r.redeal_same_suit is not None:
             refuse("deal", "redeal_same_suit")
+        if r.two_trumps:
+            refuse("deal", "two_trumps")
         if r.stock_mode is not StockMode.KEPT:
             refuse("deal", "stock_mode")
         for option in _STOCK_OPTIONS:
@@ -276,7 +282,7 @@ def _refuse_combinations(r: Rules) -> None:
             if _is_set(r, option):
                 refuse("stock_mode", option)
     if r.trump_suit is not TrumpSuit.TURNED:
-        for option in ("trump_card_hidden", "trump_swap", "secret_trump"):  # no face-up card
+        for option in ("trump_card_hidden", "trump_swap", "secret_trump", "two_trumps"):  # no face-up card
             if _is_set(r, option):
                 refuse("trump_suit", option)
     if r.special_suit is not None:
@@ -288,11 +294,21 @@ def _refuse_combinations(r: Rules) -> None:
             refuse("special_suit", "suitless")
         if r.royal is not Royal.OFF:
             refuse("special_suit", "royal")
-        for option in ("trump_swap", "secret_trump"):
+        for option in ("trump_swap", "secret_trump", "two_trumps"):
             if _is_set(r, option):
                 refuse("special_suit", option)
     if r.suitless and r.royal is not Royal.OFF:
         refuse("suitless", "royal")
+    if r.two_trumps:
+        if r.suitless:
+            refuse("suitless", "two_trumps")
+        if r.royal is not Royal.OFF:
+            refuse("royal", "two_trumps")
+        for option in ("teams", "secret_trump", "trump_swap", "trump_card_hidden"):
+            if _is_set(r, option):
+                refuse("two_trumps", option)
+        if r.deck_size < 2 * r.hand_size + 2:
+            raise RulesError("two_trumps", f"needs a deck of at least {2 * r.hand_size + 2} cards")
     if r.lead in (Lead.THREE, Lead.PAIRS, Lead.GROUPS) and r.lead_max is not None:
         refuse("lead", "lead_max")
     if r.ranking is not Ranking.ORDER and r.teams is not Teams.NONE:
@@ -329,7 +345,7 @@ _BOOLS = {"after_take_unlimited", "transfer", "transfer_first_bout", "transfer_s
           "transfer_last_card", "draw", "cheating", "trump_card_hidden", "suitless",
           "transfer_trump_on_table", "taker_attacks", "rotate_hands", "transfer_after_cover", "recycle_discard",
           "trump_swap", "secret_trump", "stock_lead", "transfer_beat_only_new", "self_throw_in", "counter_attack",
-          "draw_to_cover", "poker_swap"}
+          "draw_to_cover", "poker_swap", "two_trumps"}
 _INTS = {"deck_size", "hand_size", "bout_limit", "first_bout_limit"}
 _NULLABLE = {"lead_max", "redeal_same_suit", "special_suit"}
 _FIELDS = _BOOLS | _INTS | set(_ENUMS) | _NULLABLE

@@ -130,12 +130,18 @@ def _position(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | No
     hands = [cards(h, "a hand") for h in hands_data]
     stock = cards(data.get("stock", []), "stock")
     trump = data["trump"]
+    pair = None
     try:
-        suit = None if trump is None else parse_suit(trump)
+        if isinstance(trump, list) and len(trump) == 2:  # двухкозырной: seat 0's and seat 1's
+            first, second = (parse_suit(t) for t in trump)
+            suit, pair = None, (first, second)
+        else:
+            suit = None if trump is None else parse_suit(trump)
     except (ValueError, TypeError):
         raise ScenarioError(f"bad trump {trump!r}") from None
     secret = data.get("secret_trump")
-    return position(rules, hands, stock, suit, attacker, first_bout, None if secret is None else cards([secret], "")[0])
+    return position(rules, hands, stock, suit, attacker, first_bout, None if secret is None else cards([secret], "")[0],
+                    pair)
 
 
 def _dealt(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | None) -> State:
@@ -264,6 +270,8 @@ def _observed(state: State, name: str) -> Any:
     if name == "discard":
         return len(state.discard)
     if name == "trump":
+        if state.trumps is not None:
+            return [SUIT_LETTERS[t] for t in state.trumps]
         return None if state.trump is None else SUIT_LETTERS[state.trump]
     if name == "trump_card":
         card = shown_trump_card(state)

@@ -68,7 +68,8 @@ def penalty(state: State, seat: int) -> int:
     """The penalty a seat scores: the loser's cards left in hand, everyone else nothing."""
     if seat not in state.losers:
         return 0
-    return sum(card_value(c, state.trump) for c in state.hands[seat])
+    trump = state.trump if state.trumps is None else state.trumps[seat]  # двухкозырной: the durak's own trump
+    return sum(card_value(c, trump) for c in state.hands[seat])
 
 
 def points(system: Scoring, *, won: bool, lost: bool, rank: int, players: int, penalty_points: int) -> int:

@@ -27,6 +27,8 @@ class Dealt(NamedTuple):
     trump_card: Card | None      # the turned card, face up (RULES.md §2), wherever it lies
     set_aside: list[Card]
     secret: Card | None = None   # потайной: face down under the face-up card
+    trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump
+    second_card: Card | None = None          # двухкозырной: seat 1's face-up card, under seat 0's
 
 
 def new_game(rules: Rules, players: int, seed: int | str, previous: Previous | None = None) -> State:
@@ -56,7 +58,8 @@ def deal_decks(rules: Rules, players: int, decks: list[list[Card]], attacker: in
             if attacker is None:
                 return start_dealt(rules, dealt, None)
             return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, _seat(attacker, players),
-                          first_bout=True, set_aside=dealt.set_aside, secret=dealt.secret)
+                          first_bout=True, set_aside=dealt.set_aside, secret=dealt.secret, trumps=dealt.trumps,
+                          second_card=dealt.second_card)
     raise RulesError("decks", "the deal was void and no deck order is left to deal again")
 
 
@@ -71,9 +74,19 @@ def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
         return None
     trump_card: Card | None = None
     secret: Card | None = None
+    second: Card | None = None
+    trumps: tuple[Suit, Suit] | None = None
     trump: Suit | None
     choice = rules.trump_suit
-    if choice is TrumpSuit.TURNED:
+    if rules.two_trumps:  # the next card is seat 0's trump, the next of another suit seat 1's; both drawn last
+        trump, trump_card = None, rest[0]
+        at = next((i for i in range(1, len(rest)) if rest[i] & 3 != trump_card & 3), None)
+        if at is None:
+            return None  # no second suit left: the deal is void
+        second = rest[at]
+        trumps = (trump_card & 3, second & 3)
+        stock = rest[1:at] + rest[at + 1:] + [trump_card, second]
+    elif choice is TrumpSuit.TURNED:
         if rest:
             trump_card = rest[0]
             if rules.secret_trump:  # the next card lies face down under it, never drawn (max_players keeps one)
@@ -92,17 +105,17 @@ def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
     if rules.stock_mode is StockMode.REMOVED:
         set_aside, stock = stock, []
     elif rules.stock_mode is StockMode.SORTED:
-        face = 1 if stock and stock[-1] == trump_card else 0
+        face = 2 if second is not None else 1 if stock and stock[-1] == trump_card else 0
         body = stock[:len(stock) - face]
         body.sort(key=lambda c: -(c >> 2))  # aces on top; one rank keeps its shuffled order
         stock = body + stock[len(stock) - face:]
-    return Dealt(hands, stock, trump, trump_card, set_aside, secret)
+    return Dealt(hands, stock, trump, trump_card, set_aside, secret, trumps, second)
 
 
 def start_dealt(rules: Rules, dealt: Dealt, previous: Previous | None) -> State:
-    attacker = _first_attacker(rules, dealt.hands, dealt.trump, previous)
+    attacker = _first_attacker(rules, dealt.hands, dealt.trump, previous, dealt.trumps)
     return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, attacker, first_bout=True,
-                  set_aside=dealt.set_aside, secret=dealt.secret)
+                  set_aside=dealt.set_aside, secret=dealt.secret, trumps=dealt.trumps, second_card=dealt.second_card)
 
 
 def _seat(seat: int, players: int) -> int:
@@ -119,10 +132,12 @@ def position(
     attacker: int | None = None,
     first_bout: bool = True,
     secret: Card | None = None,
+    trumps: tuple[Suit, Suit] | None = None,
 ) -> State:
     """An explicit position: any cards of the deck, the stock top first (its last card is the
     face-up trump card when a turned card gave the trump). ``attacker`` None chooses him by the rules.
-    ``secret``: потайной's face-down card, if it is still unturned."""
+    ``secret``: потайной's face-down card, if it is still unturned. ``trumps``: двухкозырной's two suits (then
+    ``trump`` is None), the stock's last two cards the face-up cards of seat 0 and seat 1 (of one card: seat 1's)."""
     rules.check_players(len(hands))
     if secret is not None and not rules.secret_trump:
         raise RulesError("secret_trump", "a secret card needs the secret_trump option")
@@ -131,6 +146,10 @@ def position(
         raise RulesError("cards", "a card is listed twice")
     if not set(every) <= set(deck(rules.deck_size)):
         raise RulesError("cards", f"a card is not in a deck of {rules.deck_size}")
+    if rules.two_trumps:
+        return _two_trumps_position(rules, hands, stock, trumps, attacker, first_bout)
+    if trumps is not None:
+        raise RulesError("trump", "two trumps need the two_trumps option")
     fixed = rules.trump_suit
     if fixed is not TrumpSuit.TURNED and trump != (None if fixed is TrumpSuit.NONE else parse_suit(fixed.value)):
         raise RulesError("trump", f"must agree with trump_suit {fixed.value}")
@@ -145,11 +164,30 @@ def position(
     return _start(rules, [h[:] for h in hands], stock[:], trump, trump_card, attacker, first_bout, secret=secret)
 
 
+def _two_trumps_position(rules: Rules, hands: list[list[Card]], stock: list[Card], trumps: tuple[Suit, Suit] | None,
+                         attacker: int | None, first_bout: bool) -> State:
+    if trumps is None or trumps[0] == trumps[1]:
+        raise RulesError("trump", "two_trumps needs two different suits, seat 0's and seat 1's")
+    faces: list[Card | None] = [None, None, *stock][-2:]
+    first = faces[0] if faces[0] is not None and faces[0] & 3 == trumps[0] else None
+    second = faces[1] if faces[1] is not None and faces[1] & 3 == trumps[1] else None
+    if stock and (second is None or (len(stock) >= 2 and first is None)):
+        raise RulesError("trump", "the stock's last cards are the face-up cards of seat 0's and seat 1's trumps")
+    if attacker is None:
+        attacker = _first_attacker(rules, hands, None, None, trumps)
+    elif not 0 <= attacker < len(hands):
+        raise RulesError("attacker", f"no seat {attacker}")
+    return _start(rules, [h[:] for h in hands], stock[:], None, first, attacker, first_bout, trumps=trumps,
+                  second_card=second)
+
+
 def _start(rules: Rules, hands: list[list[Card]], stock: list[Card], trump: Suit | None,
            trump_card: Card | None, attacker: int, first_bout: bool, set_aside: list[Card] | None = None,
-           secret: Card | None = None) -> State:
+           secret: Card | None = None, trumps: tuple[Suit, Suit] | None = None,
+           second_card: Card | None = None) -> State:
     state = State(rules, trump, trump_card, hands, stock, [], [], [], attacker, None,
-                  first_bout=first_bout, set_aside=set_aside or [], secret=secret)
+                  first_bout=first_bout, set_aside=set_aside or [], secret=secret, trumps=trumps,
+                  second_card=second_card)
     n = len(hands)
     if rules.ranking is Ranking.POGONY:
         state.pogons = ((),) * n
@@ -166,7 +204,7 @@ def _start(rules: Rules, hands: list[list[Card]], stock: list[Card], trump: Suit
 
 
 def _first_attacker(rules: Rules, hands: list[list[Card]], trump: Suit | None,
-                    previous: Previous | None) -> int:
+                    previous: Previous | None, trumps: tuple[Suit, Suit] | None = None) -> int:
     n = len(hands)
     rule = rules.first_attacker
     if previous is not None and previous.loser is not None and previous.loser < n:
@@ -176,7 +214,20 @@ def _first_attacker(rules: Rules, hands: list[list[Card]], trump: Suit | None,
             return (previous.loser - 1) % n
         if rule is FirstAttacker.WINNER and previous.winner is not None and previous.winner < n:
             return previous.winner
+    if trumps is not None:
+        return _own_lowest_trump_holder(hands, trumps)
     return lowest_trump_holder(hands, trump)
+
+
+def _own_lowest_trump_holder(hands: list[list[Card]], trumps: tuple[Suit, Suit]) -> int:
+    """двухкозырной (VARIANTS.md §2.2): the lower of each seat's lowest card of his own trump (equal: seat 0);
+    only one holds his trump: he; neither: the lowest card by rank."""
+    lows = [min((c >> 2 for c in hands[p] if c & 3 == trumps[p]), default=None) for p in (0, 1)]
+    if lows[0] is not None and lows[1] is not None:
+        return 0 if lows[0] <= lows[1] else 1
+    if lows[0] is not None or lows[1] is not None:
+        return 0 if lows[0] is not None else 1
+    return lowest_trump_holder(hands, None)
 
 
 def lowest_trump_holder(hands: list[list[Card]], trump: Suit | None) -> int:

@@ -61,6 +61,8 @@ class State:
     swapped: frozenset[int] = frozenset()  # покерный: swapped two cards this bout
     covered: frozenset[int] = frozenset()  # covered a card this bout (покерный: no swap after it)
     self_thrown: tuple[Card, ...] = ()     # американский: attack cards the defender threw in on himself
+    trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump (``trump`` is None)
+    second_card: Card | None = None  # двухкозырной: seat 1's face-up card, drawn last (``trump_card`` is seat 0's)
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -78,7 +80,7 @@ class State:
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
             self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
             self.coverers, self.bouts_beaten, self.seed, self.secret, self.bypassed[:], self.lead_open, self.window,
-            self.drew, self.swapped, self.covered, self.self_thrown, self.memo,
+            self.drew, self.swapped, self.covered, self.self_thrown, self.trumps, self.second_card, self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -134,6 +136,8 @@ class State:
             "swapped": sorted(self.swapped),
             "covered": sorted(self.covered),
             "self_thrown": codes(list(self.self_thrown)),
+            "trumps": None if self.trumps is None else [SUIT_LETTERS[t] for t in self.trumps],
+            "second_card": None if self.second_card is None else card_code(self.second_card),
         }
 
     @classmethod
@@ -157,6 +161,11 @@ def _count(n: Any) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise StateError(f"bad score {n!r}")
     return n
+
+
+def _pair(trumps: Any) -> tuple[Suit, Suit]:
+    first, second = (parse_suit(t) for t in trumps)
+    return first, second
 
 
 def _rank(r: Any) -> int:
@@ -231,6 +240,8 @@ def _from_json(data: Any) -> State:
         swapped=seats(data.get("swapped", [])),
         covered=seats(data.get("covered", [])),
         self_thrown=tuple(cards(data.get("self_thrown", []))),
+        trumps=None if data.get("trumps") is None else _pair(data["trumps"]),
+        second_card=None if data.get("second_card") is None else parse_card(data["second_card"]),
     )
     scored = rules.ranking is Ranking.BEATEN or rules.ranking is Ranking.FIGURES
     if len(state.scores) != (state.players if scored else 0):

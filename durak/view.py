@@ -52,6 +52,8 @@ class View:
     swapped: frozenset[int] = frozenset()
     covered: frozenset[int] = frozenset()
     self_thrown: tuple[Card, ...] = ()
+    trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump (both public)
+    second_card: Card | None = None  # двухкозырной: seat 1's face-up card while it lies under seat 0's
 
 
 def view(state: State, seat: int | None) -> View:
@@ -96,13 +98,27 @@ def view(state: State, seat: int | None) -> View:
         swapped=state.swapped,
         covered=state.covered,
         self_thrown=state.self_thrown,
+        trumps=state.trumps,
+        second_card=_second_card(state),
     )
+
+
+def _second_card(state: State) -> Card | None:
+    stock, second = state.stock, state.second_card
+    if second is None or len(stock) < 2 or stock[-1] != second or stock[-2] != state.trump_card:
+        return None
+    return second
 
 
 def shown_trump_card(state: State) -> Card | None:
     """The face-up card while it lies under the stock; невидимый hides it until it is the stock's last card;
     потайной's turned secret card lies face up beside the table."""
     stock = state.stock
+    second = state.second_card
+    if second is not None:  # двухкозырной: seat 0's face-up card while it lies, then seat 1's
+        if len(stock) >= 2 and stock[-1] == second and stock[-2] == state.trump_card:
+            return state.trump_card
+        return second if stock and stock[-1] == second else None
     if state.rules.secret_trump and not stock and state.secret is None and state.trump_card in state.set_aside:
         return state.trump_card
     if not stock or stock[-1] != state.trump_card:

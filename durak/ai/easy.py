@@ -15,7 +15,7 @@ import random
 from durak.actions import PASS, TAKE, Act, Action
 from durak.ai import greedy
 from durak.cards import strength
-from durak.engine import legal_actions
+from durak.engine import legal_actions, trump_of
 from durak.state import State
 
 TAKE_INSTEAD = 0.25   # how often it takes although it could cover
@@ -39,7 +39,7 @@ def choose(state: State, seat: int, rng: random.Random) -> Action | None:
 
 
 def _lead(state: State, seat: int, best: Action, rng: random.Random) -> Action:
-    trump = state.trump
+    trump = trump_of(state, seat)
     leads = [a for a in greedy.honest_moves(legal_actions(state, seat)) if len(a.cards) == 1]
     plain = [a for a in leads if not (state.stock and a.card & 3 == trump)]
     pool = plain or leads

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from durak.actions import TAKE, Act, Action
 from durak.cards import Card, strength
 from durak.covering import beater_table
-from durak.engine import legal_actions
+from durak.engine import legal_actions, trump_of
 from durak.state import State
 
 # While this many cards are left in the stock, spending a high trump is not worth it.
@@ -36,33 +36,33 @@ def choose(state: State, seat: int) -> Action | None:
     if not honest:
         return None
     if not state.attacks:
-        return _lead(state, honest)
+        return _lead(state, seat, honest)
     if state.lead_open:  # армянский: add its plain cards of the stock card's rank
-        adds = [a for a in honest if a.act is Act.ATTACK and all(c & 3 != state.trump for c in a.cards)]
+        adds = [a for a in honest if a.act is Act.ATTACK and all(c & 3 != trump_of(state, seat) for c in a.cards)]
         return max(adds, key=lambda a: len(a.cards)) if adds else next(a for a in honest if a.act is Act.PASS)
     if state.window:  # американский: never throws in on itself
         return next(a for a in honest if a.act is Act.PASS)
     if seat == state.defender:
         return _defend(state, seat, honest)
-    return _throw_in(state, honest)
+    return _throw_in(state, seat, honest)
 
 
-def _cost(state: State, cards: tuple[Card, ...]) -> int:
-    return max((strength(c, state.trump) for c in cards), default=0)
+def _cost(state: State, seat: int, cards: tuple[Card, ...]) -> int:
+    return max((strength(c, trump_of(state, seat)) for c in cards), default=0)
 
 
-def _lead(state: State, honest: list[Action]) -> Action:
+def _lead(state: State, seat: int, honest: list[Action]) -> Action:
     # The cheapest rank, with as many of its cards as may be led at once (never the unseen stock card).
     leads = [a for a in honest if a.act is Act.ATTACK]
-    return min(leads or honest, key=lambda a: (_cost(state, a.cards), -len(a.cards)))
+    return min(leads or honest, key=lambda a: (_cost(state, seat, a.cards), -len(a.cards)))
 
 
 def _defend(state: State, seat: int, honest: list[Action]) -> Action:
-    trump = state.trump
+    trump = trump_of(state, seat)
     passes_on = [a for a in honest if a.act is Act.SHOW or
                  (a.act is Act.TRANSFER and a.card & 3 != trump)]
     if passes_on:
-        return min(passes_on, key=lambda a: (a.act is not Act.SHOW, _cost(state, a.cards)))
+        return min(passes_on, key=lambda a: (a.act is not Act.SHOW, _cost(state, seat, a.cards)))
     plan = cover_plan(state.hands[seat], [a for a, c in zip(state.attacks, state.covers, strict=True)
                                           if c is None], trump, beater_table(state.rules, trump))
     if plan is None and any(a.act is Act.DRAW_CARD for a in honest):
@@ -94,11 +94,11 @@ def cover_plan(hand: list[Card], uncovered: list[Card], trump: int | None,
     return plan
 
 
-def _throw_in(state: State, honest: list[Action]) -> Action | None:
-    trump = state.trump
+def _throw_in(state: State, seat: int, honest: list[Action]) -> Action | None:
+    trump = trump_of(state, seat)
     stock_left = bool(state.stock)
     throws = [a for a in honest if a.act is Act.ATTACK and
               not (stock_left and (a.card & 3 == trump or a.card >> 2 >= HIGH_TRUMP_RANK))]
     if throws:
-        return min(throws, key=lambda a: _cost(state, a.cards))
+        return min(throws, key=lambda a: _cost(state, seat, a.cards))
     return next((a for a in honest if a.act is Act.PASS), None)

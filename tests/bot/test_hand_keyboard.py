@@ -21,19 +21,22 @@ def positions(rules: Rules) -> list[tuple[str, object, int]]:
     cards = deck(rules.deck_size)
     fixed = rules.trump_suit.value
     trump = cards[-1] & 3 if fixed == "turned" else None if fixed == "none" else "SCDH".index(fixed)
-    stock = [c for c in cards if c & 3 == (trump or 0)][-1:]  # the trump card under a one-card stock
+    trumps = ((trump or 0), ((trump or 0) + 1) % 4) if rules.two_trumps else None  # seat 1's card lies last
+    stock = [c for c in cards if c & 3 == (trumps[1] if trumps else trump or 0)][-1:]  # a one-card stock
+    if trumps:
+        trump = None
     rest = [c for c in cards if c not in stock]
     ranks = sorted({c >> 2 for c in rest})
     low = [c for c in rest if c >> 2 == ranks[0]]       # the lowest rank: four cards for the others
     big = [c for c in rest if c not in low]
     found = []
-    leader = position(rules, [big, low], stock, trump, attacker=0, first_bout=False)
+    leader = position(rules, [big, low], stock, trump, attacker=0, first_bout=False, trumps=trumps)
     found.append(("lead", leader, 0))
-    defender = position(rules, [low, big], stock, trump, attacker=0, first_bout=False)
+    defender = position(rules, [low, big], stock, trump, attacker=0, first_bout=False, trumps=trumps)
     lead = max(legal_actions(defender, 0), key=lambda a: len(a.cards))  # the most cards a lead may hold
     defending, _ = apply(defender, 0, lead)
     found.append(("cover", defending, 1))
-    thrower = position(rules, [big, low], stock, trump, attacker=0, first_bout=False)
+    thrower = position(rules, [big, low], stock, trump, attacker=0, first_bout=False, trumps=trumps)
     leads = legal_actions(thrower, 0)
     two = [a for a in leads if len(a.cards) <= 2] or leads  # room is left for throwing in
     taking, _ = apply(thrower, 0, max(two, key=lambda a: len(a.cards)))
@@ -61,3 +64,22 @@ def test_the_largest_hands_fit(preset: str, size: int, cheating: bool) -> None:
             assert all(len(r) <= 8 for r in rows)
             card_buttons = [b for r in rows for b in r if b["callback_data"].split(":")[1] in ("c", "f", "d")]
             assert len(card_buttons) == len(my_cards), "one button per card"
+
+
+@pytest.mark.parametrize("cheating", [False, True])
+def test_a_whole_deck_against_a_lone_card_fits_with_its_counter_attacks(cheating: bool) -> None:
+    """прибалтийский: a defender holding 47 cards against one card may strike back with many ranks: one
+    button per rank keeps the keyboard within Telegram's limits."""
+    rules = Rules.from_dict({"preset": "baltic", "deck_size": 52, "cheating": cheating})
+    cards = deck(52)
+    low = [c for c in cards if c >> 2 == 2]  # the four twos
+    stock = [c for c in cards if c & 3 == 3][-1:]
+    big = [c for c in cards if c not in low and c not in stock]
+    state = position(rules, [low, big], stock, 3, attacker=0, first_bout=False)
+    state, _ = apply(state, 0, next(a for a in legal_actions(state, 0) if len(a.cards) == 1))
+    opts = hand.options(state, 1)
+    counters = [a for a in opts.extras if a.act.value == "counter"]
+    assert 1 <= len(counters) <= 12 and len({a.cards[0] >> 2 for a in counters}) == len(counters)
+    assert all(len(a.cards) == 3 for a in counters), "as many as the attacker's three cards can face"
+    rows = hand.keyboard(TR, 1, state, 1, str, opts=opts, cheating=cheating, away=True, leaving=True)
+    assert sum(len(r) for r in rows) <= 100 and all(len(r) <= 8 for r in rows)

@@ -27,7 +27,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
     assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
-    assert text.count("\n• ") == len(PRESETS) == 33
+    assert text.count("\n• ") == len(PRESETS) == 34
 
 
 async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: FakeTelegram, bot: BotProcess) -> None:
@@ -147,9 +147,13 @@ EXTRA_MOVES = ("🂠", "⚔", "🔄", "▶", "↪")
 
 
 def eager(table: Table) -> Callable[[list[dict[str, Any]]], str]:
-    """A player who presses a variant's own move (lead from the stock, draw, swap, strike back) whenever it
-    shows, and otherwise plays like the casual player."""
+    """A player who presses a variant's own move (lead from the stock, draw, swap, strike back, throw in on
+    himself) whenever it shows, and otherwise plays like the casual player."""
     def choose(options: list[dict[str, Any]]) -> str:
+        if any("in on yourself" in text_of(table.hand_message(u)) for u in table.players):  # американский
+            cards = [b for b in options if not b["text"].startswith(("Done", "Pass", "🎭", "Accuse"))]
+            if cards:
+                return str(table.rng.choice(cards)["callback_data"])
         extras = [b for b in options if b["text"].startswith(EXTRA_MOVES)]
         if extras and table.rng.random() < 0.8:
             return str(table.rng.choice(extras)["callback_data"])
@@ -165,6 +169,7 @@ def eager(table: Table) -> Callable[[list[dict[str, Any]]], str]:
     ("american", 2, "in on himself"),
     ("secret_trump", 2, "The secret card is turned"),
     ("perevodnoy_3", 3, "→–"),
+    ("two_trumps", 2, "Trumps: Anna "),
 ])
 async def test_a_game_with_the_variants_own_moves_plays_to_the_end(fake: FakeTelegram, bot: BotProcess, preset: str,
                                                                    players: int, seen: str) -> None:

@@ -102,7 +102,8 @@ def test_json_round_trip_and_format_version() -> None:
     assert State.from_json(data) == s
 
 
-FORMAT_4_KEYS = ("secret", "bypassed", "lead_open", "window", "drew", "swapped", "covered", "self_thrown")
+FORMAT_4_KEYS = ("secret", "bypassed", "lead_open", "window", "drew", "swapped", "covered", "self_thrown", "trumps",
+                 "second_card")
 
 
 def test_a_state_of_format_3_is_still_read() -> None:

@@ -33,7 +33,8 @@ def test_options_override_the_preset() -> None:
 
 def test_round_trip_through_dict() -> None:
     for preset in PRESETS:
-        teams = {} if "ranking" in PRESETS[preset] else {"teams": "2x2"}  # scores rank players, not teams
+        # scores rank players, not teams; two trumps are for two players
+        teams = {} if {"ranking", "two_trumps"} & set(PRESETS[preset]) else {"teams": "2x2"}
         rules = Rules.from_dict({"preset": preset, **teams, "cheating": True})
         assert Rules.from_dict(rules.to_dict()) == rules
 
@@ -68,6 +69,7 @@ def test_round_trip_through_dict() -> None:
     ("second_try", {"draw_to_cover": True}),
     ("poker", {"poker_swap": True}),
     ("baltic", {"counter_attack": True}),
+    ("two_trumps", {"two_trumps": True}),
 ])
 def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
     """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
@@ -114,6 +116,16 @@ def test_a_preset_takes_overrides_like_any_option() -> None:
     ({"preset": "secret_trump", "trump_swap": True}, "secret_trump", "trump_swap"),
     ({"preset": "armenian", "lead": "pairs"}, "stock_lead", "lead"),
     ({"preset": "american", "transfer": True, "transfer_after_cover": True}, "self_throw_in", "transfer_after_cover"),
+    ({"preset": "two_trumps", "teams": "2x2"}, "two_trumps", "teams"),
+    ({"preset": "two_trumps", "trump_card_hidden": True}, "two_trumps", "trump_card_hidden"),
+    ({"preset": "two_trumps", "trump_swap": True}, "two_trumps", "trump_swap"),
+    ({"preset": "two_trumps", "secret_trump": True}, "two_trumps", "secret_trump"),
+    ({"preset": "two_trumps", "suitless": True}, "suitless", "two_trumps"),
+    ({"preset": "two_trumps", "royal": "aces"}, "royal", "two_trumps"),
+    ({"preset": "two_trumps", "trump_suit": "none"}, "trump_suit", "two_trumps"),
+    ({"preset": "two_trumps", "special_suit": "S"}, "special_suit", "two_trumps"),
+    ({"preset": "two_trumps", "deal": "whole_deck"}, "deal", "two_trumps"),
+    ({"preset": "two_trumps", "deck_size": 24, "hand_size": 12}, "two_trumps", "26"),
 ])
 def test_combinations_without_a_meaning_are_refused(options: dict[str, object], option: str, other: str) -> None:
     """VARIANTS.md §3: the refusal names the option and what it cannot go with."""

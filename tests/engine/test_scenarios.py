@@ -54,6 +54,7 @@ EXPECTED_REASONS = {
     "secret_trump_with_trump_swap": "secret_trump: cannot be combined with trump_swap",
     "draw_to_cover_without_a_stock": "stock_mode: cannot be combined with draw_to_cover",
     "secret_card_without_the_option": "secret_trump: a secret card needs the secret_trump option",
+    "two_trumps_with_three_players": "3 players do not fit a deck of 36 with 6 cards each (at most 2)",
     "scores_without_ranking": "scores are kept only with a ranking option",
     "unknown_option": "jokers: unknown option",
     "unknown_preset": "unknown preset 'martian'",
