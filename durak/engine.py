@@ -471,13 +471,14 @@ def check(state: State, seat: int, action: Action) -> bool:
         return False
     if state.lead_open and (seat != state.attacker or act not in (Act.ATTACK, Act.PASS)):
         raise Illegal(Reason.LEAD_OPEN)
-    if state.window and (seat != state.defender or act not in (Act.THROW_SELF, Act.PASS)):
-        raise Illegal(Reason.NOT_YOUR_TURN if seat != state.defender else Reason.SELF_THROW_NOT_NOW)
+    if state.window and seat != state.defender:  # американский: the bout waits for the defender alone
+        raise Illegal(Reason.NOT_YOUR_TURN)
     if act is Act.TAKE or act is Act.PASS:
         if not state.attacks:
             raise Illegal(Reason.NOT_YOUR_TURN)
-        if not (state.lead_open or state.window):
-            (_check_take if act is Act.TAKE else _check_pass)(state, seat)
+        if act is Act.PASS and (state.lead_open or state.window):
+            return False  # the leader completes his lead, or the defender ends the bout (his alone, above)
+        (_check_take if act is Act.TAKE else _check_pass)(state, seat)
         return False
     if act is Act.STOCK_LEAD:
         _check_stock_lead(state, seat)
