@@ -6,7 +6,9 @@ from durak import Rules, RulesError
 from durak.rules import PRESETS, TEAM_SIZES, Teams, ThrowIn
 
 DECKS = (24, 36, 52)
-OPTIONS_ORDER = ("preset", "deck", "players", "throw_in", "transfer", "draw", "cheating", "teams")
+OPTIONS_ORDER = ("preset", "deck", "players", "throw_in", "transfer", "draw", "cheating", "teams", "redeal", "pogony")
+REDEALS = ("off", "5", "6")   # пересдача: a hand of this many cards of one suit is dealt again
+POGONY = ("sixes", "two_sixes", "off")
 MAX_TABLE = 6  # the bot seats at most six: a bigger group table is no fun to wait for
 
 
@@ -29,8 +31,11 @@ def with_preset(rules: Rules, preset: str, max_players: int, seated: int) -> tup
 
 
 def _as_preset(rules: Rules, preset: str) -> Rules | None:
-    keep = {"deck_size": rules.deck_size, "teams": rules.teams.value, "cheating": rules.cheating, "draw": rules.draw}
-    for dropped in ((), ("teams",), ("teams", "deck_size")):  # a score ranking has no teams; a deck may not fit
+    keep = {"deck_size": rules.deck_size, "teams": rules.teams.value, "cheating": rules.cheating, "draw": rules.draw,
+            "redeal_same_suit": rules.redeal_same_suit, "pogony_rule": rules.pogony_rule.value}
+    extras = ("redeal_same_suit", "pogony_rule")  # the seed options, kept where the game takes them
+    # a score ranking has no teams; a deck may not fit
+    for dropped in ((), extras, (*extras, "teams"), (*extras, "teams", "deck_size")):
         try:
             return Rules.from_dict({"preset": preset, **{k: v for k, v in keep.items() if k not in dropped}})
         except RulesError:
@@ -42,6 +47,17 @@ def _after(values: list[str], current: str) -> list[str]:
     """The other values in cycling order, starting after ``current``."""
     i = values.index(current)
     return values[i + 1:] + values[:i]
+
+
+def _valid(rules: Rules, changes: list[dict[str, object]]) -> list[Rules]:
+    """The rules with each change the game takes (a whole deck dealt has no redeal, say)."""
+    found = []
+    for change in changes:
+        try:
+            found.append(rules.replace(**change))
+        except RulesError:
+            continue
+    return found
 
 
 def cycle(option: str, rules: Rules, max_players: int, seated: int) -> tuple[Rules, int]:
@@ -61,6 +77,12 @@ def cycle(option: str, rules: Rules, max_players: int, seated: int) -> tuple[Rul
         candidates = [rules.replace(throw_in=t) for t in _after([t.value for t in ThrowIn], rules.throw_in.value)]
     elif option == "teams":
         candidates = [rules.replace(teams=t) for t in _after([t.value for t in Teams], rules.teams.value)]
+    elif option == "redeal":
+        now = "off" if rules.redeal_same_suit is None else str(rules.redeal_same_suit)
+        candidates = _valid(rules, [{"redeal_same_suit": None if v == "off" else int(v)}
+                                    for v in _after(list(REDEALS), now)])
+    elif option == "pogony":
+        candidates = _valid(rules, [{"pogony_rule": v} for v in _after(list(POGONY), rules.pogony_rule.value)])
     else:
         raise RulesError(option, "unknown option")
     for new in candidates:

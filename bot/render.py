@@ -18,7 +18,7 @@ from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited
 from durak.events import Ev
-from durak.rules import CLASSIC_PRESETS, Ranking, Teams, ThrowIn
+from durak.rules import CLASSIC_PRESETS, PogonyRule, Ranking, Teams, ThrowIn
 from durak.scoring import ranks
 from storage.models import Away, Game
 
@@ -164,6 +164,10 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
         "draw": (tr.gettext("Draw"), on_off(tr, r.draw)),
         "cheating": (tr.gettext("Cheating"), on_off(tr, r.cheating)),
         "teams": (tr.gettext("Teams"), teams_name(tr, r.teams)),
+        "redeal": (tr.gettext("Redeal"), tr.gettext("off") if r.redeal_same_suit is None
+                   else tr.gettext("{n} of a suit").format(n=r.redeal_same_suit)),
+        "pogony": (tr.gettext("Pogony"), {PogonyRule.SIXES: tr.gettext("sixes"), PogonyRule.TWO_SIXES:
+                   tr.gettext("two sixes"), PogonyRule.OFF: tr.gettext("off")}[r.pogony_rule]),
     }
     values["timer"] = (tr.gettext("Turn timer"), timer_name(tr, game.turn_timeout))
     seq = game.version

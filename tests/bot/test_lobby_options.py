@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lobby_options import cycle, table_max
+from bot.lobby_options import cycle, table_max, with_preset
 from durak import Rules, RulesError
 from durak.rules import Teams, ThrowIn
 
@@ -38,3 +38,24 @@ def test_values_that_do_not_fit_the_seated_players_are_skipped() -> None:
 def test_unknown_option() -> None:
     with pytest.raises(RulesError):
         cycle("jokers", Rules(), 6, 2)
+
+
+def test_the_seed_options_cycle_where_the_game_takes_them() -> None:
+    """Redeal (пересдача) and the pogony rule: options of every game, not presets of their own."""
+    rules = Rules()
+    assert cycle("redeal", rules, 6, 2)[0].redeal_same_suit == 5
+    assert cycle("redeal", rules.replace(redeal_same_suit=5), 6, 2)[0].redeal_same_suit == 6
+    assert cycle("redeal", rules.replace(redeal_same_suit=6), 6, 2)[0].redeal_same_suit is None
+    assert cycle("redeal", Rules.from_dict({"preset": "pairs"}), 6, 2)[0].redeal_same_suit == 5, "not 6 of 5 cards"
+    assert cycle("pogony", rules, 6, 2)[0].pogony_rule.value == "two_sixes"
+    assert cycle("pogony", rules.replace(pogony_rule="off"), 6, 2)[0].pogony_rule.value == "sixes"
+    with pytest.raises(RulesError):
+        cycle("redeal", Rules.from_dict({"preset": "piled"}), 6, 2)  # the whole deck is dealt: no redeal
+
+
+def test_another_game_keeps_the_seed_options_where_it_can() -> None:
+    rules = Rules.from_dict({"redeal_same_suit": 5, "pogony_rule": "off"})
+    perevodnoy, _ = cycle("preset", rules, 6, 2)
+    assert perevodnoy.redeal_same_suit == 5 and perevodnoy.pogony_rule.value == "off"
+    piled, _ = with_preset(rules, "piled", 6, 2)
+    assert piled.redeal_same_suit is None and piled.deal.value == "whole_deck", "dropped where the game refuses it"

@@ -141,7 +141,7 @@ class Table:
         """Open Settings and press each option until its button shows the wanted value, then go back."""
         labels = {"preset": "Game", "deck": "Deck", "players": "Players", "throw_in": "Throw-in",
                   "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams",
-                  "timer": "Turn timer"}
+                  "timer": "Turn timer", "redeal": "Redeal", "pogony": "Pogony"}
         await self.press(creator, self.lobby(), "Settings")
         await self.fake.wait_for(lambda: "« Back" in [b["text"] for b in self.lobby().buttons()])
         for option, value in wanted.items():

@@ -212,3 +212,16 @@ async def test_the_variants_buttons_forged_change_nothing(fake: FakeTelegram, bo
 
 def text_of(message: Message | None) -> str:
     return "" if message is None else message.text
+
+
+async def test_the_seed_options_are_set_in_the_lobby_and_said_by_rules(fake: FakeTelegram, bot: BotProcess) -> None:
+    """Settings → Redeal and Pogony: options of every game (пересдача, погоны от двух шестёрок)."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone("japanese", redeal="5 of a suit", pogony="two sixes")
+    await fake.send_text(102, GROUP, "/rules")
+    await fake.wait_for(lambda: "Rules of this table" in last_text(fake))
+    rules = last_text(fake)
+    assert "A hand with 5 or more cards of one suit is dealt again." in rules
+    assert "Pogony need exactly two sixes laid last." in rules
+    stored = table.stored(bot.settings.database_path)["rules"]
+    assert '"redeal_same_suit": 5' in stored and '"pogony_rule": "two_sixes"' in stored
