@@ -25,8 +25,8 @@ from durak.rules import Rules
 from durak.setup import new_game
 
 WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6),
-             # a few of VARIANTS.md's presets: a cover relation, two lead rules, rotating hands
-             ("japanese", 4), ("threes", 3), ("groups", 3), ("circular", 4)]
+             # a few of VARIANTS.md's presets: a cover relation, two lead rules, rotating hands, extra moves
+             ("japanese", 4), ("threes", 3), ("groups", 3), ("circular", 4), ("baltic", 2), ("american", 3)]
 
 
 def play_random_game(rules: Rules, players: int, seed: int, checked: bool = False) -> int:

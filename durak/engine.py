@@ -15,7 +15,9 @@ Choices where RULES.md is silent (see also the README):
 * Listing: a lead lists every same-rank set that fits; a throw-in, a transfer and a
   cheat list one card each (several may be played in one action all the same).
 * Cheating: a player caught while out comes back in with the table's cards.
-* Variants (VARIANTS.md): with ``lead: highest`` a forced lead that nothing covers can go round the
+* Variants (VARIANTS.md): a defender who threw in on himself more than he can beat and covers with his
+  last card while cards remain to beat takes (he cannot beat them, and nobody else may act then).
+  With ``lead: highest`` a forced lead that nothing covers can go round the
   table for ever; ``STALL_BOUTS`` idle bouts per player in a row end the game in a draw (``_stalled``).
   A lone card that breaks a variant's lead rule is listed as a cheat.
 """
@@ -745,7 +747,11 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         s.covers[s.attacks.index(action.target)] = card
         s.covered = s.covered | {seat}
         events.append(Event(Ev.COVER, seat, (action.target, card)))
-        _after_lay(s, seat, action.cards, events)
+        if not s.hands[seat] and None in s.covers:  # американский: he threw in more than he can beat
+            s.taking = True
+            events.append(Event(Ev.TAKE, seat))
+        else:
+            _after_lay(s, seat, action.cards, events)
     elif act is Act.TRANSFER or act is Act.SHOW:
         _pass_bout_on(s, seat, action, events)
     elif act is Act.TAKE:

@@ -104,6 +104,13 @@ def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) 
         public = {c for pair in seen.table for c in pair} | {seen.trump_card}
         assert not (set(seen.hand) | public) & (others - public), "a view shows another seat's cards"
         assert seen.legal == tuple(listed[p])
+        # VARIANTS.md §2.9: the stock (the secret card, cards swapped into it, the top card before a stock lead),
+        # set-aside cards and an unturned face-up card are in no view
+        faces = {seen.trump_card, seen.second_card}
+        hidden = (set(state.stock) | set(state.set_aside) | {state.secret}) - faces - {None}
+        shown = set(seen.hand) | public | faces | set(seen.self_thrown)
+        shown |= {c for a in seen.legal for c in (*a.cards, a.target) if c is not None}
+        assert not shown & hidden, "a view shows a hidden card"
     # every listed action is accepted; a sample of unlisted ones is refused, changing nothing
     before = state.to_json()
     for p, acts in listed.items():
