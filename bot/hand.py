@@ -1,11 +1,12 @@
 """A player's hand as an inline keyboard, and the prompt that names its buttons. Pure: no I/O.
 
 Layout: one button per card, one row per suit in a fixed order (♠ ♣ ♦️ ♥️) with the trump suit
-last and each trump marked ★, ranks ascending; a suit of more than 7 cards wraps. ✅ marks a
-picked card, ✖ a card that cannot be played now. Then the move buttons (Lead or Throw in the
-picked cards, the cover targets, transfers, Take, Pass or Done), cheating and accusations,
+(the seat's own, двухкозырной) last and each trump marked ★, ranks ascending; a suit of more than 7
+cards wraps. ✅ marks a picked card, ✖ a card that cannot be played now. Then the move buttons
+(Lead or Throw in the picked cards, the cover targets, transfers, the variants' moves: lead from
+the stock, draw, swap, one strike-back per rank; Take, Pass or Done), cheating and accusations,
 I'm back, and Leave alone on the last row. A hand of the whole 52-card deck needs 52 card
-buttons and at most 25 others: always under Telegram's 100.
+buttons and at most 40 others: always under Telegram's 100.
 
 Every button names an action, not a moment (``seq`` is 0): a card press leads, throws in or
 covers with that card; Lead names its cards. The service applies it if it is legal for the seat
@@ -91,6 +92,8 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
     acts = legal_actions(state, seat)
     moves = frozenset(a.act for a in acts if a.act in (Act.TAKE, Act.PASS))
     accusable = tuple(a.suspect for a in acts if a.act is Act.ACCUSE and a.suspect is not None)
+    if (state.lead_open and seat != state.attacker) or (state.window and seat != state.defender):
+        return Options(Role.WAIT, accusable=accusable)  # the stock lead, or the American window, is one seat's
     if seat == state.defender and not state.window:
         if state.taking:
             return Options(Role.WAIT, moves=moves, accusable=accusable)
@@ -322,6 +325,10 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
         return tr.gettext("You may throw in: press a card. {name} is defending.").format(name=defender_name)
     if seat == state.defender and state.taking:
         return tr.gettext("You take the cards; the others may throw in more.")
+    if state.lead_open:
+        return tr.gettext("Wait: the lead from the stock is not complete yet.")
+    if state.window:
+        return tr.gettext("Wait: {name} may throw cards in on himself.").format(name=defender_name)
     if state.attacks and None in state.covers and not state.taking:
         return tr.gettext("Wait: {name} is defending.").format(name=defender_name)
     return tr.gettext("Wait for the others.")

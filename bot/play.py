@@ -80,8 +80,11 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
         return STOCK_LEAD
     if verb is Verb.DRAW:
         return DRAW_CARD
-    if verb is Verb.SWAP:
-        return Action(Act.SWAP, unpack(arg)) if arg else Intent(Kind.SWAPPING, seat)
+    if verb is Verb.SWAP:  # with cards: swap them; without: start (or stop) picking two
+        if arg:
+            return Action(Act.SWAP, unpack(arg))
+        probe = Action(Act.SWAP, tuple(sorted(state.hands[seat])[:2]))  # refused with the reason if no swap fits
+        return Intent(Kind.SWAPPING, seat) if seat in ui.swapping or is_legal(state, seat, probe) else probe
     if verb is Verb.COUNTER:
         aim, cards = arg.split(".")
         return Action(Act.COUNTER, unpack(cards), target=parse_card(aim))

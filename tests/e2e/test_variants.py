@@ -199,6 +199,7 @@ async def test_the_variants_buttons_forged_change_nothing(fake: FakeTelegram, bo
     before = table.stored(bot.settings.database_path)["state"]
     for data, toast in [(encode(Verb.STOCK_LEAD, game_id, 0), "Only the attacker leads."),
                         (encode(Verb.SWAP, game_id, 0, pack(own[:2])), "Swapping is off at this table."),
+                        (encode(Verb.SWAP, game_id, 0), "Swapping is off at this table."),
                         (encode(Verb.COUNTER, game_id, 0, "nonsense"), "Unknown button."),
                         (encode(Verb.DRAW, game_id, 0), "Drawing to cover is off at this table.")]:
         answer = await table.press(other, hand, data)
