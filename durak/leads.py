@@ -7,7 +7,8 @@ checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product, starmap
+from operator import add
 
 from durak.actions import Illegal, Reason
 from durak.cards import Card
@@ -69,23 +70,25 @@ def _by_rank(hand: list[Card]) -> dict[int, list[Card]]:
 
 
 def _shaped(by_rank: dict[int, list[Card]], shape: tuple[int, ...]) -> list[tuple[Card, ...]]:
-    """Every lead of this shape: distinct ranks for its parts (pairs, sets, a single card of another rank)."""
+    """Every lead of this shape: distinct ranks for its parts (pairs, sets, a single card of another rank).
+    A big hand has hundreds of them on every lead: the tuples are joined in C (``starmap(add, product)``)."""
     if shape == (1,):
         return [(c,) for cards in by_rank.values() for c in cards]
     if len(shape) == 1:  # one set: a pair, three or four of a rank
-        return [combo for cards in by_rank.values() for combo in combinations(cards, shape[0])]
+        size = shape[0]
+        return [combo for cards in by_rank.values() if len(cards) >= size for combo in combinations(cards, size)]
     pairs = {r: list(combinations(cards, 2)) for r, cards in by_rank.items() if len(cards) >= 2}
+    singles = {r: [(c,) for c in cards] for r, cards in by_rank.items()}
     found: list[tuple[Card, ...]] = []
     if shape == (2, 1):
         for r, combos in pairs.items():
-            others = [c for q, cards in by_rank.items() if q != r for c in cards]
-            found.extend([(*pair, c) for pair in combos for c in others])
+            found += starmap(add, product(combos, [one for q, ones in singles.items() if q != r for one in ones]))
         return found
     for r, q in combinations(sorted(pairs), 2):
-        both = [a + b for a in pairs[r] for b in pairs[q]]
+        both = list(starmap(add, product(pairs[r], pairs[q])))
         if shape == (2, 2):
-            found.extend(both)
+            found += both
         else:  # (2, 2, 1)
-            others = [c for k, cards in by_rank.items() if k != r and k != q for c in cards]
-            found.extend([(*two, c) for two in both for c in others])
+            rest = [one for k, ones in singles.items() if k != r and k != q for one in ones]
+            found += starmap(add, product(both, rest))
     return found

@@ -105,7 +105,7 @@ async def test_forged_computer_buttons_seat_nobody(fake: FakeTelegram, tmp_path:
     assert "🤖" not in table.lobby().text.split("🤖 Computers")[0], "no computer was seated"
     await table.start(101)
     moves = state_moves(table, database)
-    assert await toast(fake, 101, table.lobby(), f"v1:C:{game}:0:hard") in (
+    assert await toast(fake, 101, lobby, f"v1:C:{game}:0:hard") in (  # the lobby's message, the table now
         "Unknown button.", "This button is not valid any more.")
     assert state_moves(table, database) == moves and len(json.loads(table.stored(database)["state"])["hands"]) == 2
     await bot.stop()
