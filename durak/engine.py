@@ -319,8 +319,10 @@ def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
-    beaters = beater_table(state.rules, trump_of(state, state.defender))
-    cheating = state.rules.cheating
+    rules = state.rules
+    trump = state.trump if state.trumps is None else trump_of(state, state.defender)
+    beaters = beater_table(rules, trump)
+    cheating = rules.cheating
     for target, cover in zip(state.attacks, state.covers, strict=True):
         if cover is not None:
             continue
@@ -333,7 +335,8 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
             acts.extend([honest[c] for c in hand if c in beat])
     if None in state.covers:
         acts.append(TAKE)
-        _list_extras(state, hand, acts)
+        if rules.draw_to_cover or rules.poker_swap or rules.counter_attack:
+            _list_extras(state, hand, acts)
     if _transfer_blocker(state) is not None:
         return
     assert state.defender is not None
@@ -349,10 +352,9 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
                 acts.append(_TRANSFER[c])
             elif cheating:
                 acts.append(_TRANSFER_CHEAT[c])
-    if _transfer_fits(state, nxt, show=True) >= 0 and state.rules.transfer_show_trump \
-            and state.defender not in state.shown:
+    if rules.transfer_show_trump and state.defender not in state.shown and _transfer_fits(state, nxt, show=True) >= 0:
         for c in hand:
-            if c >> 2 == rank and c & 3 == trump_of(state, state.defender):
+            if c >> 2 == rank and c & 3 == trump:
                 acts.append(_SHOW[c])
             elif cheating:
                 acts.append(_SHOW_CHEAT[c])
@@ -745,7 +747,8 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         card = action.cards[0]
         s.hands[seat].remove(card)
         s.covers[s.attacks.index(action.target)] = card
-        s.covered = s.covered | {seat}
+        if s.rules.poker_swap:  # the only rule that asks who covered (no swap after one's first cover)
+            s.covered = s.covered | {seat}
         events.append(Event(Ev.COVER, seat, (action.target, card)))
         if not s.hands[seat] and None in s.covers:  # американский: he threw in more than he can beat
             s.taking = True
