@@ -406,27 +406,30 @@ def _face_up(state: State) -> int:
     return 1 if stock and face is not None and stock[-1] == face else 0
 
 
-def _draw_blocker(state: State) -> Reason | None:
-    if not state.rules.draw_to_cover:
-        return Reason.DRAW_OFF
+def _beating_blocker(state: State, on: bool, off: Reason) -> Reason | None:
+    """Why the defender may not use an extra move of §2.6 now: the rule is off, he takes, or nothing is to beat."""
+    if not on:
+        return off
     if state.taking:
         return Reason.TAKING
     if None not in state.covers:
         return Reason.NOTHING_TO_TAKE
-    if state.defender in state.drew:
-        return Reason.DRAW_USED
-    if not state.stock:
-        return Reason.STOCK_EMPTY
     return None
 
 
+def _draw_blocker(state: State) -> Reason | None:
+    blocker = _beating_blocker(state, state.rules.draw_to_cover, Reason.DRAW_OFF)
+    if blocker is None and state.defender in state.drew:
+        return Reason.DRAW_USED
+    if blocker is None and not state.stock:
+        return Reason.STOCK_EMPTY
+    return blocker
+
+
 def _swap_blocker(state: State) -> Reason | None:
-    if not state.rules.poker_swap:
-        return Reason.SWAP_OFF
-    if state.taking:
-        return Reason.TAKING
-    if None not in state.covers:
-        return Reason.NOTHING_TO_TAKE
+    blocker = _beating_blocker(state, state.rules.poker_swap, Reason.SWAP_OFF)
+    if blocker is not None:
+        return blocker
     if state.defender in state.swapped:
         return Reason.SWAP_USED
     if state.defender in state.covered:
@@ -440,13 +443,10 @@ def _swap_blocker(state: State) -> Reason | None:
 
 
 def _counter_blocker(state: State) -> Reason | None:
-    if not state.rules.counter_attack:
-        return Reason.COUNTER_OFF
-    if state.taking:
-        return Reason.TAKING
-    if len(state.attacks) != 1 or state.bypassed or state.covers[0] is not None:
+    blocker = _beating_blocker(state, state.rules.counter_attack, Reason.COUNTER_OFF)
+    if blocker is None and (len(state.attacks) != 1 or state.bypassed):
         return Reason.COUNTER_NOT_NOW
-    return None
+    return Reason.COUNTER_NOT_NOW if blocker is Reason.NOTHING_TO_TAKE else blocker
 
 
 def _counter_room(state: State) -> int:
