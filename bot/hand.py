@@ -24,7 +24,7 @@ from bot.i18n import Translator
 from bot.labels import card_text, rank_text
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
-from durak.engine import lead_room, room, trump_of
+from durak.engine import cards_room, lead_room, trump_of
 from durak.rules import Lead
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
@@ -111,11 +111,7 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
     playable = frozenset(a.card for a in acts if a.act is own and (armed or not a.cheat))
     if not playable and Act.PASS not in moves:
         return Options(Role.WAIT, moves=moves, accusable=accusable)
-    left = room(state)
-    if state.lead_open:  # армянский: the cards of the stock card's rank that may join it
-        left = lead_room(state) - len(state.attacks)
-    elif state.window:  # he keeps one card at least
-        left = min(left if left is not None else len(hand), len(hand) - 1)
+    left = cards_room(state, seat)
     pickable = playable if (left is None or left >= 2) and len(playable) >= 2 else frozenset()
     return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable), moves=moves,
                    accusable=accusable)
@@ -159,15 +155,6 @@ def _counters(state: State, seat: int, acts: list[Action]) -> tuple[Action, ...]
                 found.append(action)
                 break
     return tuple(found)
-
-
-def most_cards(state: State) -> int | None:
-    """How many cards one lead or throw-in may hold now (None: no limit, after a take)."""
-    if not state.attacks:
-        return lead_room(state) if state.defender is not None else 0
-    if state.lead_open:
-        return lead_room(state) - len(state.attacks)
-    return room(state)
 
 
 def _picked(hand: list[int], picks: Iterable[int], pickable: frozenset[int]) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from bot.store import GameUI
 from bot.turns import computer_move, forced_move
 from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card
 from durak.actions import DRAW_CARD, STOCK_LEAD
-from durak.engine import check
+from durak.engine import cards_room, check
 from durak.events import Ev, Event
 from storage.models import Away, Game
 
@@ -130,7 +130,7 @@ def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool, own: Act)
     picks = hand.repicked(state, opts.picked, card, armed)
     if len(picks) > hand.MAX_PICKS:
         raise ValueError("too many picks")
-    most = hand.most_cards(state)
+    most = cards_room(state, seat)
     if most is not None and len(picks) > most:  # one pick too many: refused now, saying how many fit
         return Action(own, picks, cheat=armed)
     return Intent(Kind.PICK, seat, arg=pack(picks))

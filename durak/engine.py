@@ -145,6 +145,20 @@ def lead_room(state: State) -> int:
     return n if lead_max is None else min(n, lead_max)
 
 
+def cards_room(state: State, seat: int) -> int | None:
+    """How many cards ``seat`` may lay in one action now: a lead, cards added to an open stock lead (армянский),
+    a throw-in, or cards the defender throws in on himself, keeping one (американский). None: no limit."""
+    if not state.attacks:
+        return lead_room(state) if state.defender is not None else 0
+    if state.lead_open:
+        return lead_room(state) - len(state.attacks)
+    left = room(state)
+    if state.window and seat == state.defender:
+        keep = len(state.hands[seat]) - 1
+        return keep if left is None else min(left, keep)
+    return left
+
+
 def _transfer_blocker(state: State) -> Reason | None:
     """Why the defender may not transfer now at all (rank and cards aside)."""
     if not state.rules.transfer:
@@ -380,7 +394,8 @@ def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
 
 def _list_open_lead(state: State, hand: list[Card], acts: list[Action]) -> None:
     """армянский: the cards that may complete the open stock lead (every subset that fits), or pass."""
-    most = lead_room(state) - len(state.attacks)
+    assert state.attacker is not None
+    most = cards_room(state, state.attacker) or 0
     rank = state.attacks[0] >> 2
     same = sorted(c for c in hand if c >> 2 == rank)
     acts.extend(Action(Act.ATTACK, combo) for size in range(1, min(most, len(same)) + 1)
@@ -530,7 +545,7 @@ def _check_attack(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal |
     if seat == state.defender:
         raise Illegal(Reason.NOT_YOUR_TURN)
     if state.lead_open:  # армянский: cards of the stock card's rank complete the lead; never as a cheat
-        most = lead_room(state) - len(state.attacks)
+        most = cards_room(state, seat) or 0
         if len(cards) > most:
             raise Illegal(Reason.LIMIT, room=most)
         for c in cards:

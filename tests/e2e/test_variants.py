@@ -204,6 +204,9 @@ async def test_the_variants_buttons_forged_change_nothing(fake: FakeTelegram, bo
                         (encode(Verb.DRAW, game_id, 0), "Drawing to cover is off at this table.")]:
         answer = await table.press(other, hand, data)
         assert answer["text"] == toast
+    table_message = table.group_messages()[-1]
+    answer = await table.press(leader, table_message, encode(Verb.STOCK_LEAD, game_id, 0))
+    assert answer["text"] == "This button is not valid any more.", "a hand's move forged on the group's message"
     assert table.stored(bot.settings.database_path)["state"] == before
     lead = table.hand_message(leader)
     assert lead is not None and "lead the stock's top card" in lead.text
