@@ -305,10 +305,18 @@ def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
 
 
 def _moves(tr: Translator, game: Game, shown: int = SHOWN_MOVES) -> list[str]:
-    lines = [line for line in (event_line(tr, game, e) for e in game.log[-4 * shown:]) if line]
+    """The last ``shown`` moves worth a line, oldest first: read from the end of the log, and no further
+    back than needed (a move's write renders the table and every hand, each with its moves)."""
+    lines: list[str] = []
+    for event in reversed(game.log[-4 * shown:]):
+        line = event_line(tr, game, event)
+        if line:
+            lines.append(f"• {line}")
+            if len(lines) == shown:
+                break
     if not lines:
         return []
-    return [tr.gettext("Last moves:")] + [f"• {line}" for line in lines[-shown:]]
+    return [tr.gettext("Last moves:"), *reversed(lines)]
 
 
 def timer_note(tr: Translator, game: Game, now: float | None) -> str:

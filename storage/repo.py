@@ -7,6 +7,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import aiosqlite
 
@@ -88,7 +89,7 @@ class Repo:
                 "INSERT INTO chats (id, rules, max_players, turn_timeout) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET rules = excluded.rules, max_players = excluded.max_players, "
                 "turn_timeout = excluded.turn_timeout",
-                (chat_id, json.dumps(rules.to_dict()), max_players, turn_timeout),
+                (chat_id, _rules_json(rules), max_players, turn_timeout),
             )
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
@@ -131,7 +132,7 @@ class Repo:
                 cur = await conn.execute(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
                     "turn_timeout, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (chat_id, thread_id, creator.id, json.dumps(rules.to_dict()), max_players, prev, turn_timeout,
+                    (chat_id, thread_id, creator.id, _rules_json(rules), max_players, prev, turn_timeout,
                      now, now),
                 )
             except aiosqlite.IntegrityError:
@@ -168,7 +169,7 @@ class Repo:
                 f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
                 "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at) "
                 f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
-                (now, new.status.value, json.dumps(new.rules.to_dict()), new.max_players, state,
+                (now, new.status.value, _rules_json(new.rules), new.max_players, state,
                  new.creator_id, new.turn_timeout, new.deadline, started, finished, old.id, old.version,
                  *((Status.LOBBY.value,) if reseat else ())))
             if cur.rowcount != 1:
@@ -380,6 +381,12 @@ class Repo:
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
                     previous, row["updated_at"], row["turn_timeout"], row["deadline"])
+
+
+@lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> str:
+    """Rules as stored: every move of a game writes the same rules, so they are encoded once."""
+    return json.dumps(rules.to_dict())
 
 
 def _played(r: aiosqlite.Row) -> PlayedGame:
