@@ -7,7 +7,7 @@ checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, product, starmap
+from itertools import accumulate, combinations, product, starmap
 from operator import add
 
 from durak.actions import Illegal, Reason
@@ -35,8 +35,7 @@ def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, .
         return [combo for size in range(1, min(most, len(top)) + 1) for combo in combinations(top, size)]
     if lead is Lead.THREE:
         return list(combinations(sorted(hand), min(THREE, len(hand), most)))
-    return [lead_cards for shape in SHAPES[lead] if sum(shape) <= most
-            for lead_cards in _shaped(by_rank, shape)]
+    return _shaped(by_rank, [shape for shape in SHAPES[lead] if sum(shape) <= most])
 
 
 def lead_breaks(lead: Lead, hand: list[Card], cards: tuple[Card, ...], most: int) -> Illegal | None:
@@ -69,26 +68,36 @@ def _by_rank(hand: list[Card]) -> dict[int, list[Card]]:
     return groups
 
 
-def _shaped(by_rank: dict[int, list[Card]], shape: tuple[int, ...]) -> list[tuple[Card, ...]]:
-    """Every lead of this shape: distinct ranks for its parts (pairs, sets, a single card of another rank).
-    A big hand has hundreds of them on every lead: the tuples are joined in C (``starmap(add, product)``)."""
-    if shape == (1,):
-        return [(c,) for cards in by_rank.values() for c in cards]
-    if len(shape) == 1:  # one set: a pair, three or four of a rank
-        size = shape[0]
-        return [combo for cards in by_rank.values() if len(cards) >= size for combo in combinations(cards, size)]
-    pairs = {r: list(combinations(cards, 2)) for r, cards in by_rank.items() if len(cards) >= 2}
-    singles = {r: [(c,) for c in cards] for r, cards in by_rank.items()}
+def _shaped(by_rank: dict[int, list[Card]], shapes: list[tuple[int, ...]]) -> list[tuple[Card, ...]]:
+    """Every lead of these shapes, shape after shape: distinct ranks for a lead's parts (pairs, sets, a
+    single card of another rank). A big hand has hundreds of them on every lead, so the pairs and the
+    single cards are made once for all shapes, the cards of other ranks are slices of one list, and the
+    tuples are joined in C (``starmap(add, product)``)."""
+    groups = list(by_rank.values())  # by rank, lowest first
+    singles = [(c,) for cards in groups for c in cards]
+    ends = list(accumulate(map(len, groups)))  # singles[starts[i]:ends[i]] are the i-th rank's cards
+    starts = [0, *ends[:-1]]
+    pairs = [(i, list(combinations(cards, 2))) for i, cards in enumerate(groups) if len(cards) >= 2]
+    two_pairs: list[tuple[int, int, list[tuple[Card, ...]]]] = []
     found: list[tuple[Card, ...]] = []
-    if shape == (2, 1):
-        for r, combos in pairs.items():
-            found += starmap(add, product(combos, [one for q, ones in singles.items() if q != r for one in ones]))
-        return found
-    for r, q in combinations(sorted(pairs), 2):
-        both = list(starmap(add, product(pairs[r], pairs[q])))
-        if shape == (2, 2):
-            found += both
-        else:  # (2, 2, 1)
-            rest = [one for k, ones in singles.items() if k != r and k != q for one in ones]
-            found += starmap(add, product(both, rest))
+    for shape in shapes:
+        if shape == (1,):
+            found += singles
+        elif len(shape) == 1:  # one set: a pair, three or four of a rank
+            size = shape[0]
+            for cards in groups:
+                if len(cards) >= size:
+                    found += combinations(cards, size)
+        elif shape == (2, 1):
+            for i, combos in pairs:
+                found += starmap(add, product(combos, singles[:starts[i]] + singles[ends[i]:]))
+        else:  # (2, 2) and (2, 2, 1): the two pairs are joined once for both
+            if not two_pairs:
+                two_pairs = [(i, j, list(starmap(add, product(pi, pj)))) for (i, pi), (j, pj) in combinations(pairs, 2)]
+            for i, j, both in two_pairs:
+                if shape == (2, 2):
+                    found += both
+                else:
+                    rest = singles[:starts[i]] + singles[ends[i]:starts[j]] + singles[ends[j]:]
+                    found += starmap(add, product(both, rest))
     return found
