@@ -15,7 +15,7 @@ when pressed, so another player's move never spoils a press that is still legal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -128,7 +128,7 @@ def _variant_lead(state: State, seat: int, picks: Iterable[int], armed: bool) ->
     return Options(Role.LEAD, playable, pickable, _picked(state.hands[seat], picks, pickable))
 
 
-def _counters(state: State, seat: int, acts: list[Action]) -> tuple[Action, ...]:
+def _counters(state: State, seat: int, acts: Sequence[Action]) -> tuple[Action, ...]:
     """прибалтийский: one counter-attack per rank, covering with the cheapest card of that rank that beats (a
     plain one before a trump) and striking back with every other card of the rank that fits, plain ones first.
     The engine lists each pair; a button per rank keeps a whole deck's hand within Telegram's 100 buttons."""

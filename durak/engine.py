@@ -25,16 +25,16 @@ Choices where RULES.md is silent (see also the README):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations, repeat
-from typing import cast
+from itertools import combinations
 
 from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Reason
 from durak.cards import Card, Suit
 from durak.covering import beater_table
 from durak.events import Ev, Event
-from durak.leads import lead_breaks, variant_leads
+from durak.lead_sequence import Leads
+from durak.leads import Block, attacks, lead_breaks, shaped_blocks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
 from durak.state import State
 
@@ -211,8 +211,11 @@ def _table_ranks(state: State) -> set[int]:
 
 # ---------------------------------------------------------------- legal actions
 
-def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now; each one is accepted by :func:`apply`."""
+def legal_actions(state: State, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now; each one is accepted by :func:`apply`.
+
+    A list, except a lead under ``pairs`` or ``groups``: there the leads are a ``Leads`` sequence, counted
+    at once and each built when read (``durak.lead_sequence``)."""
     if state.over or seat in state.out or not 0 <= seat < len(state.hands):
         return []
     hand = state.hands[seat]
@@ -220,9 +223,11 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     acts: list[Action] = []
     if not state.attacks:
         if seat == state.attacker:
-            _list_leads(state, hand, acts)
+            blocks = _list_leads(state, hand, acts)
             if state.rules.stock_lead and state.stock and lead_room(state) >= 1:
                 acts.append(STOCK_LEAD)
+            if blocks:
+                return Leads(blocks, acts)
         return acts
     if state.lead_open or state.window:
         if seat == (state.attacker if state.lead_open else state.defender):
@@ -293,37 +298,35 @@ def awaited(state: State) -> list[int]:
     return [p for p in throwers(state) if state.hands[p] and p not in state.passed]
 
 
-def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> None:
+def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> list[Block] | None:
+    """The leads into ``acts``; under ``pairs`` and ``groups`` their blocks are returned instead (every
+    single card is a lead there, so a cheat has no lone card to add)."""
     most = lead_room(state)
     if most < 1:
-        return
+        return None
     lead = state.rules.lead
+    if lead is Lead.PAIRS or lead is Lead.GROUPS:
+        return shaped_blocks(lead, hand, most)
     if lead is not Lead.SAME_RANK:
         leads = variant_leads(lead, hand, most)
-        acts.extend(_attacks(leads))
+        acts.extend(attacks(leads))
         if state.rules.cheating and lead is not Lead.THREE:  # a lone card that breaks the lead rule
             honest = {cards[0] for cards in leads if len(cards) == 1}
             acts.extend([_ATTACK_CHEAT[c] for c in hand if c not in honest])
-        return
+        return None
     acts.extend([_ATTACK[c] for c in hand])
     if most < 2:
-        return
+        return None
     groups: dict[int, list[Card]] = {}
     for c in hand:
         groups.setdefault(c >> 2, []).append(c)
     if len(groups) == len(hand):  # no two of a rank: no set to lead
-        return
+        return None
     for rank in sorted(groups):
         group = groups[rank]
         if len(group) > 1:
             acts.extend(_lead_sets(tuple(sorted(group)), min(most, len(group))))
-
-
-def _attacks(leads: list[tuple[Card, ...]]) -> Iterator[Action]:
-    """Leads as actions, built in C: a hand of the variants lists hundreds of them (трёшка, с групп), and the
-    Python-level constructor was half the time of a random game's move."""
-    fields = zip(repeat(Act.ATTACK), leads, repeat(None), repeat(None), repeat(False))
-    return cast("Iterator[Action]", map(tuple.__new__, repeat(Action), fields))
+    return None
 
 
 @lru_cache(maxsize=1024)  # at most 13 ranks × 17 (suits, size) keys: every lead set there is, once

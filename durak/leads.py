@@ -7,10 +7,12 @@ checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate, combinations, product, starmap
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, combinations, product, repeat, starmap
 from operator import add
+from typing import cast
 
-from durak.actions import Illegal, Reason
+from durak.actions import Act, Action, Illegal, Reason
 from durak.cards import Card
 from durak.rules import Lead
 
@@ -24,6 +26,8 @@ SHAPES: dict[Lead, tuple[tuple[int, ...], ...]] = {
 
 def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, ...]]:
     """Every legal lead from ``hand``, its cards grouped by rank."""
+    if lead is Lead.PAIRS or lead is Lead.GROUPS:
+        return [cards for block in shaped_blocks(lead, hand, most) for cards in joined(block)]
     by_rank = _by_rank(hand)
     if lead is Lead.WHOLE_RANK:
         found: list[tuple[Card, ...]] = []
@@ -33,9 +37,14 @@ def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, .
     if lead is Lead.HIGHEST:
         top = by_rank[max(by_rank)]
         return [combo for size in range(1, min(most, len(top)) + 1) for combo in combinations(top, size)]
-    if lead is Lead.THREE:
-        return list(combinations(sorted(hand), min(THREE, len(hand), most)))
-    return _shaped(by_rank, [shape for shape in SHAPES[lead] if sum(shape) <= most])
+    return list(combinations(sorted(hand), min(THREE, len(hand), most)))  # three
+
+
+def attacks(leads: Iterable[tuple[Card, ...]]) -> Iterator[Action]:
+    """Leads as actions, built in C: a hand of the variants lists hundreds of them (трёшка, с групп), and the
+    Python-level constructor was half the time of a random game's move."""
+    fields = zip(repeat(Act.ATTACK), leads, repeat(None), repeat(None), repeat(False))
+    return cast("Iterator[Action]", map(tuple.__new__, repeat(Action), fields))
 
 
 def lead_breaks(lead: Lead, hand: list[Card], cards: tuple[Card, ...], most: int) -> Illegal | None:
@@ -68,36 +77,45 @@ def _by_rank(hand: list[Card]) -> dict[int, list[Card]]:
     return groups
 
 
-def _shaped(by_rank: dict[int, list[Card]], shapes: list[tuple[int, ...]]) -> list[tuple[Card, ...]]:
-    """Every lead of these shapes, shape after shape: distinct ranks for a lead's parts (pairs, sets, a
-    single card of another rank). A big hand has hundreds of them on every lead, so the pairs and the
-    single cards are made once for all shapes, the cards of other ranks are slices of one list, and the
-    tuples are joined in C (``starmap(add, product)``)."""
-    groups = list(by_rank.values())  # by rank, lowest first
-    singles = [(c,) for cards in groups for c in cards]
+Part = list[tuple[Card, ...]]
+Block = tuple[Part, ...]
+
+
+def shaped_blocks(lead: Lead, hand: list[Card], most: int) -> list[Block]:
+    """The leads of ``pairs`` or ``groups`` as blocks, shape after shape: a block's leads are one piece of
+    each of its parts, joined (a pair of one rank + a card of another; two pairs + a card of a third), in
+    the order of ``itertools.product``. A big hand has hundreds of leads; its blocks are a few dozen lists,
+    made with the single cards, the pairs and the cards of other ranks (slices of one list) made once."""
+    groups = list(_by_rank(hand).values())  # by rank, lowest first
+    singles: Part = [(c,) for cards in groups for c in cards]
     ends = list(accumulate(map(len, groups)))  # singles[starts[i]:ends[i]] are the i-th rank's cards
     starts = [0, *ends[:-1]]
-    pairs = [(i, list(combinations(cards, 2))) for i, cards in enumerate(groups) if len(cards) >= 2]
-    two_pairs: list[tuple[int, int, list[tuple[Card, ...]]]] = []
-    found: list[tuple[Card, ...]] = []
-    for shape in shapes:
+    pairs: list[tuple[int, Part]] = [(i, list(combinations(cards, 2))) for i, cards in enumerate(groups)
+                                     if len(cards) >= 2]
+    blocks: list[Block] = []
+    for shape in SHAPES[lead]:
+        if sum(shape) > most:
+            continue
         if shape == (1,):
-            found += singles
+            blocks.append((singles,))
         elif len(shape) == 1:  # one set: a pair, three or four of a rank
-            size = shape[0]
-            for cards in groups:
-                if len(cards) >= size:
-                    found += combinations(cards, size)
+            sets: list[Part] = [list(combinations(cards, shape[0])) for cards in groups if len(cards) >= shape[0]]
+            blocks += [(cards,) for cards in sets]
         elif shape == (2, 1):
-            for i, combos in pairs:
-                found += starmap(add, product(combos, singles[:starts[i]] + singles[ends[i]:]))
-        else:  # (2, 2) and (2, 2, 1): the two pairs are joined once for both
-            if not two_pairs:
-                two_pairs = [(i, j, list(starmap(add, product(pi, pj)))) for (i, pi), (j, pj) in combinations(pairs, 2)]
-            for i, j, both in two_pairs:
-                if shape == (2, 2):
-                    found += both
-                else:
-                    rest = singles[:starts[i]] + singles[ends[i]:starts[j]] + singles[ends[j]:]
-                    found += starmap(add, product(both, rest))
-    return found
+            blocks += [(combos, singles[:starts[i]] + singles[ends[i]:]) for i, combos in pairs]
+        elif shape == (2, 2):
+            blocks += [(pi, pj) for (_, pi), (_, pj) in combinations(pairs, 2)]
+        else:  # (2, 2, 1)
+            blocks += [(pi, pj, singles[:starts[i]] + singles[ends[i]:starts[j]] + singles[ends[j]:])
+                       for (i, pi), (j, pj) in combinations(pairs, 2)]
+    return blocks
+
+
+def joined(block: Block) -> Iterator[tuple[Card, ...]]:
+    """A block's leads, each made of one piece of every part, joined in C."""
+    if len(block) == 1:
+        return iter(block[0])
+    leads: Iterator[tuple[Card, ...]] = starmap(add, product(block[0], block[1]))
+    for part in block[2:]:
+        leads = starmap(add, product(leads, part))
+    return leads
