@@ -33,8 +33,8 @@ from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Rea
 from durak.cards import Card, Suit
 from durak.covering import beater_table
 from durak.events import Ev, Event
-from durak.lead_sequence import Leads
-from durak.leads import Block, attacks, lead_breaks, shaped_blocks, variant_leads
+from durak.lead_sequence import Combinations, Leads
+from durak.leads import THREE, attacks, lead_breaks, shaped_blocks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
 from durak.state import State
 
@@ -214,8 +214,8 @@ def _table_ranks(state: State) -> set[int]:
 def legal_actions(state: State, seat: int) -> Sequence[Action]:
     """Every action ``seat`` may take now; each one is accepted by :func:`apply`.
 
-    A list, except a lead under ``pairs`` or ``groups``: there the leads are a ``Leads`` sequence, counted
-    at once and each built when read (``durak.lead_sequence``)."""
+    A list, except a lead under ``three``, ``pairs`` or ``groups``: there the leads are a sequence counted at
+    once, each built when read (``durak.lead_sequence``)."""
     if state.over or seat in state.out or not 0 <= seat < len(state.hands):
         return []
     hand = state.hands[seat]
@@ -223,11 +223,11 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
     acts: list[Action] = []
     if not state.attacks:
         if seat == state.attacker:
-            blocks = _list_leads(state, hand, acts)
+            counted = _list_leads(state, hand, acts)
             if state.rules.stock_lead and state.stock and lead_room(state) >= 1:
-                acts.append(STOCK_LEAD)
-            if blocks:
-                return Leads(blocks, acts)
+                acts.append(STOCK_LEAD)  # after the leads, in ``counted`` too (``acts`` is its tail)
+            if counted is not None:
+                return counted
         return acts
     if state.lead_open or state.window:
         if seat == (state.attacker if state.lead_open else state.defender):
@@ -298,19 +298,21 @@ def awaited(state: State) -> list[int]:
     return [p for p in throwers(state) if state.hands[p] and p not in state.passed]
 
 
-def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> list[Block] | None:
-    """The leads into ``acts``; under ``pairs`` and ``groups`` their blocks are returned instead (every
-    single card is a lead there, so a cheat has no lone card to add)."""
+def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> Sequence[Action] | None:
+    """The leads into ``acts``; under ``three``, ``pairs`` and ``groups`` a counted sequence of them is
+    returned instead, ``acts`` its tail (no cheat there: every card may be part of a lead)."""
     most = lead_room(state)
     if most < 1:
         return None
     lead = state.rules.lead
     if lead is Lead.PAIRS or lead is Lead.GROUPS:
-        return shaped_blocks(lead, hand, most)
+        return Leads(shaped_blocks(lead, hand, most), acts)
+    if lead is Lead.THREE:
+        return Combinations(sorted(hand), min(THREE, len(hand), most), acts)
     if lead is not Lead.SAME_RANK:
         leads = variant_leads(lead, hand, most)
         acts.extend(attacks(leads))
-        if state.rules.cheating and lead is not Lead.THREE:  # a lone card that breaks the lead rule
+        if state.rules.cheating:  # a lone card that breaks the lead rule
             honest = {cards[0] for cards in leads if len(cards) == 1}
             acts.extend([_ATTACK_CHEAT[c] for c in hand if c not in honest])
         return None

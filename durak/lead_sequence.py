@@ -1,38 +1,43 @@
-"""The leads of ``pairs`` and ``groups`` as a sequence that is counted at once and built when read.
+"""The leads of ``three``, ``pairs`` and ``groups`` as sequences counted at once and built when read.
 
-A hand of those variants has hundreds of legal leads (a random playout's leader holds ten cards
-on average: about 190), and a simulation or a random policy takes one of them: building every
-action only to drop all but one was most of the cost of such a move. ``Leads`` holds the hand's
-lead blocks (``durak.leads.shaped_blocks``): its length is the sum of their products, item ``i``
-is found by the block and by one piece of each of its parts, and iterating it yields the same
-actions, in the same order, as listing them would. This module stays interpreted in a compiled
-build (setup.py): a native class cannot be a ``Sequence``.
+A hand of those variants has dozens to hundreds of legal leads (a random playout's leader of
+``groups`` holds ten cards on average: about 190 leads), and a simulation or a random policy takes
+one of them: building every action only to drop all but one was most of the cost of such a move.
+Here the length is counted from the hand, item ``i`` is built alone, and iterating yields the same
+actions, in the same order, as listing them would; the leader's other actions (``tail``) follow.
+This module stays interpreted in a compiled build (setup.py): a native class cannot be a ``Sequence``.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, chain
-from math import prod
+from itertools import accumulate, chain, combinations
+from math import comb, prod
 from typing import overload
 
 from durak.actions import Act, Action
+from durak.cards import Card
 from durak.leads import Block, attacks, joined
 
 
-class Leads(Sequence[Action]):
-    """The leads of ``blocks`` as attacks, followed by ``tail`` (the leader's other actions)."""
+class _Counted(Sequence[Action]):
+    """``count`` leads, built by ``_lead`` and ``_leads``, then ``tail``."""
 
-    __slots__ = ("_blocks", "_ends", "_tail")
+    __slots__ = ("_count", "_tail")
 
-    def __init__(self, blocks: list[Block], tail: list[Action]) -> None:
-        self._blocks = blocks
-        self._ends = list(accumulate(prod(map(len, parts)) for parts in blocks))  # where each block ends
+    def __init__(self, count: int, tail: list[Action]) -> None:
+        self._count = count
         self._tail = tail
 
+    def _lead(self, index: int) -> tuple[Card, ...]:
+        raise NotImplementedError
+
+    def _leads(self) -> Iterator[tuple[Card, ...]]:
+        raise NotImplementedError
+
     def __len__(self) -> int:
-        return (self._ends[-1] if self._ends else 0) + len(self._tail)
+        return self._count + len(self._tail)
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -43,35 +48,76 @@ class Leads(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if isinstance(index, slice):
             return list(self)[index]
-        leads = self._ends[-1] if self._ends else 0
         if index < 0:
             index += len(self)
-        if index >= leads:
-            if index - leads >= len(self._tail):
-                raise IndexError("Leads index out of range")
-            return self._tail[index - leads]
-        if index < 0:
-            raise IndexError("Leads index out of range")
-        block = bisect_right(self._ends, index)
-        offset = index - (self._ends[block - 1] if block else 0)
-        pieces = []
-        for part in reversed(self._blocks[block]):  # the last part varies fastest, as in product()
-            offset, piece = divmod(offset, len(part))
-            pieces.append(part[piece])
-        return Action(Act.ATTACK, tuple(chain.from_iterable(reversed(pieces))))
+        if not 0 <= index < len(self):
+            raise IndexError("lead index out of range")
+        if index >= self._count:
+            return self._tail[index - self._count]
+        return Action(Act.ATTACK, self._lead(index))
 
     def __iter__(self) -> Iterator[Action]:
-        for block in self._blocks:
-            yield from attacks(joined(block))
+        yield from attacks(self._leads())
         yield from self._tail
-
-    def __repr__(self) -> str:
-        return f"Leads({list(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         """Equal to a sequence of the same actions (a list of them, say), as a list would be."""
-        if isinstance(other, (Leads, list, tuple)):
+        if isinstance(other, (_Counted, list, tuple)):
             return list(self) == list(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]  # mutable-looking like a list: not hashable
+    __hash__ = None  # type: ignore[assignment]  # like a list
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class Leads(_Counted):
+    """``pairs`` and ``groups``: the leads of ``blocks`` (``durak.leads.shaped_blocks``). A block's leads are
+    one piece of each of its parts, the last part varying fastest, as in ``itertools.product``."""
+
+    __slots__ = ("_blocks", "_ends")
+
+    def __init__(self, blocks: list[Block], tail: list[Action]) -> None:
+        self._blocks = blocks
+        self._ends = list(accumulate(prod(map(len, parts)) for parts in blocks))  # where each block ends
+        super().__init__(self._ends[-1] if self._ends else 0, tail)
+
+    def _lead(self, index: int) -> tuple[Card, ...]:
+        block = bisect_right(self._ends, index)
+        offset = index - (self._ends[block - 1] if block else 0)
+        pieces = []
+        for part in reversed(self._blocks[block]):
+            offset, piece = divmod(offset, len(part))
+            pieces.append(part[piece])
+        return tuple(chain.from_iterable(reversed(pieces)))
+
+    def _leads(self) -> Iterator[tuple[Card, ...]]:
+        return chain.from_iterable(map(joined, self._blocks))
+
+
+class Combinations(_Counted):
+    """``three``: every ``size`` of the (sorted) ``cards``, in the order of ``itertools.combinations``."""
+
+    __slots__ = ("_cards", "_size")
+
+    def __init__(self, cards: list[Card], size: int, tail: list[Action]) -> None:
+        self._cards = cards
+        self._size = size
+        super().__init__(comb(len(cards), size), tail)
+
+    def _lead(self, index: int) -> tuple[Card, ...]:
+        """The ``index``-th combination: each next card is the first whose combinations reach the index."""
+        cards, n, chosen, start = self._cards, len(self._cards), [], 0
+        for left in range(self._size, 0, -1):
+            for i in range(start, n):
+                count = comb(n - i - 1, left - 1)  # the combinations that take cards[i] next
+                if index < count:
+                    chosen.append(cards[i])
+                    start = i + 1
+                    break
+                index -= count
+        return tuple(chosen)
+
+    def _leads(self) -> Iterator[tuple[Card, ...]]:
+        return combinations(self._cards, self._size)

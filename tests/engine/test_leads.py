@@ -10,7 +10,7 @@ import pytest
 from durak import Rules, apply, legal_actions, parse_card, position
 from durak.actions import TAKE, Act, Action, Illegal
 from durak.cards import deck
-from durak.lead_sequence import Leads
+from durak.lead_sequence import Combinations, Leads
 from durak.leads import lead_breaks, shaped_blocks, variant_leads
 from durak.rules import Lead
 
@@ -39,17 +39,18 @@ def test_every_lead_listed_is_accepted_and_every_accepted_lead_is_listed(lead: L
         assert set(listed) == accepted(lead, hand, most), (lead, hand, most)
 
 
-@pytest.mark.parametrize("lead", [Lead.PAIRS, Lead.GROUPS])
+@pytest.mark.parametrize("lead", [Lead.THREE, Lead.PAIRS, Lead.GROUPS])
 def test_the_counted_leads_read_one_by_one_are_the_leads_listed(lead: Lead) -> None:
-    """``Leads`` (what ``legal_actions`` gives a leader of pairs/groups): its length, every item by index,
-    negative indices and slices, and its iteration are the listed leads as attacks, then its tail."""
+    """What ``legal_actions`` gives a leader of three/pairs/groups: its length, every item by index, negative
+    indices and slices, and its iteration are the listed leads as attacks, then its tail."""
     rng = random.Random(7)
     tail = [TAKE]
     for _ in range(150):
         hand = rng.sample(deck(52), rng.randint(0, 24))
         most = rng.randint(1, 6)
         expected = [Action(Act.ATTACK, cards) for cards in variant_leads(lead, hand, most)] + tail
-        leads = Leads(shaped_blocks(lead, hand, most), tail)
+        leads = (Combinations(sorted(hand), min(3, len(hand), most), tail) if lead is Lead.THREE
+                 else Leads(shaped_blocks(lead, hand, most), tail))
         assert len(leads) == len(expected)
         assert [leads[i] for i in range(len(leads))] == expected
         assert list(leads) == expected and leads == expected
@@ -72,3 +73,15 @@ def test_a_leader_of_groups_is_given_the_counted_leads_and_any_of_them_is_accept
         apply(state, 0, listed[index])
     assert [a for a in listed if len(a.cards) == 5] == [Action(Act.ATTACK, tuple(parse_card(c) for c in
                                                                                ("7S", "7D", "QC", "QH", "9S")))]
+
+
+def test_a_leader_of_threes_is_given_every_three_of_his_cards_counted() -> None:
+    rules = Rules.from_dict({"preset": "threes"})
+    hands = [[parse_card(c) for c in h] for h in (["7S", "7D", "QC", "QH", "9S", "AS"], ["6S", "6D", "8C", "8H",
+                                                                                         "10S", "JS"])]
+    state = position(rules, hands, [parse_card("AH")], None, attacker=0, first_bout=False)
+    listed = legal_actions(state, 0)
+    assert isinstance(listed, Combinations) and len(listed) == 20  # 6 cards choose 3
+    for index in range(len(listed)):
+        apply(state, 0, listed[index])
+    assert {frozenset(a.cards) for a in listed} == {frozenset(c) for c in combinations(hands[0], 3)}
