@@ -16,7 +16,7 @@ import contextlib
 import itertools
 import json
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +88,7 @@ class FakeTelegram:
         self.on_trap: Any = None
         self._runner: web.AppRunner | None = None
         self.url = ""
+        self.content_types: Counter[str] = Counter()  # how the requests were encoded
 
     # ------------------------------------------------------------------ server
 
@@ -112,6 +113,7 @@ class FakeTelegram:
         if request.match_info["token"] != TOKEN:
             return web.json_response({"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401)
         method = request.match_info["method"]
+        self.content_types[request.content_type] += 1
         params = await self._params(request)
         with contextlib.suppress(KeyError, TypeError, ValueError):
             hold = self.held[int(params["chat_id"])]
@@ -141,9 +143,10 @@ class FakeTelegram:
 
     @staticmethod
     async def _params(request: web.Request) -> dict[str, Any]:
-        if request.content_type == "application/json":
-            return dict(await request.json())
-        raw: dict[str, Any] = dict(await request.post()) if request.can_read_body else dict(request.query)
+        if request.content_type == "application/json":  # Telegram takes an object field as itself or as JSON text
+            raw: dict[str, Any] = dict(await request.json())
+        else:
+            raw = dict(await request.post()) if request.can_read_body else dict(request.query)
         return {k: json.loads(v) if k in _JSON_FIELDS and isinstance(v, str) else v for k, v in raw.items()}
 
     async def _notify(self) -> None:

@@ -1,4 +1,5 @@
-"""The getUpdates answers as the bot reads them: a pressed message's keyboard is left out, nothing else."""
+"""The Bot API requests: sent as JSON, and the getUpdates answers as the bot reads them (a pressed message's
+keyboard left out, nothing else)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import json
 
 from telegram import Bot, Update
 
-from bot.http import UpdatesRequest
+from bot.http import AiohttpRequest, UpdatesRequest
+from tests.fake_telegram import TOKEN, FakeTelegram
 
 KEYBOARD = {"inline_keyboard": [[{"text": "7♠", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}
 
@@ -35,3 +37,27 @@ def test_answers_that_are_not_a_list_of_updates_pass_as_they_are() -> None:
     for body in ({"ok": False, "error_code": 409, "description": "Conflict"}, {"ok": True, "result": True},
                  {"ok": True, "result": [1, {"callback_query": None}]}):
         assert UpdatesRequest().parse_json_payload(json.dumps(body).encode()) == body
+
+
+async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
+    """Requests carry JSON (url-encoding quoted every byte of a Russian message in Python): the text, its
+    emoji and the keyboard arrive as written, numbers as numbers."""
+    fake = FakeTelegram()
+    fake.add_user(101, "Анна").started = True
+    await fake.start()
+    bot = Bot(TOKEN, base_url=f"{fake.url}/bot", request=AiohttpRequest())
+    try:
+        await bot.initialize()
+        text = "🃏 Дурак · ход Анны: побить 7♠ «тузом»"
+        sent = await bot._post("sendMessage", {"chat_id": 101, "text": text,
+                                               "reply_markup": json.dumps(KEYBOARD, ensure_ascii=False)})
+        message = fake.messages[(101, sent["message_id"])]
+        assert message.text == text and message.markup == KEYBOARD
+        await bot._post("editMessageText", {"chat_id": 101, "message_id": sent["message_id"], "text": "Ход: Борис"})
+        assert message.text == "Ход: Борис"
+        method, params = fake.calls[-1]
+        assert method == "editMessageText" and params["message_id"] == sent["message_id"]
+        assert set(fake.content_types) == {"application/json"}
+    finally:
+        await bot.shutdown()
+        await fake.stop()
