@@ -358,24 +358,41 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
 
 # ------------------------------------------------------------------ a player's hand
 
+Common = dict[Translator, tuple[View, list[str], list[str]]]
+
+
+def _common(tr: Translator, game: Game, common: Common | None) -> tuple[View, list[str], list[str]]:
+    """What every seat's private message shows alike in ``tr``'s language: the public view, the table's
+    lines and the last moves; worked out once per language for all the private messages of a write."""
+    if common is not None and tr in common:
+        return common[tr]
+    assert game.state is not None
+    seen = view(game.state, None)
+    shared = (seen, [*_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)],
+              _moves(tr, game, PRIVATE_MOVES))
+    if common is not None:
+        common[tr] = shared
+    return shared
+
+
 def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
             now: float | None = None, leaving: bool = False, picks: tuple[int, ...] = (),
-            change: tuple[int, int] | None = None,
-            swapping: bool = False) -> tuple[str, list[list[hand.Button]] | None]:
+            change: tuple[int, int] | None = None, swapping: bool = False,
+            common: Common | None = None) -> tuple[str, list[list[hand.Button]] | None]:
     """One player's private message: the table as he sees it, the last moves, and his hand as button
-    rows (plain Bot API data). ``change``: his rating before and after, once the game is over."""
+    rows (plain Bot API data). ``change``: his rating before and after, once the game is over.
+    ``common``: what the private messages of one write share, kept there by language (``_common``)."""
     state = game.state
     assert state is not None
-    seen = view(state, None)
+    seen, table_lines, moves = _common(tr, game, common)
     lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat))]
     if state.over:
-        return "\n".join([*lines, *_final(tr, game, seat, change), "", *_moves(tr, game, PRIVATE_MOVES)]), None
-    lines += [*_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
+        return "\n".join([*lines, *_final(tr, game, seat, change), "", *moves]), None
+    lines += table_lines
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
     opts = hand.options(state, seat, picks, cheat_armed, swapping)
     if seen.room is not None and opts.role in (hand.Role.THROW, hand.Role.COVER):
         lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
-    moves = _moves(tr, game, PRIVATE_MOVES)
     if moves:
         lines += ["", *moves]
     if seat in state.out:

@@ -169,12 +169,13 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id,
                   lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers)
+    common: render.Common = {}
     for s in game.seats:
         if is_computer(s.user):
             continue
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
-                                    ui.changes.get(s.user.id), s.seat in ui.swapping)
+                                    ui.changes.get(s.user.id), s.seat in ui.swapping, common)
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p

@@ -211,10 +211,17 @@ class Repo:
     # ------------------------------------------------------------ the outbox
 
     async def put_owed(self, game_id: int | None, owed: Sequence[Owed]) -> None:
-        """Messages owed without a change of the game (a selection, a refreshed timer, a notice)."""
-        if owed:
+        """Messages owed without a change of the game (a selection, a refreshed timer, a notice). One row (a
+        pick changes the presser's hand alone) is one statement, whole by itself: no transaction around it,
+        two trips to aiosqlite's thread fewer."""
+        statements = _owed_statements(game_id, owed)
+        if len(statements) == 1 and len(statements[0][1]) == 1:
+            sql, rows = statements[0]
+            await self.db.write_one(sql, rows[0])
+        elif statements:
             async with self.db.write() as conn:
-                await _put_owed(conn, game_id, owed)
+                for sql, rows in statements:
+                    await conn.executemany(sql, rows)
 
     async def owed(self) -> list[OutboxRow]:
         """Every row whose newest content Telegram does not show yet."""
@@ -401,21 +408,27 @@ def _user(row: aiosqlite.Row) -> User:
                 row["telegram_language"], bool(row["hidden"]), bool(row["notify"]))
 
 
-async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
+_GONE = ("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
+         "WHERE game_id IS ? AND slot = ? AND deleted = 0")
+_KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
+         "VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
+         "markup = excluded.markup, deleted = 0, resend = outbox.resend OR excluded.resend, "
+         "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
+         "OR outbox.deleted != 0 OR excluded.resend")
+
+
+def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str, list[tuple[object, ...]]]]:
     """Upsert each slot's wanted content; content equal to what is wanted already changes nothing, and
     deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind."""
-    gone = [(game_id, o.slot) for o in owed if o.deleted]
-    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend)) for o in owed if not o.deleted]
-    if gone:
-        await conn.executemany("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
-                               "WHERE game_id IS ? AND slot = ? AND deleted = 0", gone)
-    if kept:
-        await conn.executemany(
-            "INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
-            "markup = excluded.markup, deleted = 0, resend = outbox.resend OR excluded.resend, "
-            "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
-            "OR outbox.deleted != 0 OR excluded.resend", kept)
+    gone: list[tuple[object, ...]] = [(game_id, o.slot) for o in owed if o.deleted]
+    kept: list[tuple[object, ...]] = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend))
+                                      for o in owed if not o.deleted]
+    return [(sql, rows) for sql, rows in ((_GONE, gone), (_KEPT, kept)) if rows]
+
+
+async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
+    for sql, rows in _owed_statements(game_id, owed):
+        await conn.executemany(sql, rows)
 
 
 def _outbox_row(r: aiosqlite.Row) -> OutboxRow:
