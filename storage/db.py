@@ -106,10 +106,11 @@ class Database:
                 raise
             await self.conn.execute("COMMIT")
 
-    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> None:
-        """One statement, a transaction of its own (autocommit), in turn with the other writes."""
+    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        """One statement, a transaction of its own (autocommit), in turn with the other writes; the rows it
+        returns (``RETURNING``), if any."""
         async with self._write_lock:
-            await self.conn.execute(sql, tuple(params))
+            return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self.all(sql, params)

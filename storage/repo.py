@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -43,6 +43,9 @@ class Repo:
     def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now  # the service's clock, so stored times and timers agree
+        # the outbox's owed rows (chat -> row id -> row) as the database has them: read once (``owed``), then
+        # kept by every write of this process, so that delivering a message reads nothing back
+        self._owed: dict[int, dict[int, OutboxRow]] | None = None
 
     # ------------------------------------------------------------ users and chats
 
@@ -117,6 +120,8 @@ class Repo:
                 "(SELECT id FROM games WHERE status IN ('lobby', 'playing')) AND deleted = 0", (new_id, old_id))
             await conn.execute("UPDATE outbox SET chat_id = ?, delivered = wanted WHERE chat_id = ?",
                                (new_id, old_id))
+        if self._owed is not None:  # rows moved to another chat: the owed ones are read again
+            await self.owed()
 
     # ------------------------------------------------------------ games
 
@@ -145,7 +150,8 @@ class Repo:
                                    (game_id, seat, user.id))
             game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, rules, max_players, None, 0, None,
                         tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None)
-            await _put_owed(conn, game_id, owed(game))
+            written = await _put_owed(conn, game_id, owed(game))
+        self._note(written)
         return game
 
     async def save_game(self, old: Game, new: Game, *, results: Sequence[ResultRow] = (),
@@ -205,49 +211,74 @@ class Repo:
                     (u.scope, u.user_id, u.mu, u.sigma))
                 await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
                                    "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
-            await _put_owed(conn, old.id, owed)
+            written = await _put_owed(conn, old.id, owed)
+        self._note(written)
         return replace(new, version=old.version + 1, updated_at=now)
 
     # ------------------------------------------------------------ the outbox
 
     async def put_owed(self, game_id: int | None, owed: Sequence[Owed]) -> None:
-        """Messages owed without a change of the game (a selection, a refreshed timer, a notice). One row (a
-        pick changes the presser's hand alone) is one statement, whole by itself: no transaction around it,
-        two trips to aiosqlite's thread fewer."""
+        """Messages owed without a change of the game (a selection, a refreshed timer, a notice). One kind of
+        change (a pick changes the presser's hand alone) is one statement, whole by itself: no transaction
+        around it, two trips to aiosqlite's thread fewer."""
         statements = _owed_statements(game_id, owed)
-        if len(statements) == 1 and len(statements[0][1]) == 1:
-            sql, rows = statements[0]
-            await self.db.write_one(sql, rows[0])
+        if len(statements) == 1:
+            self._note(_outbox_row(r) for r in await self.db.write_one(*statements[0]))
         elif statements:
             async with self.db.write() as conn:
-                for sql, rows in statements:
-                    await conn.executemany(sql, rows)
+                written = await _put_owed(conn, game_id, owed)
+            self._note(written)
 
     async def owed(self) -> list[OutboxRow]:
-        """Every row whose newest content Telegram does not show yet."""
-        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")
-        return [_outbox_row(r) for r in rows]
+        """Every row whose newest content Telegram does not show yet, read from the database (at the start):
+        from then on this process keeps them as it writes them. Read under the write lock, so that no write
+        falls between the read and the rows kept."""
+        async with self.db.write() as conn:
+            rows = [_outbox_row(r) for r in await conn.execute_fetchall(
+                "SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
+        self._owed = {}
+        self._note(rows)
+        return rows
 
     async def next_owed(self, chat_id: int) -> tuple[OutboxRow | None, bool]:
         """The oldest row of the chat still owed, with its newest content, and whether more are owed."""
-        rows = await self.db.all("SELECT * FROM outbox WHERE delivered < wanted AND chat_id = ? ORDER BY id LIMIT 2",
-                                 (chat_id,))
-        return (_outbox_row(rows[0]) if rows else None), len(rows) > 1
+        if self._owed is None:
+            await self.owed()
+        assert self._owed is not None
+        rows = self._owed.get(chat_id)
+        if not rows:
+            return None, False
+        return rows[min(rows)], len(rows) > 1
 
     async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
         """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
-        mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ?",
-                (row.wanted, message_id, row.wanted, row.id))
+        mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ? "
+                "RETURNING *", (row.wanted, message_id, row.wanted, row.id))
         if message_id == row.message_id or row.game_id is None:  # an edit: one statement, its own transaction
-            await self.db.write_one(*mark)
+            self._note(_outbox_row(r) for r in await self.db.write_one(*mark))
             return
         async with self.db.write() as conn:
-            await conn.execute(*mark)
+            marked = [_outbox_row(r) for r in await conn.execute_fetchall(*mark)]
             if row.game_id is not None and row.slot == "table":
                 await conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
             elif row.game_id is not None and row.slot.startswith("hand:"):
                 await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
                                    (message_id, row.game_id, int(row.slot[5:])))
+        self._note(marked)
+
+    def _note(self, rows: Iterable[OutboxRow]) -> None:
+        """Outbox rows as a committed write left them: the owed ones are kept, the others let go. Called with
+        no await between the commit and it, so the rows kept never miss a write."""
+        if self._owed is None:  # not read yet: the first read will find these rows in the database
+            return
+        for row in rows:
+            chat = self._owed.setdefault(row.chat_id, {})
+            if row.delivered < row.wanted:
+                chat[row.id] = row
+            else:
+                chat.pop(row.id, None)
+                if not chat:
+                    del self._owed[row.chat_id]
 
     async def slot_messages(self, game_id: int) -> dict[str, tuple[int, int]]:
         """The Telegram messages of a game's slots: slot -> (chat, message id)."""
@@ -409,26 +440,33 @@ def _user(row: aiosqlite.Row) -> User:
 
 
 _GONE = ("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
-         "WHERE game_id IS ? AND slot = ? AND deleted = 0")
-_KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) "
-         "VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
+         "WHERE game_id IS ? AND deleted = 0 AND slot IN ({slots}) RETURNING *")
+_KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) VALUES {rows} "
+         "ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
          "markup = excluded.markup, deleted = 0, resend = outbox.resend OR excluded.resend, "
          "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
-         "OR outbox.deleted != 0 OR excluded.resend")
+         "OR outbox.deleted != 0 OR excluded.resend RETURNING *")
 
 
-def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str, list[tuple[object, ...]]]]:
+def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str, tuple[object, ...]]]:
     """Upsert each slot's wanted content; content equal to what is wanted already changes nothing, and
-    deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind."""
-    gone: list[tuple[object, ...]] = [(game_id, o.slot) for o in owed if o.deleted]
-    kept: list[tuple[object, ...]] = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend))
-                                      for o in owed if not o.deleted]
-    return [(sql, rows) for sql, rows in ((_GONE, gone), (_KEPT, kept)) if rows]
+    deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind
+    (a game owes at most a few dozen slots), each returning the rows it changed."""
+    gone = [o.slot for o in owed if o.deleted]
+    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend)) for o in owed if not o.deleted]
+    statements: list[tuple[str, tuple[object, ...]]] = []
+    if gone:
+        statements.append((_GONE.format(slots=", ".join("?" * len(gone))), (game_id, *gone)))
+    if kept:
+        statements.append((_KEPT.format(rows=", ".join(["(?, ?, ?, ?, ?, ?, 0, ?)"] * len(kept))),
+                           tuple(value for row in kept for value in row)))
+    return statements
 
 
-async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> None:
-    for sql, rows in _owed_statements(game_id, owed):
-        await conn.executemany(sql, rows)
+async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> list[OutboxRow]:
+    """Write what ``owed`` changes; the rows as changed, to be noted (``Repo._note``) once committed."""
+    return [_outbox_row(r) for sql, params in _owed_statements(game_id, owed)
+            for r in await conn.execute_fetchall(sql, params)]
 
 
 def _outbox_row(r: aiosqlite.Row) -> OutboxRow:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import sqlite3
 import subprocess
 import sys
@@ -141,6 +142,42 @@ async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_
     await repo.put_owed(game.id, [Owed(-5, "table", "changed")])
     [row] = await repo.owed()
     assert row.text == "changed" and row.message_id == 77, "an edit of the same message"
+    await repo.db.close()
+
+
+async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: Path) -> None:
+    """Delivering a message reads nothing back: after any mix of owed content (changed, unchanged, deleted),
+    deliveries (edits and sends, of the newest content or of an older one), notices and a chat's migration,
+    what the repo hands the outbox is what a fresh read of the database finds."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    await repo.owed()  # read once, as the outbox does at the start
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    rng = random.Random(3)
+    chats = [-5, 101, 102, 103]
+    for step in range(400):
+        roll = rng.random()
+        if roll < 0.45:
+            owed = [Owed(chat, "table" if chat < 0 else f"hand:{chat}", rng.choice(["a", "b", "c"]),
+                         rng.choice([None, '{"inline_keyboard":[]}'])) for chat in rng.sample(chats, 2)]
+            owed += [Owed(chat, f"ping:{chat}", None, deleted=True) if rng.random() < 0.5
+                     else Owed(chat, f"ping:{chat}", "🔔") for chat in rng.sample(chats[1:], 1)]
+            await repo.put_owed(game.id, owed)
+        elif roll < 0.9:
+            row, _ = await repo.next_owed(rng.choice(chats))
+            if row is not None:
+                stale = rng.random() < 0.2  # a delivery of content that was replaced meanwhile
+                if stale:
+                    await repo.put_owed(row.game_id, [Owed(row.chat_id, row.slot, f"newer {step}")])
+                await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.7 else 1000 + step)
+        elif roll < 0.97:
+            await repo.put_owed(None, [Owed(rng.choice(chats), f"note:{step}", "a notice")])
+        elif -5 in chats:
+            await repo.migrate_chat(-5, -1005)
+            chats[0] = -1005
+        fresh = Repo(repo.db)
+        for chat in {-5, -1005, *chats}:
+            assert await repo.next_owed(chat) == await fresh.next_owed(chat), (step, chat)
     await repo.db.close()
 
 
