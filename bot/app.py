@@ -149,6 +149,8 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     if service is not None:
         service.thinker.close()
     db: Database | None = app.bot_data.get("db")
+    if service is not None and db is not None:
+        await service.repo.write_marks()  # the edits Telegram shows, before the connection goes
     if db is not None:
         await db.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -39,6 +40,9 @@ class Conflict(Exception):
     """A write that lost a race: the game changed since it was read, or the topic has a game."""
 
 
+MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
+
+
 class Repo:
     def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
@@ -46,6 +50,11 @@ class Repo:
         # the outbox's owed rows (chat -> row id -> row) as the database has them: read once (``owed``), then
         # kept by every write of this process, so that delivering a message reads nothing back
         self._owed: dict[int, dict[int, OutboxRow]] | None = None
+        # edits Telegram shows, not written yet (row id -> what was delivered, its message): they go with the
+        # next write (a move's), or after MARKS_WAIT seconds without one (``_marks_later``)
+        self._marks: dict[int, tuple[int, int | None]] = {}
+        self._marks_timer: asyncio.TimerHandle | None = None
+        self._marks_tasks: set[asyncio.Task[None]] = set()  # held here: the loop keeps tasks only weakly
 
     # ------------------------------------------------------------ users and chats
 
@@ -211,7 +220,9 @@ class Repo:
                     (u.scope, u.user_id, u.mu, u.sigma))
                 await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
                                    "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
+            marks = await self._write_marks(conn)
             written = await _put_owed(conn, old.id, owed)
+        self._marks_written(marks)
         self._note(written)
         return replace(new, version=old.version + 1, updated_at=now)
 
@@ -234,8 +245,10 @@ class Repo:
         from then on this process keeps them as it writes them. Read under the write lock, so that no write
         falls between the read and the rows kept."""
         async with self.db.write() as conn:
+            marks = await self._write_marks(conn)
             rows = [_outbox_row(r) for r in await conn.execute_fetchall(
                 "SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
+        self._marks_written(marks)
         self._owed = {}
         self._note(rows)
         return rows
@@ -251,10 +264,24 @@ class Repo:
         return rows[min(rows)], len(rows) > 1
 
     async def delivered(self, row: OutboxRow, message_id: int | None) -> None:
-        """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow."""
+        """Telegram shows ``row``'s content now (in ``message_id``); the game's own columns follow.
+
+        An edit of a game's message is written with the next write (a move's, or within MARKS_WAIT seconds):
+        a move's messages then cost no write of their own. A crash before it loses nothing: the edit is owed
+        again, and sent again, and Telegram answers "not modified". A new message is written at once: its id
+        is what lets the next edit find it."""
+        if message_id == row.message_id and row.game_id is not None:
+            current = self._owed.get(row.chat_id, {}).get(row.id) if self._owed is not None else None
+            if current is not None:  # as the statement will leave it
+                self._note([replace(current, delivered=max(current.delivered, row.wanted), message_id=message_id,
+                                    resend=current.resend and current.wanted > row.wanted)])
+            done, _ = self._marks.get(row.id, (0, None))
+            self._marks[row.id] = (max(done, row.wanted), message_id)
+            self._marks_later()
+            return
         mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ? "
                 "RETURNING *", (row.wanted, message_id, row.wanted, row.id))
-        if message_id == row.message_id or row.game_id is None:  # an edit: one statement, its own transaction
+        if message_id == row.message_id:  # an edit of a message of no game: one statement, its own transaction
             self._note(_outbox_row(r) for r in await self.db.write_one(*mark))
             return
         async with self.db.write() as conn:
@@ -265,6 +292,48 @@ class Repo:
                 await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
                                    (message_id, row.game_id, int(row.slot[5:])))
         self._note(marked)
+
+    async def write_marks(self) -> None:
+        """Write the edits delivered since the last write (a quiet moment, or the bot stopping)."""
+        if self._marks_timer is not None:
+            self._marks_timer.cancel()
+            self._marks_timer = None
+        if self._marks:
+            async with self.db.write() as conn:
+                marks = await self._write_marks(conn)
+            self._marks_written(marks)
+
+    def _marks_later(self) -> None:
+        if self._marks_timer is None:
+            self._marks_timer = asyncio.get_running_loop().call_later(MARKS_WAIT, self._start_writing_marks)
+
+    def _start_writing_marks(self) -> None:
+        self._marks_timer = None
+        task = asyncio.ensure_future(self._write_marks_now())
+        self._marks_tasks.add(task)
+        task.add_done_callback(self._marks_tasks.discard)
+
+    async def _write_marks_now(self) -> None:
+        try:
+            await self.write_marks()
+        except Exception as e:  # the disk, say: the marks wait for the next write or try
+            log.warning("delivered edits could not be recorded yet (%s); trying again", e)
+            self._marks_later()
+
+    async def _write_marks(self, conn: aiosqlite.Connection) -> dict[int, tuple[int, int | None]]:
+        """Within a write: the pending marks (``MAX``: a later mark may have been written meanwhile). They are
+        dropped only once the write is committed (``_marks_written``)."""
+        marks = dict(self._marks)
+        if marks:
+            await conn.executemany(
+                "UPDATE outbox SET delivered = MAX(delivered, ?), message_id = ?, resend = resend AND wanted > ? "
+                "WHERE id = ?", [(done, message_id, done, row_id) for row_id, (done, message_id) in marks.items()])
+        return marks
+
+    def _marks_written(self, marks: dict[int, tuple[int, int | None]]) -> None:
+        for row_id, mark in marks.items():
+            if self._marks.get(row_id) == mark:
+                del self._marks[row_id]
 
     def _note(self, rows: Iterable[OutboxRow]) -> None:
         """Outbox rows as a committed write left them: the owed ones are kept, the others let go. Called with

@@ -17,7 +17,7 @@ from durak import Rules, new_game
 from durak.setup import Previous
 from storage.db import Database
 from storage.models import Owed, Status, User
-from storage.repo import Conflict, CorruptRow, Repo
+from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
 
 ANNA = User(1, "Anna", "anna", telegram_language="ru")
 BORIS = User(2, "Boris")
@@ -175,9 +175,43 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: P
         elif -5 in chats:
             await repo.migrate_chat(-5, -1005)
             chats[0] = -1005
-        fresh = Repo(repo.db)
+        if rng.random() < 0.5:  # delivered edits are written with the next write, or after a moment
+            await repo.write_marks()
+        fresh = Repo(repo.db)  # its first read writes the marks still pending in ``repo`` first: not so here
+        await repo.write_marks()
         for chat in {-5, -1005, *chats}:
             assert await repo.next_owed(chat) == await fresh.next_owed(chat), (step, chat)
+    await repo.db.close()
+
+
+async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(tmp_path: Path) -> None:
+    """An edit Telegram shows is recorded with the next write of a game (no write of its own), or after
+    MARKS_WAIT without one; a crash before that only owes the edit again (Telegram says "not modified")."""
+    path = tmp_path / "db.sqlite3"
+    repo = await open_repo(path)
+    await repo.save_user(ANNA)
+    await repo.owed()
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    [row] = await repo.owed()
+    await repo.delivered(row, 70)  # a new message: written at once
+    await repo.put_owed(game.id, [Owed(-5, "table", "lobby, Boris joined")])
+    [edit] = await repo.owed()
+    await repo.delivered(edit, 70)
+    assert await repo.next_owed(-5) == (None, False), "the sender sees it delivered at once"
+
+    def stored_delivered() -> int:
+        with sqlite3.connect(path) as db:
+            return int(db.execute("SELECT delivered FROM outbox WHERE id = ?", (edit.id,)).fetchone()[0])
+
+    assert stored_delivered() == edit.wanted - 1, "not written yet"
+    assert (await Repo(Database(repo.db.conn)).next_owed(-5))[0] is not None, "lost at a crash: owed again"
+    await repo.save_game(game, replace(game, max_players=4), owed=[Owed(-5, "table", "lobby, 4 seats")])
+    assert stored_delivered() == edit.wanted, "written with the move"
+    [newer] = await repo.owed()
+    await repo.delivered(newer, 70)
+    assert stored_delivered() == edit.wanted
+    await asyncio.sleep(MARKS_WAIT + 0.3)
+    assert stored_delivered() == newer.wanted, "written after a moment without a write"
     await repo.db.close()
 
 
