@@ -13,12 +13,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain, combinations
-from math import comb, prod
+from math import comb
 from typing import overload
 
 from durak.actions import Act, Action
 from durak.cards import Card
-from durak.leads import Block, attacks, joined
+from durak.leads import Block, attacks, block_size, joined
 
 
 class _Counted(Sequence[Action]):
@@ -80,7 +80,7 @@ class Leads(_Counted):
 
     def __init__(self, blocks: list[Block], tail: list[Action]) -> None:
         self._blocks = blocks
-        self._ends = list(accumulate(prod(map(len, parts)) for parts in blocks))  # where each block ends
+        self._ends = list(accumulate(map(block_size, blocks)))  # where each block ends
         super().__init__(self._ends[-1] if self._ends else 0, tail)
 
     def _lead(self, index: int) -> tuple[Card, ...]:

@@ -111,6 +111,14 @@ def shaped_blocks(lead: Lead, hand: list[Card], most: int) -> list[Block]:
     return blocks
 
 
+def block_size(block: Block) -> int:
+    """How many leads a block holds: the product of its parts' sizes."""
+    size = 1
+    for part in block:
+        size *= len(part)
+    return size
+
+
 def joined(block: Block) -> Iterator[tuple[Card, ...]]:
     """A block's leads, each made of one piece of every part, joined in C."""
     if len(block) == 1:
