@@ -33,8 +33,8 @@ from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Rea
 from durak.cards import Card, Suit
 from durak.covering import beater_table
 from durak.events import Ev, Event
-from durak.lead_sequence import Combinations, Leads
-from durak.leads import THREE, attacks, lead_breaks, shaped_blocks, variant_leads
+from durak.lead_sequence import counted
+from durak.leads import attacks, lead_breaks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
 from durak.state import State
 
@@ -305,10 +305,9 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> Sequence[
     if most < 1:
         return None
     lead = state.rules.lead
-    if lead is Lead.PAIRS or lead is Lead.GROUPS:
-        return Leads(shaped_blocks(lead, hand, most), acts)
-    if lead is Lead.THREE:
-        return Combinations(sorted(hand), min(THREE, len(hand), most), acts)
+    leads_counted = counted(lead, hand, most, acts)
+    if leads_counted is not None:
+        return leads_counted
     if lead is not Lead.SAME_RANK:
         leads = variant_leads(lead, hand, most)
         acts.extend(attacks(leads))

@@ -18,7 +18,8 @@ from typing import overload
 
 from durak.actions import Act, Action
 from durak.cards import Card
-from durak.leads import Block, attacks, block_size, joined
+from durak.leads import Block, attacks, block_size, joined, shaped_blocks, three_size
+from durak.rules import Lead
 
 
 class _Counted(Sequence[Action]):
@@ -121,3 +122,12 @@ class Combinations(_Counted):
 
     def _leads(self) -> Iterator[tuple[Card, ...]]:
         return combinations(self._cards, self._size)
+
+
+def counted(lead: Lead, hand: list[Card], most: int, tail: list[Action]) -> _Counted | None:
+    """The leads of ``hand`` within ``most`` cards, then ``tail``, if ``lead`` is one that counts them."""
+    if lead is Lead.PAIRS or lead is Lead.GROUPS:
+        return Leads(shaped_blocks(lead, hand, most), tail)
+    if lead is Lead.THREE:
+        return Combinations(sorted(hand), three_size(hand, most), tail)
+    return None

@@ -37,7 +37,12 @@ def variant_leads(lead: Lead, hand: list[Card], most: int) -> list[tuple[Card, .
     if lead is Lead.HIGHEST:
         top = by_rank[max(by_rank)]
         return [combo for size in range(1, min(most, len(top)) + 1) for combo in combinations(top, size)]
-    return list(combinations(sorted(hand), min(THREE, len(hand), most)))  # three
+    return list(combinations(sorted(hand), three_size(hand, most)))
+
+
+def three_size(hand: list[Card], most: int) -> int:
+    """``three``: a lead is exactly three cards, or all the leader has, within the room."""
+    return min(THREE, len(hand), most)
 
 
 def attacks(leads: Iterable[tuple[Card, ...]]) -> Iterator[Action]:
@@ -53,7 +58,7 @@ def lead_breaks(lead: Lead, hand: list[Card], cards: tuple[Card, ...], most: int
     A broken rule is returned (a cheat may lay it, RULES.md §8); the count of ``three`` is a limit like
     the room and is raised."""
     if lead is Lead.THREE:
-        size = min(THREE, len(hand), most)
+        size = three_size(hand, most)
         if len(cards) != size:
             raise Illegal(Reason.LEAD_SHAPE, size=size)
         return None

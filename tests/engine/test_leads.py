@@ -10,8 +10,8 @@ import pytest
 from durak import Rules, apply, legal_actions, parse_card, position
 from durak.actions import TAKE, Act, Action, Illegal
 from durak.cards import deck
-from durak.lead_sequence import Combinations, Leads
-from durak.leads import lead_breaks, shaped_blocks, variant_leads
+from durak.lead_sequence import Combinations, Leads, counted
+from durak.leads import lead_breaks, variant_leads
 from durak.rules import Lead
 
 
@@ -49,8 +49,8 @@ def test_the_counted_leads_read_one_by_one_are_the_leads_listed(lead: Lead) -> N
         hand = rng.sample(deck(52), rng.randint(0, 24))
         most = rng.randint(1, 6)
         expected = [Action(Act.ATTACK, cards) for cards in variant_leads(lead, hand, most)] + tail
-        leads = (Combinations(sorted(hand), min(3, len(hand), most), tail) if lead is Lead.THREE
-                 else Leads(shaped_blocks(lead, hand, most), tail))
+        leads = counted(lead, hand, most, tail)
+        assert leads is not None
         assert len(leads) == len(expected)
         assert [leads[i] for i in range(len(leads))] == expected
         assert list(leads) == expected and leads == expected
