@@ -176,13 +176,16 @@ async def test_a_game_with_the_variants_own_moves_plays_to_the_end(fake: FakeTel
     """The hand keyboard offers each variant's own move when it is legal; pressing it plays it for everyone
     to see, and the game goes on to its result."""
     users = [101, 102, 103][:players]
-    table = Table(fake, GROUP, users, seed=7)
-    await table.seat_everyone(preset)
-    await table.start(101)
-    await table.play_to_the_end(timeout=180, choose=eager(table))
-    shown = [text for user in users for m in fake.chat_messages(user) for text in m.history]
-    assert any(seen in text for text in shown), f"{preset}: nobody saw {seen!r}"
-    assert table.stored(bot.settings.database_path)["status"] == "finished"
+    for attempt in range(3):  # the moves that come up follow the players' timing: a game may not have the move
+        table = Table(fake, GROUP, users, seed=7 + attempt)
+        await table.seat_everyone(preset)
+        await table.start(101)
+        await table.play_to_the_end(timeout=180, choose=eager(table))
+        assert table.stored(bot.settings.database_path)["status"] == "finished"
+        shown = [text for user in users for m in fake.chat_messages(user) for text in m.history]
+        if any(seen in text for text in shown):
+            break
+    assert any(seen in text for text in shown), f"{preset}: nobody saw {seen!r} in {attempt + 1} games"
 
 
 async def test_the_variants_buttons_forged_change_nothing(fake: FakeTelegram, bot: BotProcess) -> None:
