@@ -5,15 +5,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def _migrations() -> list[tuple[int, str]]:
@@ -105,6 +107,55 @@ class Database:
                 await self.conn.execute("ROLLBACK")
                 raise
             await self.conn.execute("COMMIT")
+
+    def locked(self) -> asyncio.Lock:
+        """The writes' turn: held around :meth:`trip` by a caller that must read what goes into its write
+        only once no other write is ahead of it."""
+        return self._write_lock
+
+    async def run(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
+        """:meth:`trip` in the writes' turn."""
+        async with self._write_lock:
+            return await self.trip(work, then)
+
+    async def trip(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
+        """A write transaction in one trip to aiosqlite's thread, with :meth:`locked` held: ``work`` runs there,
+        given the connection, between ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` if it raises), and its
+        result comes back.
+
+        Each trip costs ~100 µs of CPU in thread switches for a statement of ~10 µs, and the write lock
+        is held until the last one: a move's write through :meth:`write` took six. ``then`` gets the
+        result in the event loop right after the commit, before any other write, even when the caller
+        is cancelled meanwhile: what the process keeps of the database in memory must follow every
+        commit. aiosqlite has no public call for this; ``_execute`` and ``_conn`` are its own way of
+        running work on its thread (aiosqlite is pinned below 0.23 in pyproject.toml, and every test
+        that writes a move goes through here)."""
+        assert self._write_lock.locked(), "a trip is taken in the writes' turn (Database.locked)"
+        conn = self.conn
+
+        def transaction() -> T:
+            raw: sqlite3.Connection = conn._conn
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(raw)
+            except BaseException:
+                raw.execute("ROLLBACK")
+                raise
+            raw.execute("COMMIT")
+            return result
+
+        trip: asyncio.Future[T] = asyncio.ensure_future(conn._execute(transaction))  # type: ignore[no-untyped-call]
+        try:
+            await asyncio.shield(trip)
+        except asyncio.CancelledError:
+            await asyncio.wait({trip})  # the caller keeps the turn until the transaction has ended, one way or other
+            if then is not None and not trip.cancelled() and trip.exception() is None:
+                then(trip.result())
+            raise
+        result = trip.result()
+        if then is not None:
+            then(result)
+        return result
 
     async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
         """One statement, a transaction of its own (autocommit), in turn with the other writes; the rows it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -159,7 +160,8 @@ class Repo:
                                    (game_id, seat, user.id))
             game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, rules, max_players, None, 0, None,
                         tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None)
-            written = await _put_owed(conn, game_id, owed(game))
+            written = [_outbox_row(r) for sql, params in _owed_statements(game_id, owed(game))
+                       for r in await conn.execute_fetchall(sql, params)]
         self._note(written)
         return game
 
@@ -178,52 +180,60 @@ class Repo:
         appended = len(new.log) >= len(old.log) and new.log[:len(old.log)] == old.log
         first = len(old.log) if appended else 0  # a log that is not a continuation is written anew
         keep_log = "" if appended else " log = '[]',"
-        async with self.db.write() as conn:
-            cur = await conn.execute(
+        marks: dict[int, tuple[int, int | None]] = {}  # taken in the writes' turn, below
+        events = [(old.id, n, json.dumps(new.log[n], ensure_ascii=False, separators=(",", ":")))
+                  for n in range(first, len(new.log))]
+        rules = _rules_json(new.rules)
+
+        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+            cur = conn.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
                 f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
                 "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at) "
                 f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
-                (now, new.status.value, _rules_json(new.rules), new.max_players, state,
+                (now, new.status.value, rules, new.max_players, state,
                  new.creator_id, new.turn_timeout, new.deadline, started, finished, old.id, old.version,
                  *((Status.LOBBY.value,) if reseat else ())))
             if cur.rowcount != 1:
                 raise Conflict(f"game {old.id} changed since version {old.version}"
                                + (" or is no lobby" if reseat else ""))
             if not appended:
-                await conn.execute("DELETE FROM game_events WHERE game_id = ?", (old.id,))
-            if len(new.log) > first:
-                await conn.executemany("INSERT INTO game_events (game_id, n, event) VALUES (?, ?, ?)",
-                                       [(old.id, n, json.dumps(new.log[n], ensure_ascii=False, separators=(",", ":")))
-                                        for n in range(first, len(new.log))])
+                conn.execute("DELETE FROM game_events WHERE game_id = ?", (old.id,))
+            if events:
+                conn.executemany("INSERT INTO game_events (game_id, n, event) VALUES (?, ?, ?)", events)
             if reseat:
-                await conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
-                for seat in new.seats:
-                    await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
-                                       (old.id, seat.seat, seat.user.id))
+                conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
+                conn.executemany("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
+                                 [(old.id, seat.seat, seat.user.id) for seat in new.seats])
             else:
                 before = {s.seat: (s.missed, s.away) for s in old.seats}
                 for seat in new.seats:
                     if before.get(seat.seat) != (seat.missed, seat.away):
-                        await conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
-                                           (seat.missed, int(seat.away), old.id, seat.seat))
+                        conn.execute("UPDATE seats SET missed = ?, away = ? WHERE game_id = ? AND seat = ?",
+                                     (seat.missed, int(seat.away), old.id, seat.seat))
             for r in results:
-                await conn.execute(
+                conn.execute(
                     "INSERT INTO game_results (game_id, seat, user_id, place, rank, loser, draw, pogony, left_game, "
                     "away, penalty, team) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (old.id, r.seat, r.user_id, r.place, r.rank, r.loser, r.draw, r.pogony, r.left, r.away,
                      r.penalty, r.team))
             for u in ratings:
-                await conn.execute(
+                conn.execute(
                     "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
                     (u.scope, u.user_id, u.mu, u.sigma))
-                await conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
-                                   "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
-            marks = await self._write_marks(conn)
-            written = await _put_owed(conn, old.id, owed)
-        self._marks_written(marks)
-        self._note(written)
+                conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
+                             "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
+            _write_marks(conn, marks)
+            return _put_owed(conn, old.id, owed)
+
+        def committed(written: list[OutboxRow]) -> None:
+            self._marks_written(marks)
+            self._note(written)
+
+        async with self.db.locked():
+            marks.update(self._marks)  # only those no write ahead of this one has taken
+            await self.db.trip(work, committed)
         return replace(new, version=old.version + 1, updated_at=now)
 
     # ------------------------------------------------------------ the outbox
@@ -236,22 +246,24 @@ class Repo:
         if len(statements) == 1:
             self._note(_outbox_row(r) for r in await self.db.write_one(*statements[0]))
         elif statements:
-            async with self.db.write() as conn:
-                written = await _put_owed(conn, game_id, owed)
-            self._note(written)
+            await self.db.run(lambda conn: _put_owed(conn, game_id, owed), self._note)
 
     async def owed(self) -> list[OutboxRow]:
         """Every row whose newest content Telegram does not show yet, read from the database (at the start):
         from then on this process keeps them as it writes them. Read under the write lock, so that no write
         falls between the read and the rows kept."""
-        async with self.db.write() as conn:
-            marks = await self._write_marks(conn)
-            rows = [_outbox_row(r) for r in await conn.execute_fetchall(
-                "SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
-        self._marks_written(marks)
-        self._owed = {}
-        self._note(rows)
-        return rows
+        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+            _write_marks(conn, marks)
+            return [_outbox_row(r) for r in conn.execute("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
+
+        def committed(rows: list[OutboxRow]) -> None:
+            self._marks_written(marks)
+            self._owed = {}
+            self._note(rows)
+
+        async with self.db.locked():
+            marks = dict(self._marks)
+            return await self.db.trip(work, committed)
 
     async def next_owed(self, chat_id: int) -> tuple[OutboxRow | None, bool]:
         """The oldest row of the chat still owed, with its newest content, and whether more are owed."""
@@ -284,24 +296,27 @@ class Repo:
         if message_id == row.message_id:  # an edit of a message of no game: one statement, its own transaction
             self._note(_outbox_row(r) for r in await self.db.write_one(*mark))
             return
-        async with self.db.write() as conn:
-            marked = [_outbox_row(r) for r in await conn.execute_fetchall(*mark)]
+
+        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+            marked = [_outbox_row(r) for r in conn.execute(*mark).fetchall()]
             if row.game_id is not None and row.slot == "table":
-                await conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
+                conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
             elif row.game_id is not None and row.slot.startswith("hand:"):
-                await conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
-                                   (message_id, row.game_id, int(row.slot[5:])))
-        self._note(marked)
+                conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
+                             (message_id, row.game_id, int(row.slot[5:])))
+            return marked
+
+        await self.db.run(work, self._note)
 
     async def write_marks(self) -> None:
         """Write the edits delivered since the last write (a quiet moment, or the bot stopping)."""
         if self._marks_timer is not None:
             self._marks_timer.cancel()
             self._marks_timer = None
-        if self._marks:
-            async with self.db.write() as conn:
-                marks = await self._write_marks(conn)
-            self._marks_written(marks)
+        async with self.db.locked():
+            marks = dict(self._marks)
+            if marks:
+                await self.db.trip(lambda conn: _write_marks(conn, marks), lambda _: self._marks_written(marks))
 
     def _marks_later(self) -> None:
         if self._marks_timer is None:
@@ -319,16 +334,6 @@ class Repo:
         except Exception as e:  # the disk, say: the marks wait for the next write or try
             log.warning("delivered edits could not be recorded yet (%s); trying again", e)
             self._marks_later()
-
-    async def _write_marks(self, conn: aiosqlite.Connection) -> dict[int, tuple[int, int | None]]:
-        """Within a write: the pending marks (``MAX``: a later mark may have been written meanwhile). They are
-        dropped only once the write is committed (``_marks_written``)."""
-        marks = dict(self._marks)
-        if marks:
-            await conn.executemany(
-                "UPDATE outbox SET delivered = MAX(delivered, ?), message_id = ?, resend = resend AND wanted > ? "
-                "WHERE id = ?", [(done, message_id, done, row_id) for row_id, (done, message_id) in marks.items()])
-        return marks
 
     def _marks_written(self, marks: dict[int, tuple[int, int | None]]) -> None:
         for row_id, mark in marks.items():
@@ -532,10 +537,20 @@ def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[st
     return statements
 
 
-async def _put_owed(conn: aiosqlite.Connection, game_id: int | None, owed: Sequence[Owed]) -> list[OutboxRow]:
-    """Write what ``owed`` changes; the rows as changed, to be noted (``Repo._note``) once committed."""
+def _put_owed(conn: sqlite3.Connection, game_id: int | None, owed: Sequence[Owed]) -> list[OutboxRow]:
+    """Within a write (``Database.run``): write what ``owed`` changes; the rows as changed, to be noted
+    (``Repo._note``) once committed."""
     return [_outbox_row(r) for sql, params in _owed_statements(game_id, owed)
-            for r in await conn.execute_fetchall(sql, params)]
+            for r in conn.execute(sql, params).fetchall()]
+
+
+def _write_marks(conn: sqlite3.Connection, marks: dict[int, tuple[int, int | None]]) -> None:
+    """Within a write: the delivered edits taken from ``Repo._marks`` before it (``MAX``: a later mark may have
+    been written meanwhile). They are dropped from there only once the write is committed (``_marks_written``)."""
+    if marks:
+        conn.executemany(
+            "UPDATE outbox SET delivered = MAX(delivered, ?), message_id = ?, resend = resend AND wanted > ? "
+            "WHERE id = ?", [(done, message_id, done, row_id) for row_id, (done, message_id) in marks.items()])
 
 
 def _outbox_row(r: aiosqlite.Row) -> OutboxRow:

@@ -215,6 +215,29 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
     await repo.db.close()
 
 
+async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_disk(tmp_path: Path) -> None:
+    """Under load many games' writes wait for their turn at once: the edits delivered before go with the
+    first of them, not with each (a load test once saw 178 outbox updates per move)."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    await repo.owed()
+    games = [await repo.create_lobby(-chat, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(g.chat_id, "table", "lobby")])
+             for chat in range(1, 6)]
+    for row in await repo.owed():
+        await repo.delivered(row, 70)
+    for game in games:
+        await repo.put_owed(game.id, [Owed(game.chat_id, "table", "lobby, Boris joined")])
+    for row in await repo.owed():
+        await repo.delivered(row, 70)  # five edits waiting for a write
+    statements: list[str] = []
+    await repo.db.conn.set_trace_callback(statements.append)
+    await asyncio.gather(*(repo.save_game(g, replace(g, max_players=4)) for g in games))
+    await repo.db.conn.set_trace_callback(None)
+    assert sum(s.startswith("UPDATE outbox SET delivered") for s in statements) == 5
+    assert await repo.db.all("SELECT id FROM outbox WHERE delivered < wanted") == []
+    await repo.db.close()
+
+
 async def test_one_open_game_per_chat_topic(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
     await repo.save_user(ANNA)
@@ -234,6 +257,43 @@ async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> 
     assert await repo.db.one("SELECT * FROM chats") is None
     await repo.set_chat_language(1, "en")  # the connection is usable again
     assert (await repo.chat(1)).language == "en"
+    await repo.db.close()
+
+
+async def test_a_move_that_lost_a_race_writes_nothing_of_it(tmp_path: Path) -> None:
+    """A move's write is one transaction in one trip (``Database.run``): refused, none of its events, owed
+    messages or delivery records is written, and the rows kept in memory stay the database's."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    await repo.save_game(game, replace(game, max_players=4))
+    before = await repo.owed()
+    with pytest.raises(Conflict):
+        await repo.save_game(game, replace(game, log=({"k": "lead", "s": 0},)), owed=[Owed(1, "hand:0", "hi")])
+    assert await repo.db.all("SELECT * FROM game_events") == []
+    assert await repo.db.all("SELECT * FROM outbox WHERE slot = 'hand:0'") == []
+    assert (await repo.next_owed(1))[0] is None and await repo.owed() == before
+    await repo.db.close()
+
+
+async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(tmp_path: Path) -> None:
+    """The transaction runs on aiosqlite's thread and may commit after its caller was cancelled (the bot
+    stopping): the owed rows kept in memory must still follow it, before any other write."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    await repo.owed()
+    saving = asyncio.create_task(repo.save_game(game, replace(game, max_players=4), owed=[Owed(1, "hand:0", "hi")]))
+    await asyncio.sleep(0)  # the transaction is on its way to the thread
+    saving.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await saving
+    stored = await repo.game(game.id)
+    assert stored is not None and stored.max_players == 4  # committed all the same
+    row, _ = await repo.next_owed(1)
+    assert row is not None and row.text == "hi"
+    kept = [r for chat in (-5, 1) for r in [(await repo.next_owed(chat))[0]] if r is not None]
+    assert sorted(kept, key=lambda r: r.id) == await repo.owed()
     await repo.db.close()
 
 
