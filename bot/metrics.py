@@ -1,8 +1,10 @@
 """What the load test reads from inside the bot: handler times and SQL statements.
 
 Off unless ``METRICS_FILE`` is set (scripts/loadtest.py sets it). Then every button press records
-how long the handler took (update in, press answered), every SQL statement is counted (SQLite's
-trace callback), and the figures are written to the file when the bot stops.
+how long the handler took (update in, press answered) and how much of it came before the answer was
+sent (deciding and carrying out the move: the rest is Telegram's reply to the answer), every SQL
+statement is counted (SQLite's trace callback), and the figures are written to the file when the bot
+stops.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ class Metrics:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.handler_seconds: list[float] = []
+        self.decide_seconds: list[float] = []
         self.statements = 0
         self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
 
@@ -33,11 +36,13 @@ class Metrics:
         table = _TABLE.search(sql)
         self.kinds[f"{verb} {table.group(1)}" if table else verb] += 1
 
-    def handled(self, started: float) -> None:
+    def handled(self, started: float, decided: float) -> None:
         if self.path is not None:
             self.handler_seconds.append(time.monotonic() - started)
+            self.decide_seconds.append(decided - started)
 
     def write(self) -> None:
         if self.path is not None:
-            self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds, "statements": self.statements,
+            self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds,
+                                             "decide_seconds": self.decide_seconds, "statements": self.statements,
                                              "statement_kinds": dict(self.kinds.most_common())}))

@@ -40,8 +40,9 @@ async def on_button(update: Update, context: Context) -> None:
         await stats.top_page(update, context, press, where)
         return
     decision = await service.press(press, user, where, query.from_user.language_code)
+    decided = time.monotonic()
     try:
         await query.answer(decision.toast, url=decision.url)
     except TelegramError as e:
         log.info("the answer to a press of user %s failed (the move stands): %s", user.id, e)
-    metrics_of(context).handled(started)
+    metrics_of(context).handled(started, decided)

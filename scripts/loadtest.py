@@ -6,7 +6,8 @@ Starts the fake Bot API server (``tests/fake_telegram.py``, answering at once) i
 and ``python -m bot`` as a child with the limiter raised, so the bot's own cost shows. Each of
 ``--games`` groups plays game after game with ``--players`` scripted players who press only
 buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press.
-Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99),
+Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99; also the
+part before the answer was sent, the rest being the wait for Telegram's reply to it),
 the bot's CPU per press, SQL statements per press, Telegram calls per applied move (by method),
 and the bot's memory over time. ``--limited`` keeps Telegram's real budget (20 edits a minute per
 group, which the fake server enforces, and 30 calls a second overall) and also prints the turn
@@ -197,6 +198,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         sampler.cancel()
         memory.append(round(rss_mb(proc.pid), 1))
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
+        group_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) < 0)
         proc.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), 30)
@@ -215,6 +217,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
         "answer_ms": percentiles(stats.latency),
         "handler_ms": percentiles(inside.get("handler_seconds", [])),
+        "handler_before_answer_ms": percentiles(inside.get("decide_seconds", [])),
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
@@ -223,6 +226,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "applied_moves": moves,
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
+        "table_edits_per_move": round(group_edits / max(moves, 1), 2),  # the rest of the edits are hands'
+        "answers_to_refused_presses_per_move": round(stats.refused / max(moves, 1), 2),
         "bot_rss_mb_over_time": memory,
     }
     if limited:

@@ -1,5 +1,5 @@
 """The Bot API requests: sent as JSON, and the getUpdates answers as the bot reads them (a pressed message's
-keyboard left out, nothing else)."""
+text and keyboard left out, nothing else)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,12 @@ def press(update_id: int) -> dict[str, object]:
         "id": "q1", "from": {"id": 101, "is_bot": False, "first_name": "Anna"}, "chat_instance": "ci",
         "data": "v1:c:12:0:7S", "message": {
             "message_id": 3, "date": 1, "chat": {"id": 101, "type": "private", "first_name": "Anna"},
-            "text": "🃏 Durak", "reply_markup": KEYBOARD}}}
+            "from": {"id": 1, "is_bot": True, "first_name": "Durak"}, "message_thread_id": 4,
+            "is_topic_message": True, "text": "🃏 Durak", "entities": [{"type": "bold", "offset": 0, "length": 2}],
+            "reply_markup": KEYBOARD}}}
 
 
-def test_a_press_is_read_without_the_keyboard_it_was_pressed_on() -> None:
+def test_a_press_is_read_with_where_it_was_pressed_but_not_the_message() -> None:
     command = {"update_id": 2, "message": {"message_id": 9, "date": 1, "text": "/newgame",
                                            "chat": {"id": -100, "type": "group", "title": "G"}}}
     answer = UpdatesRequest().parse_json_payload(json.dumps({"ok": True, "result": [press(1), command]}).encode())
@@ -29,7 +31,9 @@ def test_a_press_is_read_without_the_keyboard_it_was_pressed_on() -> None:
     assert first.callback_query is not None and first.callback_query.data == "v1:c:12:0:7S"
     message = first.callback_query.message
     assert message is not None and (message.chat.id, message.message_id) == (101, 3)
-    assert "reply_markup" not in answer["result"][0]["callback_query"]["message"]
+    assert message.is_topic_message and message.message_thread_id == 4 and message.date.year == 1970
+    assert set(answer["result"][0]["callback_query"]["message"]) == {
+        "message_id", "date", "chat", "message_thread_id", "is_topic_message"}
     assert second.message is not None and second.message.text == "/newgame", "other updates untouched"
 
 
