@@ -121,6 +121,6 @@ class UpdatesRequest(AiohttpRequest):
             for update in updates:
                 query = update.get("callback_query") if isinstance(update, dict) else None
                 message = query.get("message") if isinstance(query, dict) else None
-                if isinstance(message, dict):
+                if isinstance(query, dict) and isinstance(message, dict):
                     query["message"] = {key: message[key] for key in self.KEPT if key in message}
         return data
