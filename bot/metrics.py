@@ -23,6 +23,7 @@ class Metrics:
         self.path = path
         self.handler_seconds: list[float] = []
         self.decide_seconds: list[float] = []
+        self.verbs: list[str] = []  # the press of each handler time
         self.statements = 0
         self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
 
@@ -36,13 +37,15 @@ class Metrics:
         table = _TABLE.search(sql)
         self.kinds[f"{verb} {table.group(1)}" if table else verb] += 1
 
-    def handled(self, started: float, decided: float) -> None:
+    def handled(self, started: float, decided: float, verb: str) -> None:
         if self.path is not None:
             self.handler_seconds.append(time.monotonic() - started)
             self.decide_seconds.append(decided - started)
+            self.verbs.append(verb)
 
     def write(self) -> None:
         if self.path is not None:
             self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds,
-                                             "decide_seconds": self.decide_seconds, "statements": self.statements,
+                                             "decide_seconds": self.decide_seconds, "verbs": self.verbs,
+                                             "statements": self.statements,
                                              "statement_kinds": dict(self.kinds.most_common())}))

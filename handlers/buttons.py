@@ -45,4 +45,4 @@ async def on_button(update: Update, context: Context) -> None:
         await query.answer(decision.toast, url=decision.url)
     except TelegramError as e:
         log.info("the answer to a press of user %s failed (the move stands): %s", user.id, e)
-    metrics_of(context).handled(started, decided)
+    metrics_of(context).handled(started, decided, press.verb.name)

@@ -5,7 +5,8 @@
 Starts the fake Bot API server (``tests/fake_telegram.py``, answering at once) in this process
 and ``python -m bot`` as a child with the limiter raised, so the bot's own cost shows. Each of
 ``--games`` groups plays game after game with ``--players`` scripted players who press only
-buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press.
+buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press (and each
+group as long before its first ``/newgame``).
 Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99; also the
 part before the answer was sent, the rest being the wait for Telegram's reply to it),
 the bot's CPU per press, SQL statements per press, Telegram calls per applied move (by method),
@@ -146,6 +147,14 @@ def applied_moves(database: Path) -> tuple[int, int]:
     return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows), int(timed_out[0])
 
 
+def by_verb(inside: dict[str, Any], key: str) -> dict[str, dict[str, float]]:
+    """One of the handler's times (the bot's metrics file) by the button pressed, the most pressed first."""
+    times: dict[str, list[float]] = {}
+    for verb, seconds in zip(inside.get("verbs", []), inside.get(key, []), strict=False):
+        times.setdefault(verb, []).append(seconds)
+    return {verb: {"n": len(t), **percentiles(t)} for verb, t in sorted(times.items(), key=lambda i: -len(i[1]))}
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples) or [0.0]
     q = statistics.quantiles(ordered, n=100) if len(ordered) > 1 else ordered * 99
@@ -189,9 +198,11 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
 
         sampler = asyncio.ensure_future(sample_memory())
         # starting a game costs about a dozen calls (lobby, joins, table, hands, ping): under the real
-        # budget of 30 calls a second, groups open their games spread over the first part of the run
-        spread = 12 / 30 if limited else 0.0
-        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, i * spread, computers, level)
+        # budget of 30 calls a second, groups open their games spread over the first part of the run;
+        # otherwise each group thinks before its /newgame as before any press (all at once with no think)
+        arrivals = [i * 12 / 30 if limited else random.Random(chat).uniform(0, 2 * think)
+                    for i, (chat, _) in enumerate(chats)]
+        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i], computers, level)
                                for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
@@ -218,6 +229,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "answer_ms": percentiles(stats.latency),
         "handler_ms": percentiles(inside.get("handler_seconds", [])),
         "handler_before_answer_ms": percentiles(inside.get("decide_seconds", [])),
+        "handler_ms_by_press": by_verb(inside, "handler_seconds"),
+        "handler_before_answer_ms_by_press": by_verb(inside, "decide_seconds"),
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
