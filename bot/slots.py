@@ -9,9 +9,9 @@ game owes the content of every slot; the outbox skips slots whose content did no
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
+import orjson
 from telegram import InlineKeyboardMarkup
 
 from bot import render
@@ -32,7 +32,7 @@ def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, str]]] | None
     if markup is None:
         return None
     data = {"inline_keyboard": markup} if isinstance(markup, list) else markup.to_dict()
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(data).decode()
 
 
 def seat_tr(seat: Seat, default_language: str) -> Translator:

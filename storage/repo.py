@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 import aiosqlite
+import orjson
 
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
@@ -41,6 +42,7 @@ class Conflict(Exception):
     """A write that lost a race: the game changed since it was read, or the topic has a game."""
 
 
+NON_STR_KEYS = orjson.OPT_NON_STR_KEYS  # as json writes them: {1: x} becomes {"1": x}
 MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
 
 
@@ -176,12 +178,12 @@ class Repo:
         started = now if new.status is Status.PLAYING and old.status is Status.LOBBY else None
         finished = now if new.status in (Status.FINISHED, Status.CANCELLED) else None
         reseat = [s.user.id for s in new.seats] != [s.user.id for s in old.seats]
-        state = None if new.state is None else json.dumps(new.state.to_json(), separators=(",", ":"))
+        state = None if new.state is None else orjson.dumps(new.state.to_json(), option=NON_STR_KEYS).decode()
         appended = len(new.log) >= len(old.log) and new.log[:len(old.log)] == old.log
         first = len(old.log) if appended else 0  # a log that is not a continuation is written anew
         keep_log = "" if appended else " log = '[]',"
         marks: dict[int, tuple[int, int | None]] = {}  # taken in the writes' turn, below
-        events = [(old.id, n, json.dumps(new.log[n], ensure_ascii=False, separators=(",", ":")))
+        events = [(old.id, n, orjson.dumps(new.log[n], option=NON_STR_KEYS).decode())
                   for n in range(first, len(new.log))]
         rules = _rules_json(new.rules)
 

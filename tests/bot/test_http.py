@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from telegram import Bot, Update
+from telegram.error import TelegramError
 
 from bot.http import AiohttpRequest, UpdatesRequest
 from tests.fake_telegram import TOKEN, FakeTelegram
@@ -41,6 +43,15 @@ def test_answers_that_are_not_a_list_of_updates_pass_as_they_are() -> None:
     for body in ({"ok": False, "error_code": 409, "description": "Conflict"}, {"ok": True, "result": True},
                  {"ok": True, "result": [1, {"callback_query": None}]}):
         assert UpdatesRequest().parse_json_payload(json.dumps(body).encode()) == body
+
+
+def test_an_answer_orjson_refuses_is_read_as_ptb_reads_it() -> None:
+    """Bad UTF-8 is replaced, as PTB does; what is no JSON at all (a proxy's error page) is PTB's error."""
+    request = AiohttpRequest()
+    assert request.parse_json_payload(b'{"ok":true,"result":"\xff"}') == {"ok": True, "result": "\ufffd"}
+    assert request.parse_json_payload('{"ok":true,"result":"Дурак"}'.encode()) == {"ok": True, "result": "Дурак"}
+    with pytest.raises(TelegramError, match="Invalid server response"):
+        request.parse_json_payload(b"<html>502 Bad Gateway</html>")
 
 
 async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
