@@ -7,6 +7,7 @@ then the other fields; an unknown option or value raises :class:`RulesError` nam
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -210,7 +211,7 @@ class Rules:
         return rules
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return dict(_as_dict(self))  # a copy: the caller may change it
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed, validated like :meth:`from_dict`."""
@@ -373,6 +374,12 @@ def _coerce(name: str, value: Any) -> Any:
     except ValueError:
         choices = ", ".join(e.value for e in enum)
         raise RulesError(name, f"unknown value {value!r} (one of {choices})") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _as_dict(rules: Rules) -> dict[str, Any]:
+    """A game's rules are written with its state at every move: worked out once per set of rules."""
+    return {f.name: _plain(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
 
 
 def _plain(value: Any) -> Any:
