@@ -138,10 +138,11 @@ class Database:
             raw.execute("BEGIN IMMEDIATE")
             try:
                 result = work(raw)
+                raw.execute("COMMIT")
             except BaseException:
-                raw.execute("ROLLBACK")
+                if raw.in_transaction:  # a COMMIT that failed (the disk full) leaves it open too
+                    raw.execute("ROLLBACK")
                 raise
-            raw.execute("COMMIT")
             return result
 
         trip: asyncio.Future[T] = asyncio.ensure_future(conn._execute(transaction))  # type: ignore[no-untyped-call]

@@ -257,6 +257,17 @@ async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> 
     assert await repo.db.one("SELECT * FROM chats") is None
     await repo.set_chat_language(1, "en")  # the connection is usable again
     assert (await repo.chat(1)).language == "en"
+
+    def half_done(conn: sqlite3.Connection) -> None:  # a write in one trip (Database.run), failing half-way
+        conn.execute("INSERT INTO chats (id, language) VALUES (2, 'ru')")
+        raise RuntimeError("boom")
+
+    kept: list[None] = []
+    with pytest.raises(RuntimeError):
+        await repo.db.run(half_done, kept.append)
+    assert await repo.db.one("SELECT * FROM chats WHERE id = 2") is None and kept == [], "nothing kept either"
+    await repo.set_chat_language(2, "en")
+    assert (await repo.chat(2)).language == "en"
     await repo.db.close()
 
 
