@@ -69,7 +69,7 @@ def rss_mb(pid: int) -> float:
 
 async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int) -> None:
     with contextlib.suppress(TimeoutError):
-        await fake.wait_for(lambda: len(message.history) > seen or table.over(), 2.0)
+        await fake.wait_for(lambda: len(message.history) > seen or table.over(), 2.0, on=(message.chat_id, table.group))
 
 
 async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
@@ -112,7 +112,8 @@ async def lag(fake: FakeTelegram, table: Table, pressed: float, stats: Stats) ->
     messages += table.group_messages()[-1:]
     seen = [len(m.history) for m in messages]
     with contextlib.suppress(TimeoutError):
-        await fake.wait_for(lambda: all(len(m.history) > n for m, n in zip(messages, seen, strict=True)), 120)
+        await fake.wait_for(lambda: all(len(m.history) > n for m, n in zip(messages, seen, strict=True)), 120,
+                            on={m.chat_id for m in messages})
         stats.lag.append(time.monotonic() - pressed)
 
 
@@ -136,7 +137,8 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             continue
         await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng) for u in users))
         with contextlib.suppress(TimeoutError):  # the result comes last: the next lobby is not mistaken for it
-            await fake.wait_for(lambda t=table: t.result() is not None, max(0.0, stop_at - time.monotonic()))
+            await fake.wait_for(lambda t=table: t.result() is not None, max(0.0, stop_at - time.monotonic()),
+                                on=(table.group,))
 
 
 def applied_moves(database: Path) -> tuple[int, int]:

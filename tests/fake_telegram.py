@@ -17,6 +17,7 @@ import itertools
 import json
 import time
 from collections import Counter, defaultdict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,7 @@ class FakeTelegram:
         self.users: dict[int, FakeUser] = {}
         self.groups: dict[int, dict[str, Any]] = {}
         self.messages: dict[tuple[int, int], Message] = {}
+        self._in_chat: dict[int, dict[int, Message]] = {}  # chat -> message id -> message: the same messages
         self.updates: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
@@ -81,7 +83,10 @@ class FakeTelegram:
         self.group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
         self._ids = itertools.count(1)
         self._message_ids: defaultdict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
-        self._changed = asyncio.Condition()
+        self._changed = asyncio.Condition()  # getUpdates waits on it
+        # wait_for's waiters by what they wait on: a chat's id, a callback query's id, or None for any change
+        # (hundreds of players each waking at every call of every chat were the load test's bottleneck)
+        self._waiting: dict[int | str | None, set[asyncio.Future[None]]] = {}
         self.failures: dict[str, list[tuple[int, str]]] = defaultdict(list)  # method -> errors to answer, in turn
         self.held: dict[int, asyncio.Event] = {}  # chats whose calls wait (a slow network) until ``release``
         self.trap: Any = None     # (method, params) -> bool: when true, ``on_trap`` runs before the call is served
@@ -104,8 +109,7 @@ class FakeTelegram:
         return self.url
 
     async def stop(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+        await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -149,7 +153,12 @@ class FakeTelegram:
             raw = dict(await request.post()) if request.can_read_body else dict(request.query)
         return {k: json.loads(v) if k in _JSON_FIELDS and isinstance(v, str) else v for k, v in raw.items()}
 
-    async def _notify(self) -> None:
+    async def _notify(self, *topics: int | str) -> None:
+        """Something changed: in these chats or callback queries, or (none given) anywhere."""
+        for topic in (None, *topics) if topics else list(self._waiting):
+            for waiter in self._waiting.pop(topic, ()):
+                if not waiter.done():
+                    waiter.set_result(None)
         async with self._changed:
             self._changed.notify_all()
 
@@ -217,8 +226,8 @@ class FakeTelegram:
         message = Message(chat_id, next(self._message_ids[chat_id]), str(p["text"]), p.get("reply_markup"),
                           p.get("message_thread_id"))
         message.history.append(message.text)
-        self.messages[(chat_id, message.message_id)] = message
-        await self._notify()
+        self._put(message)
+        await self._notify(chat_id)
         return self._message_json(message)
 
     async def api_sendPhoto(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -229,8 +238,8 @@ class FakeTelegram:
         message = Message(chat_id, next(self._message_ids[chat_id]), str(p.get("caption", "")), p.get("reply_markup"),
                           p.get("message_thread_id"), photo=data)
         message.history.append(message.text)
-        self.messages[(chat_id, message.message_id)] = message
-        await self._notify()
+        self._put(message)
+        await self._notify(chat_id)
         return {**self._message_json(message), "photo": [{"file_id": "f1", "file_unique_id": "u1", "width": 400,
                                                           "height": 220}]}
 
@@ -247,7 +256,7 @@ class FakeTelegram:
         self._check_chat(chat_id)
         message.text, message.markup = str(p["text"]), markup
         message.history.append(message.text)
-        await self._notify()
+        await self._notify(chat_id)
         return self._message_json(message)
 
     async def api_editMessageReplyMarkup(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -260,13 +269,13 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: message is not modified")
         self._check_chat(chat_id)
         message.markup = p.get("reply_markup")
-        await self._notify()
+        await self._notify(chat_id)
         return self._message_json(message)
 
     async def api_deleteMessage(self, p: dict[str, Any]) -> bool:
-        if self.messages.pop((int(p["chat_id"]), int(p["message_id"])), None) is None:
+        if not self._drop(int(p["chat_id"]), int(p["message_id"])):
             raise ApiError(400, "Bad Request: message to delete not found")
-        await self._notify()
+        await self._notify(int(p["chat_id"]))
         return True
 
     async def api_answerCallbackQuery(self, p: dict[str, Any]) -> bool:
@@ -274,7 +283,7 @@ class FakeTelegram:
         if query_id in self.answers:
             raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
         self.answers[query_id] = {**p, "at": time.monotonic()}
-        await self._notify()
+        await self._notify(query_id)
         return True
 
     async def api_getChatAdministrators(self, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -357,8 +366,9 @@ class FakeTelegram:
 
     async def delete_by_user(self, chat_id: int, message_id: int) -> None:
         """A user deletes one of the bot's messages (Telegram does not tell the bot)."""
-        del self.messages[(chat_id, message_id)]
-        await self._notify()
+        if not self._drop(chat_id, message_id):
+            raise KeyError((chat_id, message_id))
+        await self._notify(chat_id)
 
     async def send_as_group(self, chat_id: int, text: str) -> None:
         """An anonymous admin writes: Telegram sends it from GroupAnonymousBot with the group as sender_chat."""
@@ -401,22 +411,44 @@ class FakeTelegram:
         return query_id
 
     async def answer(self, query_id: str, timeout: float = 10) -> dict[str, Any]:
-        await self.wait_for(lambda: query_id in self.answers, timeout)
+        await self.wait_for(lambda: query_id in self.answers, timeout, on=(query_id,))
         return self.answers[query_id]
 
-    async def wait_for(self, predicate: Any, timeout: float = 10) -> None:
-        """Wait until ``predicate()`` holds; fails the test after ``timeout`` seconds."""
+    async def wait_for(self, predicate: Any, timeout: float = 10, on: Iterable[int | str] | None = None) -> None:
+        """Wait until ``predicate()`` holds; fails the test after ``timeout`` seconds. ``on``: the chats (or
+        callback queries) it depends on, to be asked again only when they change; otherwise at every change."""
         deadline = time.monotonic() + timeout
-        async with self._changed:
-            while not predicate():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError("the condition did not come true in time")
+        topics: tuple[int | str | None, ...] = (None,) if on is None else tuple(on)
+        while not predicate():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the condition did not come true in time")
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            for topic in topics:
+                self._waiting.setdefault(topic, set()).add(waiter)
+            try:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+                    await asyncio.wait_for(waiter, min(left, 0.5))
+            finally:
+                for topic in topics:
+                    waiting = self._waiting.get(topic)
+                    if waiting is not None:
+                        waiting.discard(waiter)
+                        if not waiting:
+                            del self._waiting[topic]
+
+    def _put(self, message: Message) -> None:
+        self.messages[(message.chat_id, message.message_id)] = message
+        self._in_chat.setdefault(message.chat_id, {})[message.message_id] = message
+
+    def _drop(self, chat_id: int, message_id: int) -> bool:
+        self._in_chat.get(chat_id, {}).pop(message_id, None)
+        return self.messages.pop((chat_id, message_id), None) is not None
 
     def chat_messages(self, chat_id: int) -> list[Message]:
-        return sorted((m for (c, _), m in self.messages.items() if c == chat_id), key=lambda m: m.message_id)
+        """A chat's messages, oldest first (by chat: the load test's players ask this of hundreds of chats after
+        every call, and a scan of every message made the fake server, not the bot, its bottleneck)."""
+        return sorted(self._in_chat.get(chat_id, {}).values(), key=lambda m: m.message_id)
 
     def bot_messages_in(self, chat_id: int) -> list[Message]:
         return self.chat_messages(chat_id)

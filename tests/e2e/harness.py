@@ -242,7 +242,8 @@ class Table:
 
     async def _wait_change(self, message: Message, seen: int) -> None:
         with contextlib.suppress(TimeoutError):
-            await self.fake.wait_for(lambda: len(message.history) > seen or self.over(), 1.0)
+            await self.fake.wait_for(lambda: len(message.history) > seen or self.over(), 1.0,
+                                     on=(message.chat_id, self.group))
 
 
 def playable(message: Message) -> list[dict[str, Any]]:
