@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -109,28 +109,34 @@ class Database:
             await self.conn.execute("COMMIT")
 
     def locked(self) -> asyncio.Lock:
-        """The writes' turn: held around :meth:`trip` by a caller that must read what goes into its write
-        only once no other write is ahead of it."""
+        """The writes' turn: held by a :meth:`write` transaction from its BEGIN to its COMMIT, and by the
+        others only while they join aiosqlite's queue (:meth:`queue`)."""
         return self._write_lock
 
     async def run(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
-        """:meth:`trip` in the writes' turn."""
+        """A write transaction in one trip to aiosqlite's thread (:meth:`queue` in the writes' turn)."""
         async with self._write_lock:
-            return await self.trip(work, then)
+            queued = await self.queue(work, then)
+        return await asyncio.shield(queued)
 
-    async def trip(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
-        """A write transaction in one trip to aiosqlite's thread, with :meth:`locked` held: ``work`` runs there,
-        given the connection, between ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` if it raises), and its
-        result comes back.
+    async def queue(self, work: Callable[[sqlite3.Connection], T],
+                    then: Callable[[T], None] | None = None) -> asyncio.Future[T]:
+        """Put a write transaction in aiosqlite's queue, with :meth:`locked` held; its result will come on the
+        future returned. ``work`` runs on aiosqlite's thread, given the connection, between ``BEGIN
+        IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` if it raises).
 
-        Each trip costs ~100 µs of CPU in thread switches for a statement of ~10 µs, and the write lock
-        is held until the last one: a move's write through :meth:`write` took six. ``then`` gets the
-        result in the event loop right after the commit, before any other write, even when the caller
-        is cancelled meanwhile: what the process keeps of the database in memory must follow every
-        commit. aiosqlite has no public call for this; ``_execute`` and ``_conn`` are its own way of
-        running work on its thread (aiosqlite is pinned below 0.23 in pyproject.toml, and every test
-        that writes a move goes through here)."""
-        assert self._write_lock.locked(), "a trip is taken in the writes' turn (Database.locked)"
+        Why: each trip to that thread costs ~100 µs of CPU in thread switches for a statement of ~10 µs,
+        and a move's write through :meth:`write` took six; and holding the writes' turn until the result
+        is back made every write of every game wait for the event loop to come round to the one before
+        it (hundreds of ms at 200 games). One thread runs the queue in order, so transactions queued
+        one after another cannot mix; the turn is needed only to stay out of a :meth:`write` in progress.
+
+        ``then`` gets the result in the event loop once committed, in the order of the commits and before
+        whoever awaits the future, even when that caller was cancelled meanwhile: what the process keeps of
+        the database in memory must follow every commit. aiosqlite has no public call for this; ``_execute``
+        and ``_conn`` are its own way of running work on its thread (aiosqlite is pinned below 0.23 in
+        pyproject.toml, and every test that writes a move goes through here)."""
+        assert self._write_lock.locked(), "a write is queued in the writes' turn (Database.locked)"
         conn = self.conn
 
         def transaction() -> T:
@@ -145,24 +151,30 @@ class Database:
                 raise
             return result
 
-        trip: asyncio.Future[T] = asyncio.ensure_future(conn._execute(transaction))  # type: ignore[no-untyped-call]
-        try:
-            await asyncio.shield(trip)
-        except asyncio.CancelledError:
-            await asyncio.wait({trip})  # the caller keeps the turn until the transaction has ended, one way or other
-            if then is not None and not trip.cancelled() and trip.exception() is None:
-                then(trip.result())
-            raise
-        result = trip.result()
-        if then is not None:
-            then(result)
-        return result
+        return await self._queue(conn._execute(transaction), then)  # type: ignore[no-untyped-call]
 
-    async def write_one(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def _queue(self, call: Coroutine[Any, Any, T], then: Callable[[T], None] | None) -> asyncio.Future[T]:
+        queued = asyncio.ensure_future(call)
+        if then is not None:
+            def committed(done: asyncio.Future[T]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    then(done.result())
+            queued.add_done_callback(committed)
+        # the call's first step puts it in aiosqlite's queue: it runs before this resumes (the loop's ready
+        # callbacks run in order), so the turn is given up only once the write has its place
+        await asyncio.sleep(0)
+        return queued
+
+    async def write_one(self, sql: str, params: Iterable[Any] = (),
+                        then: Callable[[list[aiosqlite.Row]], None] | None = None) -> list[aiosqlite.Row]:
         """One statement, a transaction of its own (autocommit), in turn with the other writes; the rows it
-        returns (``RETURNING``), if any."""
-        async with self._write_lock:
+        returns (``RETURNING``), if any, also given to ``then`` as :meth:`queue` does."""
+        async def rows() -> list[aiosqlite.Row]:
             return list(await self.conn.execute_fetchall(sql, tuple(params)))
+
+        async with self._write_lock:
+            queued = await self._queue(rows(), then)
+        return await asyncio.shield(queued)
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
         rows = await self.all(sql, params)

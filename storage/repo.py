@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import TypeVar
 
 import aiosqlite
 import orjson
@@ -32,6 +33,7 @@ from storage.models import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class CorruptRow(Exception):
@@ -182,7 +184,6 @@ class Repo:
         appended = len(new.log) >= len(old.log) and new.log[:len(old.log)] == old.log
         first = len(old.log) if appended else 0  # a log that is not a continuation is written anew
         keep_log = "" if appended else " log = '[]',"
-        marks: dict[int, tuple[int, int | None]] = {}  # taken in the writes' turn, below
         events = [(old.id, n, orjson.dumps(new.log[n], option=NON_STR_KEYS).decode())
                   for n in range(first, len(new.log))]
         rules = _rules_json(new.rules)
@@ -226,16 +227,9 @@ class Repo:
                     (u.scope, u.user_id, u.mu, u.sigma))
                 conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
                              "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
-            _write_marks(conn, marks)
             return _put_owed(conn, old.id, owed)
 
-        def committed(written: list[OutboxRow]) -> None:
-            self._marks_written(marks)
-            self._note(written)
-
-        async with self.db.locked():
-            marks.update(self._marks)  # only those no write ahead of this one has taken
-            await self.db.trip(work, committed)
+        await self._with_marks(work, self._note)
         return replace(new, version=old.version + 1, updated_at=now)
 
     # ------------------------------------------------------------ the outbox
@@ -246,26 +240,22 @@ class Repo:
         around it, two trips to aiosqlite's thread fewer."""
         statements = _owed_statements(game_id, owed)
         if len(statements) == 1:
-            self._note(_outbox_row(r) for r in await self.db.write_one(*statements[0]))
+            await self.db.write_one(*statements[0], then=self._note_rows)
         elif statements:
             await self.db.run(lambda conn: _put_owed(conn, game_id, owed), self._note)
 
     async def owed(self) -> list[OutboxRow]:
         """Every row whose newest content Telegram does not show yet, read from the database (at the start):
-        from then on this process keeps them as it writes them. Read under the write lock, so that no write
-        falls between the read and the rows kept."""
+        from then on this process keeps them as it writes them. Read in a write's place in the queue, and kept
+        in that order: the writes before it are in what it reads, those after it are kept as they commit."""
         def work(conn: sqlite3.Connection) -> list[OutboxRow]:
-            _write_marks(conn, marks)
             return [_outbox_row(r) for r in conn.execute("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
 
         def committed(rows: list[OutboxRow]) -> None:
-            self._marks_written(marks)
             self._owed = {}
             self._note(rows)
 
-        async with self.db.locked():
-            marks = dict(self._marks)
-            return await self.db.trip(work, committed)
+        return await self._with_marks(work, committed)
 
     async def next_owed(self, chat_id: int) -> tuple[OutboxRow | None, bool]:
         """The oldest row of the chat still owed, with its newest content, and whether more are owed."""
@@ -286,8 +276,8 @@ class Repo:
         is what lets the next edit find it."""
         if message_id == row.message_id and row.game_id is not None:
             current = self._owed.get(row.chat_id, {}).get(row.id) if self._owed is not None else None
-            if current is not None:  # as the statement will leave it
-                self._note([replace(current, delivered=max(current.delivered, row.wanted), message_id=message_id,
+            if current is not None and current.message_id == message_id:  # as the mark will leave it
+                self._note([replace(current, delivered=max(current.delivered, row.wanted),
                                     resend=current.resend and current.wanted > row.wanted)])
             done, _ = self._marks.get(row.id, (0, None))
             self._marks[row.id] = (max(done, row.wanted), message_id)
@@ -296,7 +286,7 @@ class Repo:
         mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ? "
                 "RETURNING *", (row.wanted, message_id, row.wanted, row.id))
         if message_id == row.message_id:  # an edit of a message of no game: one statement, its own transaction
-            self._note(_outbox_row(r) for r in await self.db.write_one(*mark))
+            await self.db.write_one(*mark, then=self._note_rows)
             return
 
         def work(conn: sqlite3.Connection) -> list[OutboxRow]:
@@ -315,10 +305,8 @@ class Repo:
         if self._marks_timer is not None:
             self._marks_timer.cancel()
             self._marks_timer = None
-        async with self.db.locked():
-            marks = dict(self._marks)
-            if marks:
-                await self.db.trip(lambda conn: _write_marks(conn, marks), lambda _: self._marks_written(marks))
+        if self._marks:
+            await self._with_marks(lambda conn: None)
 
     def _marks_later(self) -> None:
         if self._marks_timer is None:
@@ -337,14 +325,36 @@ class Repo:
             log.warning("delivered edits could not be recorded yet (%s); trying again", e)
             self._marks_later()
 
-    def _marks_written(self, marks: dict[int, tuple[int, int | None]]) -> None:
-        for row_id, mark in marks.items():
-            if self._marks.get(row_id) == mark:
-                del self._marks[row_id]
+    async def _with_marks(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
+        """A write that takes the delivered edits along: they leave ``_marks`` as it is queued (so the writes
+        queued after it do not write them again) and come back if it fails (or its caller is cancelled: it
+        may commit all the same, and a mark written twice changes nothing)."""
+        marks: dict[int, tuple[int, int | None]] = {}
+        try:
+            async with self.db.locked():
+                marks, self._marks = self._marks, {}
+
+                def with_marks(conn: sqlite3.Connection) -> T:
+                    _write_marks(conn, marks)
+                    return work(conn)
+
+                queued = await self.db.queue(with_marks, then)
+            return await asyncio.shield(queued)
+        except BaseException:
+            for row_id, mark in marks.items():
+                self._marks.setdefault(row_id, mark)  # a newer mark of the row, if any, wins
+            if self._marks:
+                self._marks_later()
+            raise
+
+    def _note_rows(self, rows: Iterable[aiosqlite.Row]) -> None:
+        self._note(_outbox_row(r) for r in rows)
 
     def _note(self, rows: Iterable[OutboxRow]) -> None:
-        """Outbox rows as a committed write left them: the owed ones are kept, the others let go. Called with
-        no await between the commit and it, so the rows kept never miss a write."""
+        """Outbox rows as a committed write left them: the owed ones are kept, the others let go. Called in
+        the order of the commits (``Database.queue``), so the rows kept never miss a write. (A row still owed
+        may say fewer versions delivered than the database will once the pending ``_marks`` are written, if an
+        older version was delivered while this write was on its way: only whether a row is owed matters.)"""
         if self._owed is None:  # not read yet: the first read will find these rows in the database
             return
         for row in rows:
@@ -548,11 +558,13 @@ def _put_owed(conn: sqlite3.Connection, game_id: int | None, owed: Sequence[Owed
 
 def _write_marks(conn: sqlite3.Connection, marks: dict[int, tuple[int, int | None]]) -> None:
     """Within a write: the delivered edits taken from ``Repo._marks`` before it (``MAX``: a later mark may have
-    been written meanwhile). They are dropped from there only once the write is committed (``_marks_written``)."""
+    been written meanwhile). An edit of a message the slot has left since (sent anew meanwhile, and that
+    recorded at once) changes nothing: its id must not come back."""
     if marks:
         conn.executemany(
-            "UPDATE outbox SET delivered = MAX(delivered, ?), message_id = ?, resend = resend AND wanted > ? "
-            "WHERE id = ?", [(done, message_id, done, row_id) for row_id, (done, message_id) in marks.items()])
+            "UPDATE outbox SET delivered = MAX(delivered, ?), resend = resend AND wanted > ? "
+            "WHERE id = ? AND message_id IS ?",
+            [(done, done, row_id, message_id) for row_id, (done, message_id) in marks.items()])
 
 
 def _outbox_row(r: aiosqlite.Row) -> OutboxRow:
