@@ -47,8 +47,7 @@ async def one_game(fake: FakeTelegram, group: int) -> None:
     for user in PLAYERS:
         await fake.send_text(user, group, "/leave")
     await fake.wait_for(lambda: any(t.startswith("🏁") for t in mine()), 60)
-    for key in [k for k in fake.messages if k[0] in (group, *PLAYERS)]:  # the fake forgets, the bot must too
-        del fake.messages[key]
+    fake.forget(group, *PLAYERS)  # the fake forgets, the bot must too
 
 
 async def settle(bot: BotProcess) -> None:

@@ -445,6 +445,12 @@ class FakeTelegram:
         self._in_chat.get(chat_id, {}).pop(message_id, None)
         return self.messages.pop((chat_id, message_id), None) is not None
 
+    def forget(self, *chat_ids: int) -> None:
+        """Drop every message of these chats (a long benchmark keeps only what the bot still shows)."""
+        for chat_id in chat_ids:
+            for message_id in list(self._in_chat.get(chat_id, {})):
+                self._drop(chat_id, message_id)
+
     def chat_messages(self, chat_id: int) -> list[Message]:
         """A chat's messages, oldest first (by chat: the load test's players ask this of hundreds of chats after
         every call, and a scan of every message made the fake server, not the bot, its bottleneck)."""
