@@ -189,7 +189,8 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: P
 async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running_at_once(tmp_path: Path,
                                                                                          round_: int) -> None:
     """Writes do not wait for each other's results (only for their place in aiosqlite's queue): with moves,
-    owed messages, deliveries and delivered edits of two games all in flight at once, and the event loop
+    owed messages, deliveries (one at a time per chat, as the outbox sends) and delivered edits of two
+    games all in flight at once, and the event loop
     now and then busy while the disk finishes several writes, the rows kept in memory are still what the
     database has, row for row, once they are done: the same rows owed, with the same content and messages."""
     repo = await open_repo(tmp_path / "db.sqlite3")
@@ -198,6 +199,7 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
     games = {g.id: g for g in [await repo.create_lobby(chat, 0, ANNA, Rules(), 6, owed=lambda g: [
         Owed(g.chat_id, "table", "lobby")]) for chat in (-5, -6)]}
     chats = [-5, -6, 101, 102]
+    senders = {chat: asyncio.Lock() for chat in chats}
 
     async def player(seed: int) -> None:
         rng = random.Random(seed)
@@ -216,9 +218,12 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
                 except Conflict:  # another player moved it first
                     games[game_id] = await repo.game(game_id) or game
             else:
-                row, _ = await repo.next_owed(rng.choice(chats))
-                if row is not None:
-                    await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.8 else 900 + step)
+                chat = rng.choice(chats)
+                async with senders[chat]:  # as the outbox does: one sender per chat
+                    row, _ = await repo.next_owed(chat)
+                    if row is not None:
+                        await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.8
+                                             else 900 + step)
             if rng.random() < 0.1:
                 await repo.write_marks()
             if rng.random() < 0.1:
