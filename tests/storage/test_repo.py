@@ -8,7 +8,6 @@ import random
 import sqlite3
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -183,60 +182,6 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: P
         for chat in {-5, -1005, *chats}:
             assert await repo.next_owed(chat) == await fresh.next_owed(chat), (step, chat)
     await repo.db.close()
-
-
-@pytest.mark.parametrize("round_", range(3))
-async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running_at_once(tmp_path: Path,
-                                                                                         round_: int) -> None:
-    """Writes do not wait for each other's results (only for their place in aiosqlite's queue): with moves,
-    owed messages, deliveries (one at a time per chat, as the outbox sends) and delivered edits of two
-    games all in flight at once, and the event loop
-    now and then busy while the disk finishes several writes, the rows kept in memory are still what the
-    database has, row for row, once they are done: the same rows owed, with the same content and messages."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
-    await repo.save_user(ANNA)
-    await repo.owed()
-    games = {g.id: g for g in [await repo.create_lobby(chat, 0, ANNA, Rules(), 6, owed=lambda g: [
-        Owed(g.chat_id, "table", "lobby")]) for chat in (-5, -6)]}
-    chats = [-5, -6, 101, 102]
-    senders = {chat: asyncio.Lock() for chat in chats}
-
-    async def player(seed: int) -> None:
-        rng = random.Random(seed)
-        for step in range(80):
-            game_id = rng.choice(list(games))
-            owed = [Owed(chat, "table" if chat < 0 else f"hand:{chat}", f"{seed}.{step}") for chat in
-                    rng.sample(chats, rng.choice([1, 1, 2]))]  # one statement (write_one) or a transaction
-            roll = rng.random()
-            if roll < 0.35:
-                await repo.put_owed(game_id, owed)
-            elif roll < 0.55:
-                game = games[game_id]
-                try:
-                    games[game_id] = await repo.save_game(game, replace(game, max_players=rng.choice([4, 5, 6])),
-                                                          owed=owed)
-                except Conflict:  # another player moved it first
-                    games[game_id] = await repo.game(game_id) or game
-            else:
-                chat = rng.choice(chats)
-                async with senders[chat]:  # as the outbox does: one sender per chat
-                    row, _ = await repo.next_owed(chat)
-                    if row is not None:
-                        await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.8
-                                             else 900 + step)
-            if rng.random() < 0.1:
-                await repo.write_marks()
-            if rng.random() < 0.1:
-                time.sleep(0.002)  # rendering, say: the writes' results pile up meanwhile
-
-    try:
-        await asyncio.gather(*(player(round_ * 100 + seed) for seed in range(10)))
-        await repo.write_marks()
-        kept = sorted((row for chat in (repo._owed or {}).values() for row in chat.values()), key=lambda r: r.id)
-        # the count of versions delivered of a row still owed may lag (see Repo._note): the rest must be equal
-        assert [replace(r, delivered=0) for r in kept] == [replace(r, delivered=0) for r in await Repo(repo.db).owed()]
-    finally:
-        await repo.db.close()
 
 
 async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(tmp_path: Path) -> None:
