@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, combinations, product, repeat, starmap
+from math import prod
 from operator import add
 from typing import cast
 
@@ -118,10 +119,7 @@ def shaped_blocks(lead: Lead, hand: list[Card], most: int) -> list[Block]:
 
 def block_size(block: Block) -> int:
     """How many leads a block holds: the product of its parts' sizes."""
-    size = 1
-    for part in block:
-        size *= len(part)
-    return size
+    return prod(len(part) for part in block)
 
 
 def joined(block: Block) -> Iterator[tuple[Card, ...]]:
