@@ -342,7 +342,10 @@ class Repo:
             return await asyncio.shield(queued)
         except BaseException:
             for row_id, mark in marks.items():
-                self._marks.setdefault(row_id, mark)  # a newer mark of the row, if any, wins
+                # the newer mark of a row wins: the one there now may be older, put back by a write that took it
+                # before this one and failed first
+                if mark[0] > self._marks.get(row_id, (0, None))[0]:
+                    self._marks[row_id] = mark
             if self._marks:
                 self._marks_later()
             raise

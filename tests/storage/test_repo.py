@@ -8,6 +8,8 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -236,6 +238,100 @@ async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_di
     assert sum(s.startswith("UPDATE outbox SET delivered") for s in statements) == 5
     assert await repo.db.all("SELECT id FROM outbox WHERE delivered < wanted") == []
     await repo.db.close()
+
+
+async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older_one(tmp_path: Path) -> None:
+    """Two moves that lose their race each took the delivered edits pending when they queued: an older one of
+    a message, then its newer one. Failing in that order they give them back, and the newer edit must stay
+    the one to write, or the database would owe forever an edit the outbox already counts as delivered."""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    await repo.owed()
+    try:
+        game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+        [row] = await repo.owed()
+        await repo.delivered(row, 70)
+        moved = await repo.save_game(game, replace(game, max_players=5))  # ``game`` is now an old version
+        await repo.put_owed(game.id, [Owed(-5, "table", "Boris joined")])
+        older, _ = await repo.next_owed(-5)
+        await repo.put_owed(game.id, [Owed(-5, "table", "Carl joined")])
+        newer, _ = await repo.next_owed(-5)
+        assert older is not None and newer is not None and newer.wanted > older.wanted
+        await repo.delivered(older, 70)  # an edit pending as the first move queues
+        disk = threading.Event()  # the disk busy: both moves wait in aiosqlite's queue, in order
+        busy = asyncio.ensure_future(repo.db.run(lambda conn: disk.wait(5)))
+        await asyncio.sleep(0)
+        first = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=4)))
+        await asyncio.sleep(0)
+        await repo.delivered(newer, 70)  # and the newer one as the second move queues
+        second = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=3)))
+        await asyncio.sleep(0)
+        disk.set()
+        await busy
+        for move in (first, second):
+            with pytest.raises(Conflict):
+                await move
+        assert await repo.next_owed(-5) == (None, False), "the outbox counts the newest edit delivered"
+        await repo.write_marks()
+        assert await Repo(repo.db).owed() == [], "and so does the database"
+        assert (await repo.game(game.id)).max_players == moved.max_players  # type: ignore[union-attr]
+    finally:  # a failure must not leave aiosqlite's thread running: the run would hang
+        await repo.db.close()
+
+
+@pytest.mark.parametrize("round_", range(3))
+async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running_at_once(tmp_path: Path,
+                                                                                         round_: int) -> None:
+    """Writes do not wait for each other's results (only for their place in aiosqlite's queue): with moves
+    (some losing their race), owed messages, deliveries (one at a time per chat, as the outbox sends) and
+    delivered edits of two games all in flight at once, and the event loop now and then busy while the disk
+    finishes several writes, the rows kept in memory are still what the database has, row for row, once they
+    are done: the same rows owed, with the same content and messages. (Run 1,500 times in a row, this found
+    the older edit given back by two failed moves, tested alone above.)"""
+    repo = await open_repo(tmp_path / "db.sqlite3")
+    await repo.save_user(ANNA)
+    await repo.owed()
+    games = {g.id: g for g in [await repo.create_lobby(chat, 0, ANNA, Rules(), 6, owed=lambda g: [
+        Owed(g.chat_id, "table", "lobby")]) for chat in (-5, -6)]}
+    chats = [-5, -6, 101, 102]
+    senders = {chat: asyncio.Lock() for chat in chats}
+
+    async def player(seed: int) -> None:
+        rng = random.Random(seed)
+        for step in range(80):
+            game_id = rng.choice(list(games))
+            owed = [Owed(chat, "table" if chat < 0 else f"hand:{chat}", f"{seed}.{step}") for chat in
+                    rng.sample(chats, rng.choice([1, 1, 2]))]  # one statement (write_one) or a transaction
+            roll = rng.random()
+            if roll < 0.35:
+                await repo.put_owed(game_id, owed)
+            elif roll < 0.55:
+                game = games[game_id]
+                try:
+                    games[game_id] = await repo.save_game(game, replace(game, max_players=rng.choice([4, 5, 6])),
+                                                          owed=owed)
+                except Conflict:  # another player moved it first
+                    games[game_id] = await repo.game(game_id) or game
+            else:
+                chat = rng.choice(chats)
+                async with senders[chat]:  # as the outbox does: one sender per chat
+                    row, _ = await repo.next_owed(chat)
+                    if row is not None:
+                        await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.8
+                                             else 900 + step)
+            if rng.random() < 0.1:
+                await repo.write_marks()
+            if rng.random() < 0.1:
+                time.sleep(0.002)  # rendering, say: the writes' results pile up meanwhile
+
+    try:
+        await asyncio.gather(*(player(round_ * 100 + seed) for seed in range(10)))
+        await repo.write_marks()
+        kept = sorted((row for chat in (repo._owed or {}).values() for row in chat.values()), key=lambda r: r.id)
+        # the count of versions delivered of a row still owed may lag (see Repo._note): the rest must be equal
+        assert [replace(r, delivered=0) for r in kept] == [replace(r, delivered=0) for r in await Repo(repo.db).owed()]
+    finally:
+        await repo.db.close()
 
 
 async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since(tmp_path: Path) -> None:
