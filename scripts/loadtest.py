@@ -212,6 +212,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         memory.append(round(rss_mb(proc.pid), 1))
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
         group_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) < 0)
+        hand_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) > 0)
         proc.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), 30)
@@ -243,6 +244,12 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
         "table_edits_per_move": round(group_edits / max(moves, 1), 2),  # the rest of the edits are hands'
         "answers_to_refused_presses_per_move": round(stats.refused / max(moves, 1), 2),
+        # what issue 10's goal lists for a move: its answer, the table's edit and the hands' (a pick, a card
+        # selected for a lead of several, edits its presser's hand: left out), without the refused presses'
+        # answers, the picks' answers, the new games' messages and the pings
+        "calls_of_the_move_itself": round(
+            1 + (group_edits + max(hand_edits - by_verb(inside, "handler_seconds").get("PICK", {}).get("n", 0), 0))
+            / max(moves, 1), 2),
         "bot_rss_mb_over_time": memory,
     }
     if limited:

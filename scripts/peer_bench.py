@@ -1,0 +1,133 @@
+"""Our engine against a pure-Python peer on the same random workload, in one process, alternating.
+
+The peer is ``durakgame`` (PyPI, MIT; installed with ``pip install -e '.[dev]'``): a two-player
+36-card podkidnoy simulator, whose ``MrRandom`` picks a random legal move. Ours plays the same
+game (``podkidnoy``, two players, 36 cards) with ``durak-bench``'s random policy, in place as a
+simulation does, and also checked, as the bot plays a press. Rounds alternate the two, so a busy
+moment of the machine hits both; the best round of each is printed. The peer's rules are simpler
+(no throw-in by a third seat, no five-card limit before the first bito), so it plays fewer actions
+per game: compare microseconds per action first.
+
+The peer offers an attacker whose defender takes every set of cards he may add as a move of its own
+(up to C(18, 6) = 18,564 lists): a random game sometimes builds such lists move after move and takes
+seconds or gigabytes. Those games (``--peer-limit`` seconds at most) are stopped, counted, and left out
+of the peer's figures: it is measured on its quick games only, which favours it.
+
+Memory: our engine's resident set after the first tenth of ``--memory-games`` games and after all of
+them (flat: nothing is kept per game).
+
+    python scripts/peer_bench.py --games 1000 --rounds 3 --memory-games 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from durak.bench import play_random_game
+from durak.rules import Rules
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class _TooLong(Exception):
+    pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _TooLong
+
+
+def peer_games(games: int, first_seed: int, limit: float) -> tuple[float, int, int]:
+    """Seconds and actions of durakgame's random players over ``games`` seeds, and how many games were
+    stopped after ``limit`` seconds (left out of the seconds and actions)."""
+    import durakgame
+
+    actions = stopped = 0
+    seconds = 0.0
+    signal.signal(signal.SIGALRM, _stop)
+    for seed in range(first_seed, first_seed + games):
+        random.seed(seed)
+        start = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            history = durakgame.play(durakgame.MrRandom(), durakgame.MrRandom())
+        except _TooLong:
+            stopped += 1
+            continue
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        seconds += time.perf_counter() - start
+        actions += len(history.p1Moves) + len(history.p2Moves)
+    return seconds, actions, stopped
+
+
+def our_games(games: int, first_seed: int, checked: bool) -> tuple[float, int, int]:
+    rules = Rules.from_dict({"preset": "podkidnoy"})
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(first_seed, first_seed + games):
+        actions += play_random_game(rules, 2, seed, checked=checked)
+    return time.perf_counter() - start, actions, 0
+
+
+def figures(seconds: float, actions: int, stopped: int, games: int) -> dict[str, float]:
+    played = games - stopped
+    return {"games_per_s": round(played / seconds, 1), "us_per_action": round(seconds / actions * 1e6, 2),
+            "actions_per_game": round(actions / played, 1), "games_stopped": stopped}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000, help="games of each engine per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--memory-games", type=int, default=20000, help="our games for the memory figure (0: none)")
+    parser.add_argument("--peer-limit", type=float, default=0.05, help="seconds after which a peer game is stopped")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    best: dict[str, dict[str, float]] = {}
+    for r in range(args.rounds):
+        seed = r * args.games
+        for name, played in (("peer", peer_games(args.games, seed, args.peer_limit)),
+                             ("ours", our_games(args.games, seed, checked=False)),
+                             ("ours_checked", our_games(args.games, seed, checked=True))):
+            row = figures(*played, args.games)
+            if name not in best or row["us_per_action"] < best[name]["us_per_action"]:
+                best[name] = row
+    result: dict[str, Any] = {"games_per_round": args.games, "rounds": args.rounds, **best,
+                              "ours_speed_vs_peer_per_action": round(best["peer"]["us_per_action"]
+                                                                     / best["ours"]["us_per_action"], 2),
+                              "ours_checked_speed_vs_peer_per_action": round(
+                                  best["peer"]["us_per_action"] / best["ours_checked"]["us_per_action"], 2)}
+    if args.memory_games:
+        tenth = max(args.memory_games // 10, 1)
+        our_games(tenth, 10**6, checked=False)
+        early = rss_mb()
+        our_games(args.memory_games - tenth, 10**6 + tenth, checked=False)
+        result["memory_mb"] = {f"after_{tenth}": round(early, 1), f"after_{args.memory_games}": round(rss_mb(), 1)}
+    if args.json:
+        print(json.dumps(result))
+        return
+    for name in ("peer", "ours", "ours_checked"):
+        row = best[name]
+        print(f"{name:13s} {row['games_per_s']:8.1f} games/s {row['us_per_action']:7.2f} us/action "
+              f"{row['actions_per_game']:6.1f} actions/game"
+              + (f" ({row['games_stopped']} games stopped)" if name == "peer" else ""))
+    print(f"ours per action: {result['ours_speed_vs_peer_per_action']}x the peer's speed "
+          f"(checked: {result['ours_checked_speed_vs_peer_per_action']}x)")
+    if "memory_mb" in result:
+        print("our resident memory, MB:", result["memory_mb"])
+
+
+if __name__ == "__main__":
+    main()
