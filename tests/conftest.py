@@ -1,0 +1,32 @@
+"""What every test shares: a failed test must be reported, not hang the run."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import aiosqlite
+import pytest
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    if outcome.get_result().failed:
+        item.stash[_FAILED] = True
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture(autouse=True)
+def _stop_databases_a_failed_test_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that fails before it closes its database leaves aiosqlite's thread running, and that thread is
+    no daemon: the run would wait for it at exit instead of reporting the failure. Stop what it left open
+    (only after a failure: finding the connections walks every object)."""
+    yield
+    if not request.node.stash.get(_FAILED, False):
+        return
+    for obj in gc.get_objects():
+        if isinstance(obj, aiosqlite.Connection) and obj._running:
+            obj.stop()
