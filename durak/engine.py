@@ -69,11 +69,17 @@ def next_active(state: State, seat: int, opponent_of: int | None = None) -> int 
     """The next active seat clockwise (left) of ``seat``; in team games, optionally an opponent."""
     n = len(state.hands)
     out = state.out
+    if opponent_of is None or state.rules.teams is Teams.NONE:  # anyone will do
+        for i in range(1, n):
+            p = (seat + i) % n
+            if p not in out:
+                return p
+        return None
     team = state.rules.team_of
-    side = None if opponent_of is None else team(opponent_of)  # None: no teams, anyone will do
+    side = team(opponent_of)
     for i in range(1, n):
         p = (seat + i) % n
-        if p in out or (side is not None and team(p) == side):
+        if p in out or team(p) == side:
             continue
         return p
     return None
@@ -161,20 +167,22 @@ def cards_room(state: State, seat: int) -> int | None:
 
 def _transfer_blocker(state: State) -> Reason | None:
     """Why the defender may not transfer now at all (rank and cards aside)."""
-    if not state.rules.transfer:
+    rules = state.rules
+    if not rules.transfer:
         return Reason.TRANSFER_OFF
     if state.taking:
         return Reason.TAKING
     if state.defender in state.drew:
         return Reason.TRANSFER_AFTER_DRAW
-    if state.first_bout and not state.rules.transfer_first_bout:
+    if state.first_bout and not rules.transfer_first_bout:
         return Reason.TRANSFER_FIRST_BOUT
-    if not state.rules.transfer_after_cover and any(c is not None for c in state.covers):
+    if not rules.transfer_after_cover and state.covers.count(None) != len(state.covers):
         return Reason.TRANSFER_AFTER_COVER
-    if not state.rules.transfer_trump_on_table:
+    if not rules.transfer_trump_on_table:
         trump = trump_of(state, state.defender)
-        if any(c is not None and c & 3 == trump for c in (*state.bypassed, *state.attacks, *state.covers)):
-            return Reason.TRANSFER_TRUMP_ON_TABLE
+        for c in (*state.bypassed, *state.attacks, *state.covers):
+            if c is not None and c & 3 == trump:
+                return Reason.TRANSFER_TRUMP_ON_TABLE
     return None
 
 
@@ -195,17 +203,20 @@ def _transfer_fits(state: State, nxt: int, show: bool = False) -> int:
     """How many cards a transfer to ``nxt`` may add (VARIANTS.md §2.5): he beats at most his hand, the bout
     holds at most its limit. Without covered pairs on the table: min(his hand, limit) - attack cards.
     переводной-3: a transfer (not a show) passes over the cards he would have had to beat."""
-    to_beat = 0 if state.rules.transfer_beat_only_new and not show else state.covers.count(None)
-    return min(len(state.hands[nxt]) - to_beat, bout_limit(state) - len(state.attacks) - len(state.bypassed))
+    rules = state.rules
+    to_beat = 0 if rules.transfer_beat_only_new and not show else state.covers.count(None)
+    beats = len(state.hands[nxt]) - to_beat
+    fit = (rules.first_bout_limit if state.first_bout else rules.bout_limit) - len(state.attacks) - len(state.bypassed)
+    return beats if beats < fit else fit
 
 
 def _table_ranks(state: State) -> set[int]:
     ranks = {c >> 2 for c in state.attacks}
-    for b in state.bypassed:
-        ranks.add(b >> 2)
     for c in state.covers:
         if c is not None:
             ranks.add(c >> 2)
+    if state.bypassed:
+        ranks.update([b >> 2 for b in state.bypassed])
     return ranks
 
 
@@ -265,18 +276,22 @@ def actors(state: State) -> list[int]:
     uncovered = None in state.covers
     seats = [state.defender] if uncovered and not taking and state.defender is not None else []
     may_pass = taking or not uncovered
-    rules = state.rules
-    if taking and rules.after_take_unlimited:
-        fits = True
-    else:  # room(state) > 0, inlined: every simulated move asks
-        limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
-        fits = (state.cap if state.cap < limit else limit) > len(state.attacks) + len(state.bypassed)
-    ranks = _table_ranks(state) if fits else None
+    ranks: set[int] | None = None  # what may be thrown in: worked out once, and only if a thrower may not pass
     hands, passed = state.hands, state.passed
     for p in throwers(state):
         hand = hands[p]
-        if hand and ((may_pass and p not in passed) or (ranks and any(c >> 2 in ranks for c in hand))):
+        if not hand:
+            continue
+        if may_pass and p not in passed:
             seats.append(p)
+            continue
+        if ranks is None:
+            left = room(state)
+            ranks = _table_ranks(state) if left is None or left > 0 else set()
+        for c in hand:  # a loop, not any() over a generator: every simulated move asks
+            if c >> 2 in ranks:
+                seats.append(p)
+                break
     seats.sort()
     return seats
 
@@ -305,10 +320,10 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> Sequence[
     if most < 1:
         return None
     lead = state.rules.lead
-    leads_counted = counted(lead, hand, most, acts)
-    if leads_counted is not None:
-        return leads_counted
     if lead is not Lead.SAME_RANK:
+        leads_counted = counted(lead, hand, most, acts)
+        if leads_counted is not None:
+            return leads_counted
         leads = variant_leads(lead, hand, most)
         acts.extend(attacks(leads))
         if state.rules.cheating:  # a lone card that breaks the lead rule
@@ -357,25 +372,28 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
             _list_extras(state, hand, acts)
     if _transfer_blocker(state) is not None:
         return
+    rank = _attack_rank(state)
+    same = [c for c in hand if c >> 2 == rank]
+    if not same and not cheating:  # nothing to pass the bout on with (the usual case): no more to work out
+        return
     assert state.defender is not None
     nxt = defender_for(state, state.defender)
     if nxt is None:
         return
     fits = _transfer_fits(state, nxt)
-    rank = _attack_rank(state)
-    may_empty = state.rules.transfer_last_card or state.stock or len(hand) > 1
+    may_empty = rules.transfer_last_card or state.stock or len(hand) > 1
     if fits >= 1 and may_empty:
-        for c in hand:
-            if c >> 2 == rank:
-                acts.append(_TRANSFER[c])
-            elif cheating:
-                acts.append(_TRANSFER_CHEAT[c])
-    if rules.transfer_show_trump and state.defender not in state.shown and _transfer_fits(state, nxt, show=True) >= 0:
-        for c in hand:
-            if c >> 2 == rank and c & 3 == trump:
-                acts.append(_SHOW[c])
-            elif cheating:
-                acts.append(_SHOW_CHEAT[c])
+        if cheating:
+            acts.extend([_TRANSFER[c] if c >> 2 == rank else _TRANSFER_CHEAT[c] for c in hand])
+        else:
+            acts.extend([_TRANSFER[c] for c in same])
+    if rules.transfer_show_trump and state.defender not in state.shown:
+        if cheating:
+            if _transfer_fits(state, nxt, show=True) >= 0:
+                acts.extend([_SHOW[c] if c >> 2 == rank and c & 3 == trump else _SHOW_CHEAT[c] for c in hand])
+        elif (rank is not None and trump is not None and (rank << 2 | trump) in hand  # one card: the rank's trump
+              and _transfer_fits(state, nxt, show=True) >= 0):
+            acts.append(_SHOW[rank << 2 | trump])
 
 
 def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
@@ -753,6 +771,11 @@ def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
     return _play(state, seat, action, check(state, seat, action) if action.cheat else False)
 
 
+# The events of the moves a game plays most are built from all five fields at once: ``Event(...)`` runs
+# NamedTuple's ``__new__``, a Python function, which cost 2-3 % of a random game's instructions.
+_event = tuple.__new__
+
+
 def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     events: list[Event] = []
     act = action.act
@@ -768,19 +791,19 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         s.covers[s.attacks.index(action.target)] = card
         if s.rules.poker_swap:  # the only rule that asks who covered (no swap after one's first cover)
             s.covered = s.covered | {seat}
-        events.append(Event(Ev.COVER, seat, (action.target, card)))
+        events.append(_event(Event, (Ev.COVER, seat, (action.target, card), None, 0)))
         if not s.hands[seat] and None in s.covers:  # американский: he threw in more than he can beat
             s.taking = True
-            events.append(Event(Ev.TAKE, seat))
-        else:
+            events.append(_event(Event, (Ev.TAKE, seat, (), None, 0)))
+        elif not s.hands[seat]:
             _after_lay(s, seat, action.cards, events)
     elif act is Act.TRANSFER or act is Act.SHOW:
         _pass_bout_on(s, seat, action, events)
     elif act is Act.TAKE:
         s.taking = True
-        events.append(Event(Ev.TAKE, seat))
+        events.append(_event(Event, (Ev.TAKE, seat, (), None, 0)))
     elif act is Act.PASS:
-        events.append(Event(Ev.PASS, seat))
+        events.append(_event(Event, (Ev.PASS, seat, (), None, 0)))
         if s.window:  # американский: the defender lets the bout end
             s.window = False
             _end_bout(s, events, taker=None)
@@ -795,7 +818,7 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         _extra_move(s, seat, action, events)
     if broken:
         s.cheats = s.cheats | {seat}
-    if s.attacks and not s.window and _bout_is_over(s):
+    if s.attacks and not s.window and (s.taking or None not in s.covers) and _bout_is_over(s):
         if not s.taking and _self_throw_window(s):
             s.window = True  # американский: the bout waits for the defender
         else:
@@ -901,8 +924,9 @@ def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event
         assert s.defender is not None
         s.cap = len(s.hands[s.defender])
     s.passed = frozenset()
-    events.append(Event(Ev.LEAD if lead else Ev.THROW_IN, seat, cards))
-    _after_lay(s, seat, cards, events)
+    events.append(_event(Event, (Ev.LEAD if lead else Ev.THROW_IN, seat, cards, None, 0)))
+    if not hand:
+        _after_lay(s, seat, cards, events)
 
 
 def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> None:
@@ -993,7 +1017,10 @@ def _bout_is_over(s: State) -> bool:
     if not s.taking and not s.hands[s.defender]:
         return True
     hands, passed = s.hands, s.passed
-    return not any(hands[p] and p not in passed for p in throwers(s))
+    for p in throwers(s):  # noqa: SIM110 - a loop, not all() over a generator: every move of a bout asks
+        if hands[p] and p not in passed:
+            return False
+    return True
 
 
 def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
@@ -1004,14 +1031,14 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     if s.rules.ranking is not Ranking.ORDER:
         _score(s, attacker, defender, taker, table, events)
     if taker is None:
-        events.append(Event(Ev.BEATEN, defender, tuple(table)))
+        events.append(_event(Event, (Ev.BEATEN, defender, tuple(table), None, 0)))
         if not (s.rules.recycle_discard and _recycled(s, table, events)):
             s.discard.extend(table)
             if s.rules.trump_swap:
                 _swap_trump(s, events)
     else:
         s.hands[taker].extend(table)
-        events.append(Event(Ev.PICKED_UP, taker, tuple(table)))
+        events.append(_event(Event, (Ev.PICKED_UP, taker, tuple(table), None, 0)))
     if defended:
         s.first_bout = False
     s.attacks, s.covers, s.bypassed = [], [], []
@@ -1088,7 +1115,7 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
             got = stock[:want]
             del stock[:want]
             hands[p].extend(got)
-            events.append(Event(Ev.DREW, p, (), None, len(got)))
+            events.append(_event(Event, (Ev.DREW, p, (), None, len(got))))
     if not stock:  # the order hands became empty; the draw order for any not recorded (an old state)
         for p in [*s.emptied, *order]:
             if p not in out and not hands[p]:
