@@ -246,7 +246,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "answers_to_refused_presses_per_move": round(stats.refused / max(moves, 1), 2),
         # what issue 10's goal lists for a move: its answer, the table's edit and the hands' (a pick, a card
         # selected for a lead of several, edits its presser's hand: left out), without the refused presses'
-        # answers, the picks' answers, the new games' messages and the pings
+        # answers, the picks' answers, the new games' messages and the pings (one answer per move: with
+        # --computers the computers' moves have none, and this counts them one too many)
         "calls_of_the_move_itself": round(
             1 + (group_edits + max(hand_edits - by_verb(inside, "handler_seconds").get("PICK", {}).get("n", 0), 0))
             / max(moves, 1), 2),
