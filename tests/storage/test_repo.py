@@ -247,36 +247,34 @@ async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older
     repo = await open_repo(tmp_path / "db.sqlite3")
     await repo.save_user(ANNA)
     await repo.owed()
-    try:
-        game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
-        [row] = await repo.owed()
-        await repo.delivered(row, 70)
-        moved = await repo.save_game(game, replace(game, max_players=5))  # ``game`` is now an old version
-        await repo.put_owed(game.id, [Owed(-5, "table", "Boris joined")])
-        older, _ = await repo.next_owed(-5)
-        await repo.put_owed(game.id, [Owed(-5, "table", "Carl joined")])
-        newer, _ = await repo.next_owed(-5)
-        assert older is not None and newer is not None and newer.wanted > older.wanted
-        await repo.delivered(older, 70)  # an edit pending as the first move queues
-        disk = threading.Event()  # the disk busy: both moves wait in aiosqlite's queue, in order
-        busy = asyncio.ensure_future(repo.db.run(lambda conn: disk.wait(5)))
-        await asyncio.sleep(0)
-        first = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=4)))
-        await asyncio.sleep(0)
-        await repo.delivered(newer, 70)  # and the newer one as the second move queues
-        second = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=3)))
-        await asyncio.sleep(0)
-        disk.set()
-        await busy
-        for move in (first, second):
-            with pytest.raises(Conflict):
-                await move
-        assert await repo.next_owed(-5) == (None, False), "the outbox counts the newest edit delivered"
-        await repo.write_marks()
-        assert await Repo(repo.db).owed() == [], "and so does the database"
-        assert (await repo.game(game.id)).max_players == moved.max_players  # type: ignore[union-attr]
-    finally:  # a failure must not leave aiosqlite's thread running: the run would hang
-        await repo.db.close()
+    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    [row] = await repo.owed()
+    await repo.delivered(row, 70)
+    moved = await repo.save_game(game, replace(game, max_players=5))  # ``game`` is now an old version
+    await repo.put_owed(game.id, [Owed(-5, "table", "Boris joined")])
+    older, _ = await repo.next_owed(-5)
+    await repo.put_owed(game.id, [Owed(-5, "table", "Carl joined")])
+    newer, _ = await repo.next_owed(-5)
+    assert older is not None and newer is not None and newer.wanted > older.wanted
+    await repo.delivered(older, 70)  # an edit pending as the first move queues
+    disk = threading.Event()  # the disk busy: both moves wait in aiosqlite's queue, in order
+    busy = asyncio.ensure_future(repo.db.run(lambda conn: disk.wait(5)))
+    await asyncio.sleep(0)
+    first = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=4)))
+    await asyncio.sleep(0)
+    await repo.delivered(newer, 70)  # and the newer one as the second move queues
+    second = asyncio.ensure_future(repo.save_game(game, replace(game, max_players=3)))
+    await asyncio.sleep(0)
+    disk.set()
+    await busy
+    for move in (first, second):
+        with pytest.raises(Conflict):
+            await move
+    assert await repo.next_owed(-5) == (None, False), "the outbox counts the newest edit delivered"
+    await repo.write_marks()
+    assert await Repo(repo.db).owed() == [], "and so does the database"
+    assert (await repo.game(game.id)).max_players == moved.max_players  # type: ignore[union-attr]
+    await repo.db.close()
 
 
 @pytest.mark.parametrize("round_", range(3))
@@ -324,14 +322,12 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
             if rng.random() < 0.1:
                 time.sleep(0.002)  # rendering, say: the writes' results pile up meanwhile
 
-    try:
-        await asyncio.gather(*(player(round_ * 100 + seed) for seed in range(10)))
-        await repo.write_marks()
-        kept = sorted((row for chat in (repo._owed or {}).values() for row in chat.values()), key=lambda r: r.id)
-        # the count of versions delivered of a row still owed may lag (see Repo._note): the rest must be equal
-        assert [replace(r, delivered=0) for r in kept] == [replace(r, delivered=0) for r in await Repo(repo.db).owed()]
-    finally:
-        await repo.db.close()
+    await asyncio.gather(*(player(round_ * 100 + seed) for seed in range(10)))
+    await repo.write_marks()
+    kept = sorted((row for chat in (repo._owed or {}).values() for row in chat.values()), key=lambda r: r.id)
+    # the count of versions delivered of a row still owed may lag (see Repo._note): the rest must be equal
+    assert [replace(r, delivered=0) for r in kept] == [replace(r, delivered=0) for r in await Repo(repo.db).owed()]
+    await repo.db.close()
 
 
 async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since(tmp_path: Path) -> None:
