@@ -15,6 +15,7 @@ that a restart or a failure left waiting.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -23,13 +24,15 @@ from durak import Action, Ev, Event
 from durak.ai import LEVELS, choose
 from durak.cards import parse_card
 from durak.engine import awaited
-from durak.record import Record, knowledge
+from durak.record import Knowledge, Record, knowledge
 from storage.models import Game, User
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it
 MOST = 5             # computers of one level at a table
 WORKER_NICENESS = 10  # the thinking process yields the CPU to the bot's event loop
+THINK_LIMIT = 10.0    # seconds past its budget before a computer's thinking counts as failed
 _BASE = 1000
+log = logging.getLogger(__name__)
 
 
 def computer_id(level: str, k: int) -> int:
@@ -81,28 +84,61 @@ def waiting_computer(game: Game) -> tuple[int, str] | None:
 
 
 class Thinker:
-    """Chooses computer moves; ``hard`` thinks in a worker process (started on first use)."""
+    """Chooses computer moves; ``hard`` thinks in a worker process (started on first use).
 
-    def __init__(self, budget_ms: float) -> None:
+    A computer never holds a game up: when its thinking fails (an error, a worker that died, or one
+    that has not answered within ``limit_s``) the failure is logged and the normal player's move is
+    played at once; a worker that failed is replaced for the next move."""
+
+    def __init__(self, budget_ms: float, limit_s: float | None = None) -> None:
         self.budget_ms = budget_ms
+        self.limit_s = limit_s if limit_s is not None else THINK_LIMIT + budget_ms / 1000
         self._pool: ProcessPoolExecutor | None = None
         self.busy: set[int] = set()  # games whose computer is thinking now
+        self.failures = 0            # thinking that failed and fell back to the normal player
 
     async def move(self, game: Game, seat: int, level: str) -> Action | None:
+        """The computer's move at ``seat``; None: the careful move of a timed-out seat (turns.timeout_action)."""
         assert game.state is not None
-        k = knowledge(game.state, seat, record_of(game))
         seed = game.id * 1_000_003 + game.state.moves
-        if level != "hard":
-            return choose(level, k, seed)
+        try:
+            k = knowledge(game.state, seat, record_of(game))
+        except Exception:
+            log.exception("game %s: seat %s's knowledge could not be built from the log", game.id, seat)
+            self.failures += 1
+            return None
+        if level == "hard":
+            try:
+                return await asyncio.wait_for(self._think(k, seed), self.limit_s)
+            except Exception:
+                log.exception("game %s: the hard computer's thinking failed; it plays the normal move", game.id)
+                self.failures += 1
+                self.close()  # a worker that died or hangs is not used again
+        try:
+            return choose("normal" if level == "hard" else level, k, seed)
+        except Exception:
+            log.exception("game %s: the %s computer failed; it plays the careful move", game.id, level)
+            self.failures += 1
+            return None
+
+    async def _think(self, k: Knowledge, seed: int) -> Action | None:
         if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it; and
             # niced, so that on a busy machine the bot's answers come before the computer's thinking
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=os.nice, initargs=(WORKER_NICENESS,))
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, level, k, seed, self.budget_ms)  # imports durak only
+        return await loop.run_in_executor(self._pool, choose, "hard", k, seed, self.budget_ms)  # imports durak only
+
+    def workers(self) -> list[int]:
+        """The pids of the thinking processes now running."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)

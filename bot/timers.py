@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot import computers, slots
 from bot.health import Heartbeat
-from bot.turns import WARN_SECONDS, timeout_action
-from durak.ai.play import fallback
+from bot.turns import WARN_SECONDS, computer_action, timeout_action
 from durak.engine import awaited
 from storage.models import Game, Status
 
@@ -87,7 +86,7 @@ class Timers:
             async def work(fresh: Game) -> None:
                 if fresh.status is not Status.PLAYING or fresh.state is None or fresh.state.moves != moves:
                     return  # someone moved meanwhile: the computer looks again at the new position
-                await service.advance(fresh, [(seat, action or fallback(fresh.state, seat), False)])
+                await service.advance(fresh, [(seat, computer_action(fresh.state, seat, action), False)])
 
             await service.with_game(game.id, work)
         except Exception:

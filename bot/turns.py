@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from durak import PASS, TAKE, Act, Action, State, is_legal
 from durak.ai import greedy
+from durak.ai.play import fallback
 from durak.engine import awaited, room
 
 TIMEOUTS = (0, 30, 60, 120, 300)  # the turn timer's choices, in seconds; 0 = off
@@ -19,6 +20,17 @@ def timeout_action(state: State, seat: int) -> Action | None:
         return TAKE if is_legal(state, seat, TAKE) else None
     done = Action(Act.PASS)
     return done if is_legal(state, seat, done) else None
+
+
+def computer_action(state: State, seat: int, chosen: Action | None) -> Action:
+    """What a computer seat plays: its choice when legal, else (its thinking failed, or chose to wait while
+    the game waits for it) the careful move of a timed-out seat, else the baseline computer's move."""
+    if chosen is not None and is_legal(state, seat, chosen):
+        return chosen
+    careful = timeout_action(state, seat)
+    if careful is not None:
+        return careful
+    return greedy.choose(state, seat) or fallback(state, seat)
 
 
 def computer_move(state: State, computer: set[int]) -> tuple[int, Action] | None:

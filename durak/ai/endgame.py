@@ -1,14 +1,25 @@
-"""The exact endgame of two players: once the stock is empty every card is known to both.
+"""The exact endgame of the last two players: once no card is hidden, the game is one of perfect information.
 
-With two players and no stock, the cards a seat cannot see are all in the other hand, so the game
-is one of perfect information and can be searched to the end: minimax over the honest moves, in
-the order the playouts use (the first awaited seat moves), with a table of positions already
-solved. Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches the best result
-possible ends the search of its node. A node budget keeps it quick: past it, the caller plays on
-with the Monte Carlo search.
+When two players hold cards (a two-player game, or the final duel of a bigger one) and every card a
+seat cannot see lies in the other hand (the stock is empty and nothing is set aside face down), the
+game can be searched to the end: minimax over the honest
+moves, in the order the playouts use (the first awaited seat moves), with a table of positions
+already solved. Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches the best
+result possible ends the search of its node.
+
+Positions can repeat: a transfer bounces the bout back (переводной), hands pass on (круговой),
+cards taken are led again. A position met again on the line being searched counts as a draw:
+neither side can force the game on from it, and a search that followed it would never end. Values
+found under that assumption are kept in the table like the others: the usual approximation of
+game-graph search, exact whenever the best line never repeats.
+
+A node budget, a deadline and a depth limit keep it quick and safe: past any of them the caller
+plays on with the Monte Carlo search.
 """
 
 from __future__ import annotations
+
+import time
 
 from durak.actions import Action
 from durak.ai.greedy import honest_moves
@@ -17,22 +28,30 @@ from durak.engine import apply_in_place, legal_actions
 from durak.state import State
 
 Key = tuple[object, ...]
+DRAW = 0.5
+MAX_DEPTH = 300        # moves along one line; far below Python's recursion limit
+CLOCK_EVERY = 256      # nodes between two looks at the clock
 
 
 class OutOfBudget(Exception):
-    """The position needs more nodes than allowed."""
+    """The position needs more nodes, time or depth than allowed."""
 
 
 def _key(s: State) -> Key:
-    return (tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), tuple(s.attacks), tuple(s.covers),
-            s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap, tuple(s.out))
+    """Everything of a no-stock position that decides how it can go on."""
+    return (tuple(tuple(sorted(h)) for h in s.hands), tuple(s.attacks), tuple(s.covers),
+            tuple(s.bypassed), s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
+            tuple(s.out), s.trump, s.sixes, s.emptied, s.scores, s.pogons, s.idle, s.lead_open, s.window,
+            s.drew, s.swapped, s.covered, s.self_thrown)
 
 
 class Solver:
-    def __init__(self, me: int, nodes: int) -> None:
+    def __init__(self, me: int, nodes: int, deadline: float | None = None) -> None:
         self.me = me
         self.left = nodes
+        self.deadline = deadline
         self.memo: dict[Key, float] = {}
+        self.path: set[Key] = set()   # the positions of the line being searched
 
     def value(self, state: State) -> float:
         """The result for ``me`` of ``state`` with best play on both sides."""
@@ -42,33 +61,42 @@ class Solver:
         found = self.memo.get(key)
         if found is not None:
             return found
+        if key in self.path:
+            return DRAW
         self.left -= 1
-        if self.left < 0:
+        if self.left < 0 or len(self.path) >= MAX_DEPTH:
+            raise OutOfBudget
+        if self.deadline is not None and self.left % CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfBudget
         seat = next_seat(state)
         assert seat is not None
         mine = seat == self.me
         best = -1.0 if mine else 2.0
-        for action in honest_moves(legal_actions(state, seat)):
-            child = state.copy()
-            apply_in_place(child, seat, action)
-            v = self.value(child)
-            if (v > best) if mine else (v < best):
-                best = v
-                if best == (1.0 if mine else 0.0):
-                    break
+        self.path.add(key)
+        try:
+            for action in honest_moves(legal_actions(state, seat)):
+                child = state.copy()
+                apply_in_place(child, seat, action)
+                v = self.value(child)
+                if (v > best) if mine else (v < best):
+                    best = v
+                    if best == (1.0 if mine else 0.0):
+                        break
+        finally:
+            self.path.discard(key)
         self.memo[key] = best
         return best
 
 
-def best_moves(state: State, me: int, nodes: int = 20_000) -> list[Action] | None:
+def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None) -> list[Action] | None:
     """The moves of ``me`` (who must be the seat to move) that keep the best result against best play, in
-    a two-player position with no stock: one winning move, else every move that draws, else every move
+    a position with no stock and two players left: one winning move, else every move that draws, else every move
     (all lose against best play, and the caller picks the one a fallible opponent most often gets wrong).
-    None when that needs more than ``nodes`` positions."""
-    if state.players != 2 or state.stock or next_seat(state) != me:
+    None when that needs more than ``nodes`` positions, or is not done by ``deadline`` (perf_counter)."""
+    if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes)
+    solver = Solver(me, nodes, deadline)
+    solver.path.add(_key(state))
     values: list[tuple[float, Action]] = []
     try:
         for action in honest_moves(legal_actions(state, me)):
@@ -78,7 +106,7 @@ def best_moves(state: State, me: int, nodes: int = 20_000) -> list[Action] | Non
             if v == 1.0:
                 return [action]
             values.append((v, action))
-    except OutOfBudget:
+    except (OutOfBudget, RecursionError):
         return None
     top = max((v for v, _ in values), default=0.0)
     return [a for v, a in values if v == top]

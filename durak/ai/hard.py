@@ -1,7 +1,7 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
-With two players and an empty stock every card is known, and the endgame is solved exactly
-(``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it plays
+Once two players are left and every card the seat cannot see is in the other hand, the endgame
+is solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it plays
 perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
 consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each player
 pick up or show stay in that hand; the face-up trump card stays under the stock), and every
@@ -34,8 +34,9 @@ from durak.record import Knowledge
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
-NODES_PER_MS = 40     # endgame positions searched per millisecond of budget (about 25 µs each)
-ENDGAME_NODES_MIN = 2_000
+ENDGAME_SHARE = 0.6   # of the budget, the most the exact endgame search may take before the deals
+ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
+ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
 
 
 def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action | None:
@@ -48,17 +49,19 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     rng = random.Random(seed)
-    v = k.view
+    started = time.perf_counter()
+    deadline = started + budget_ms / 1000  # the whole move: the exact search and the deals
     most = MAX_DEALS
-    if v.stock == 0 and len(v.counts) == 2:  # every card is known now: solve it exactly if it is small enough
-        exact = endgame.best_moves(k.sample(rng), seat, nodes=max(ENDGAME_NODES_MIN, int(budget_ms * NODES_PER_MS)))
+    if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
+        exact = endgame.best_moves(
+            k.sample(rng), seat, nodes=ENDGAME_NODES_MIN if budget_ms <= 0 else ENDGAME_NODES_MAX,
+            deadline=None if budget_ms <= 0 else started + ENDGAME_SHARE * budget_ms / 1000)
         if exact is not None:
             if len(exact) == 1:
                 return exact[0]
             candidates, most = exact, 1  # equal against best play: the one the playout does best with
     results: list[list[float]] = [[] for _ in candidates]  # per move, its result in each deal
     alive = list(range(len(candidates)))
-    deadline = time.perf_counter() + budget_ms / 1000
     deals = 0
     while deals < most and len(alive) > 1 and (deals < min(MIN_DEALS, most) or time.perf_counter() < deadline):
         deal = k.sample(rng)
@@ -73,6 +76,17 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     preferred = greedy.choose(k.sample(random.Random(seed)), seat)
     best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
     return candidates[best]
+
+
+def _nothing_hidden(k: Knowledge) -> bool:
+    """Two players left, and every card the seat cannot see is in the other one's hand (no stock, and no
+    card set aside face down, as in чукотский or потайной): the rest of the game is known to the seat."""
+    v = k.view
+    others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
+    if v.stock or len(others) != 1:
+        return False
+    other = others[0]
+    return len(k.unseen) == v.counts[other] - len(k.known[other])
 
 
 def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:

@@ -1,13 +1,18 @@
-"""A computer seat's knowledge, rebuilt from the game's stored log, is the engine's public record."""
+"""Computer seats: their ids, their knowledge rebuilt from the stored log, and thinking that never holds a game up."""
 
 from __future__ import annotations
 
-from bot.computers import computer_id, is_computer, level_of, next_computer, record_of
+import asyncio
+import os
+import signal
+
+from bot.computers import Thinker, computer_id, is_computer, level_of, next_computer, record_of
 from bot.play import events_json
-from durak import Rules, apply, new_game
-from durak.ai import LEVELS, greedy
+from bot.turns import computer_action
+from durak import PASS, TAKE, Act, Action, Rules, apply, is_legal, new_game
+from durak.ai import LEVELS, choose, greedy
 from durak.ai.play import fallback, next_seat
-from durak.record import Record
+from durak.record import Record, knowledge
 from storage.models import Game, Seat, Status, User
 
 
@@ -39,3 +44,72 @@ def test_the_record_rebuilt_from_the_log_is_the_one_kept_from_the_events() -> No
             rebuilt = record_of(game)
             assert rebuilt.known == record.known, (seed, state.moves)
             assert rebuilt.gone == record.gone and rebuilt.stock == record.stock
+
+
+def _hard_game() -> tuple[Game, int]:
+    """A fresh two-player game waiting for the lead of its hard computer, and the computer's seat."""
+    rules = Rules.from_dict({"preset": "podkidnoy"})
+    state = new_game(rules, 2, 11)
+    leader = state.attacker
+    assert leader is not None
+    seats = tuple(Seat(p, User(computer_id("hard", 1), "🤖") if p == leader else User(101, "Аня")) for p in range(2))
+    return Game(7, -5, 0, Status.PLAYING, 101, rules, 6, state, 0, None, seats), leader
+
+
+def _normal_move(game: Game, seat: int) -> Action | None:
+    assert game.state is not None
+    return choose("normal", knowledge(game.state, seat, record_of(game)), game.id * 1_000_003 + game.state.moves)
+
+
+async def _wait_for_worker(thinker: Thinker) -> list[int]:
+    for _ in range(400):
+        if pids := thinker.workers():
+            return pids
+        await asyncio.sleep(0.01)
+    raise AssertionError("the thinking process never started")
+
+
+async def test_a_thinking_process_killed_mid_move_gives_the_normal_move_at_once_and_is_replaced() -> None:
+    game, seat = _hard_game()
+    thinker = Thinker(budget_ms=5000)
+    try:
+        thinking = asyncio.create_task(thinker.move(game, seat, "hard"))
+        for pid in await _wait_for_worker(thinker):
+            os.kill(pid, signal.SIGKILL)
+        assert await asyncio.wait_for(thinking, 5) == _normal_move(game, seat)
+        assert thinker.failures == 1
+        thinker.budget_ms = 0  # the next move thinks in a new process
+        action = await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)
+        assert action is not None and thinker.failures == 1
+    finally:
+        thinker.close()
+
+
+async def test_a_thinking_process_that_never_answers_is_given_up_after_its_limit() -> None:
+    game, seat = _hard_game()
+    thinker = Thinker(budget_ms=200, limit_s=1.5)
+    try:
+        await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)  # the process is up
+        thinking = asyncio.create_task(thinker.move(game, seat, "hard"))
+        frozen = thinker.workers()
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)  # a worker that hangs
+        assert await asyncio.wait_for(thinking, 10) == _normal_move(game, seat)
+        assert thinker.failures == 1 and not set(frozen) & set(thinker.workers())
+    finally:
+        thinker.close()
+
+
+def test_a_computer_whose_choice_cannot_be_played_makes_the_careful_move() -> None:
+    game, _ = _hard_game()
+    state = game.state
+    assert state is not None
+    leader = state.attacker
+    assert leader is not None
+    lead = computer_action(state, leader, None)  # no choice: the leader still leads
+    assert lead.act is Act.ATTACK and is_legal(state, leader, lead)
+    assert computer_action(state, leader, PASS) == lead  # a pass with nothing on the table is not a move
+    after, _ = apply(state, leader, lead)
+    defender = after.defender
+    assert defender is not None
+    assert computer_action(after, defender, None) == TAKE
