@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from durak import Act, Rules, State, apply, legal_actions, new_game, position, view
-from durak.ai import LEVELS, choose, hard
+from durak.ai import LEVELS, choose, endgame, hard
 from durak.ai.play import fallback, next_seat
 from durak.arena import main as arena
 from durak.arena import wilson
@@ -178,3 +179,52 @@ def test_the_arena_prints_its_figures(capsys: object) -> None:
     assert set(out["ms_per_move"]) == {"a", "b"} and out["ms_per_move"]["a"]["p95"] >= 0
     low, high = wilson(82, 100)
     assert 0.73 < low < 0.82 < high < 0.89
+
+
+def _duels(preset: str, seeds: range, most: int = 40) -> list[State]:
+    """Positions of two-player games of ``preset`` (played by normal) once the stock is empty, up to
+    ``most`` from each game, where the seat to move has a choice."""
+    rules = Rules.from_dict({"preset": preset})
+    found: list[State] = []
+    for seed in seeds:
+        state = new_game(rules, 2, seed)
+        record = Record.start(state)
+        taken = 0
+        while not state.over and state.moves < 400 and taken < most:
+            seat = next_seat(state)
+            assert seat is not None
+            if not state.stock and len(legal_actions(state, seat)) > 1:
+                found.append(state)
+                taken += 1
+            state, events = apply(state, seat, choose("normal", knowledge(state, seat, record), seed) or
+                                  fallback(state, seat))
+            record = record.after(events)
+    return found
+
+
+def test_the_exact_endgame_ends_where_positions_repeat() -> None:
+    # transfers bounce a bout back, hands pass on: these recursed past Python's limit before; круговой's
+    # lines wander for hundreds of moves before one repeats, so most of its duels are left to the deals
+    for preset, least in (("perevodnoy", 0.5), ("circular", 0.1)):
+        positions = _duels(preset, range(6))
+        assert positions
+        solved = 0
+        for state in positions:
+            seat = next_seat(state)
+            assert seat is not None
+            moves = endgame.best_moves(state, seat, nodes=50_000)
+            if moves is not None:
+                solved += 1
+                assert all(m in legal_actions(state, seat) for m in moves)
+        assert solved >= least * len(positions), (preset, solved, len(positions))
+
+
+def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None:
+    for state in _duels("perevodnoy", range(3), most=3)[:6]:
+        seat = next_seat(state)
+        assert seat is not None
+        k = knowledge(state, seat, Record.start(state))
+        started = time.perf_counter()
+        action = hard.choose(k, 1, budget_ms=50)
+        assert action in legal_actions(state, seat)
+        assert time.perf_counter() - started < 1.0
