@@ -17,8 +17,8 @@ Choices where RULES.md is silent (see also the README):
 * Cheating: a player caught while out comes back in with the table's cards.
 * Variants (VARIANTS.md): a defender who threw in on himself more than he can beat and covers with his
   last card while cards remain to beat takes (he cannot beat them, and nobody else may act then).
-  With ``lead: highest`` a forced lead that nothing covers can go round the
-  table for ever; ``STALL_BOUTS`` idle bouts per player in a row end the game in a draw (``_stalled``).
+* Where the canon is silent: a game whose position repeats ends in a draw (``_repeated``): the third
+  time a bout begins with the same hands, roles and trump while no card has left play since.
   A lone card that breaks a variant's lead rule is listed as a cheat.
 """
 
@@ -52,7 +52,7 @@ _DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS
 _THROW_SELF = [Action(Act.THROW_SELF, (c,)) for c in _CARDS]
 _THROW_SELF_CHEAT = [Action(Act.THROW_SELF, (c,), cheat=True) for c in _CARDS]
 FIGURE_RANK = 10  # фигурный: 10s to aces score
-STALL_BOUTS = 4   # занудный: idle bouts in a row, per player, that end the game in a draw
+REPEATS = 3       # the time a bout begins in the same position that ends the game in a draw
 
 
 # ---------------------------------------------------------------- seats and roles
@@ -991,7 +991,7 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
 
 def _go_out(s: State, seat: int, events: list[Event]) -> None:
     s.out.append(seat)
-    s.idle = 0
+    s.seen = ()
     events.append(Event(Ev.OUT, seat, number=len(s.out)))
 
 
@@ -1053,8 +1053,8 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
         _turn_secret(s, events)
     if _game_over(s, defender, events):
         return
-    if s.rules.lead is Lead.HIGHEST and _stalled(s, taker is None or len(s.stock) < stock, events):
-        return
+    if taker is None or len(s.stock) != stock:
+        s.seen = ()  # a card left play or came into it: no earlier position can come back
     if s.rules.rotate_hands:
         _rotate_hands(s, events)
     if not defended and s.rules.taker_attacks and defender not in s.out:
@@ -1070,20 +1070,25 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     assert nxt is not None
     s.attacker = nxt
     s.defender = defender_for(s, nxt)
+    _repeated(s, events)
 
 
-def _stalled(s: State, progress: bool, events: list[Event]) -> bool:
-    """Where the canon is silent: with leads forced to the highest rank a card nothing covers (an ace
-    without trumps, the trump ace) can go round the table for ever, each defender taking it. When
-    ``STALL_BOUTS`` bouts per player in a row end in a take that changes nothing else (nobody drew,
-    nobody went out), the game ends in a draw: that is what players agree on."""
-    s.idle = 0 if progress else s.idle + 1
-    if s.idle < STALL_BOUTS * (len(s.hands) - len(s.out)):
-        return False
+def _repeated(s: State, events: list[Event]) -> None:
+    """Where the canon is silent: with no stock, cards can go round for ever (a forced lead nothing
+    covers in занудный, hands passed on in круговой, a card taken and led back). Players call such a
+    game a draw once it truly repeats: when a bout begins for the ``REPEATS``-th time with the same
+    hands, roles and trump, and no card has left play or come from the stock since (the repeats are
+    counted back to then). Then the game ends in a draw."""
+    if s.stock:
+        return
+    hands = ".".join(format(sum(1 << c for c in hand), "x") for hand in s.hands)
+    position = f"{hands}/{s.attacker}/{s.defender}/{s.trump}/{s.bouts_beaten & 1}/{s.scores}/{s.pogons}"
+    if s.seen.count(position) < REPEATS - 1:
+        s.seen = (*s.seen, position)
+        return
     s.over, s.draw, s.losers, s.pogony = True, True, (), False
     s.attacker = s.defender = None
     events.append(Event(Ev.GAME_OVER))
-    return True
 
 
 def _clockwise(s: State, seat: int) -> list[int]:

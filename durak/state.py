@@ -12,7 +12,8 @@ from typing import Any
 from durak.cards import SUIT_LETTERS, Card, Suit, card_code, deck, parse_card, parse_suit
 from durak.rules import Ranking, Rules, RulesError
 
-FORMAT_VERSION = 4  # 2 added "emptied", 3 the variants' "set_aside", "scores", "pogons", 4 their bout state; older read
+FORMAT_VERSION = 5  # 2 added "emptied", 3 the variants' "set_aside", "scores", "pogons", 4 their bout state,
+#                      5 "seen" (the repetition draw) for "idle"; older read
 
 
 class StateError(ValueError):
@@ -49,7 +50,7 @@ class State:
     set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
     scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
-    idle: int = 0                    # занудный: bouts in a row that changed nothing but who holds the cards
+    seen: tuple[str, ...] = ()       # the bouts begun with no stock since a card last left play (engine._repeated)
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far
     seed: int = 0                    # отбойный: the game's seed, for shuffles during play
@@ -78,7 +79,7 @@ class State:
             self.discard[:], self.attacks[:], self.covers[:], self.attacker, self.defender,
             self.first_bout, self.cap, self.taking, self.passed, self.shown, self.cheats,
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
-            self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.idle,
+            self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.seen,
             self.coverers, self.bouts_beaten, self.seed, self.secret, self.bypassed[:], self.lead_open, self.window,
             self.drew, self.swapped, self.covered, self.self_thrown, self.trumps, self.second_card, self.memo,
         )
@@ -124,7 +125,7 @@ class State:
             "set_aside": codes(self.set_aside),
             "scores": list(self.scores),
             "pogons": [list(p) for p in self.pogons],
-            "idle": self.idle,
+            "seen": list(self.seen),
             "coverers": [list(p) for p in self.coverers],
             "bouts_beaten": self.bouts_beaten,
             "seed": self.seed,
@@ -168,6 +169,12 @@ def _pair(trumps: Any) -> tuple[Suit, Suit]:
     return first, second
 
 
+def _fingerprint(f: Any) -> str:
+    if not isinstance(f, str) or len(f) > 1000:
+        raise StateError(f"bad position fingerprint {f!r}")
+    return f
+
+
 def _rank(r: Any) -> int:
     if not isinstance(r, int) or isinstance(r, bool) or not 2 <= r <= 14:
         raise StateError(f"bad rank {r!r}")
@@ -177,7 +184,7 @@ def _rank(r: Any) -> int:
 def _from_json(data: Any) -> State:
     if not isinstance(data, dict):
         raise StateError("a game state must be a JSON object")
-    if data.get("format") not in (1, 2, 3, FORMAT_VERSION):  # older formats lack the later fields
+    if data.get("format") not in (1, 2, 3, 4, FORMAT_VERSION):  # older formats lack the later fields
         raise StateError(f"unsupported state format {data.get('format')!r} (expected {FORMAT_VERSION})")
     rules = Rules.from_dict(data["rules"])
 
@@ -228,7 +235,7 @@ def _from_json(data: Any) -> State:
         set_aside=cards(data.get("set_aside", [])),
         scores=tuple(_count(n) for n in data.get("scores", [])),
         pogons=tuple(tuple(_rank(r) for r in p) for p in data.get("pogons", [])),
-        idle=_count(data.get("idle", 0)),
+        seen=tuple(_fingerprint(f) for f in data.get("seen", [])),
         coverers=tuple((_count(i), _seat(p)) for i, p in data.get("coverers", [])),
         bouts_beaten=_count(data.get("bouts_beaten", 0)),
         seed=_count(data.get("seed", 0)),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -98,7 +99,7 @@ def test_apply_never_changes_its_input() -> None:
 def test_json_round_trip_and_format_version() -> None:
     s = new_game(Rules.from_dict({"preset": "perevodnoy", "cheating": True}), 4, seed=2)
     data = json.loads(json.dumps(s.to_json()))
-    assert data["format"] == 4
+    assert data["format"] == 5
     assert State.from_json(data) == s
 
 
@@ -129,11 +130,19 @@ def test_the_variants_bout_state_round_trips() -> None:
     assert State.from_json(data) == s
 
 
+def test_a_state_of_format_4_is_still_read() -> None:
+    """Games stored with the count of idle bouts (format 4) go on after an upgrade, counting repeats anew."""
+    s = new_game(Rules.from_dict({"preset": "tedious"}), 3, seed=5)
+    data = s.to_json()
+    del data["seen"]
+    assert State.from_json({**data, "idle": 3, "format": 4}) == s
+
+
 def test_a_state_of_format_2_is_still_read() -> None:
     """Games stored before the variants (format 3: set-aside cards, scores, pogony) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "perevodnoy"}), 3, seed=5)
     data = s.to_json()
-    for key in ("set_aside", "scores", "pogons", "idle", *FORMAT_4_KEYS):
+    for key in ("set_aside", "scores", "pogons", *FORMAT_4_KEYS, "seen"):
         del data[key]
     data["rules"] = {k: v for k, v in data["rules"].items() if k in OLD_OPTIONS}
     assert State.from_json({**data, "format": 2}) == s
@@ -154,7 +163,7 @@ def test_a_state_of_format_1_is_still_read() -> None:
     """Games stored before format 2 (which keeps the order hands emptied in) go on after an upgrade."""
     s = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, seed=4)
     data = s.to_json()
-    for key in ("emptied", "set_aside", "scores", "pogons", "idle", *FORMAT_4_KEYS):
+    for key in ("emptied", "set_aside", "scores", "pogons", *FORMAT_4_KEYS, "seen"):
         del data[key]
     assert State.from_json({**data, "format": 1}) == s
 
@@ -246,30 +255,34 @@ def test_awaited_follows_the_bout() -> None:
     assert awaited(s) == [0]
 
 
-def test_forced_leads_going_round_for_ever_end_in_a_draw() -> None:
+def test_forced_leads_going_round_for_ever_end_in_a_draw_when_the_position_comes_back_a_third_time() -> None:
     """занудный without trumps: every lead must be an ace and nothing covers an ace, so each defender takes
-    and the aces go round the table. After STALL_BOUTS idle bouts per player the game is a draw."""
-    from durak.engine import STALL_BOUTS, actors
+    and the aces go round the table. The game is a draw the third time a bout begins in the same position
+    (hands, roles), not after a count of bouts."""
+    from durak.engine import actors
     from durak.setup import position
 
     rules = Rules.from_dict({"preset": "tedious", "trump_suit": "none"})
     hands = [[parse_card(c) for c in h] for h in (["AS", "6C"], ["AC", "6D"], ["AD", "6H"])]
     state = position(rules, hands, [], None, attacker=0, first_bout=False)
-    bouts = 0
+    starts: list[tuple[object, ...]] = []
     while not state.over:
         seat = actors(state)[0]
         acts = legal_actions(state, seat)
         if not state.attacks:
             assert {a.act for a in acts} == {Act.ATTACK} and all(c >> 2 == 14 for a in acts for c in a.cards)
+            starts.append((tuple(frozenset(h) for h in state.hands), state.attacker, state.defender))
+            assert max(Counter(starts).values()) < 3, "the game goes on until a position comes back a third time"
             action = acts[0]
         elif seat == state.defender:
             assert [a.act for a in acts] == [Act.TAKE], "nothing covers an ace without trumps"
             action = acts[0]
         else:
             action = next(a for a in acts if a.act is Act.PASS)
-        state, events = apply(state, seat, action)
-        bouts += any(e.kind is Ev.PICKED_UP for e in events)
-        assert bouts <= STALL_BOUTS * 3
-    assert bouts == STALL_BOUTS * 3
+        state, _ = apply(state, seat, action)
+        assert state.moves < 200
     assert state.draw and state.losers == () and state.out == []
+    final = tuple(frozenset(h) for h in state.hands)
+    assert sum(hands == final for hands, _, _ in starts) == 2, "it ended as a position came round the third time"
+    assert len(starts) == 16
 
