@@ -47,14 +47,15 @@ def choose(state: State, seat: int) -> Action | None:
     return _throw_in(state, seat, honest)
 
 
-def _cost(state: State, seat: int, cards: tuple[Card, ...]) -> int:
+def cost(state: State, seat: int, cards: tuple[Card, ...]) -> int:
+    """What laying ``cards`` spends: the strength of the dearest of them for ``seat``."""
     return max((strength(c, trump_of(state, seat)) for c in cards), default=0)
 
 
 def _lead(state: State, seat: int, honest: list[Action]) -> Action:
     # The cheapest rank, with as many of its cards as may be led at once (never the unseen stock card).
     leads = [a for a in honest if a.act is Act.ATTACK]
-    return min(leads or honest, key=lambda a: (_cost(state, seat, a.cards), -len(a.cards)))
+    return min(leads or honest, key=lambda a: (cost(state, seat, a.cards), -len(a.cards)))
 
 
 def _defend(state: State, seat: int, honest: list[Action]) -> Action:
@@ -62,7 +63,7 @@ def _defend(state: State, seat: int, honest: list[Action]) -> Action:
     passes_on = [a for a in honest if a.act is Act.SHOW or
                  (a.act is Act.TRANSFER and a.card & 3 != trump)]
     if passes_on:
-        return min(passes_on, key=lambda a: (a.act is not Act.SHOW, _cost(state, seat, a.cards)))
+        return min(passes_on, key=lambda a: (a.act is not Act.SHOW, cost(state, seat, a.cards)))
     plan = cover_plan(state.hands[seat], [a for a, c in zip(state.attacks, state.covers, strict=True)
                                           if c is None], trump, beater_table(state.rules, trump))
     if plan is None and any(a.act is Act.DRAW_CARD for a in honest):
@@ -100,5 +101,5 @@ def _throw_in(state: State, seat: int, honest: list[Action]) -> Action | None:
     throws = [a for a in honest if a.act is Act.ATTACK and
               not (stock_left and (a.card & 3 == trump or a.card >> 2 >= HIGH_TRUMP_RANK))]
     if throws:
-        return min(throws, key=lambda a: _cost(state, seat, a.cards))
+        return min(throws, key=lambda a: cost(state, seat, a.cards))
     return next((a for a in honest if a.act is Act.PASS), None)

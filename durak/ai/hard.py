@@ -5,8 +5,10 @@ is solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, a
 perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
 consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each player
 pick up or show stay in that hand; the face-up trump card stays under the stock), and every
-candidate move is played out to the end in the same deals by the greedy player for every seat. The
-move with the best mean score wins; deals go on until the time budget is spent. All candidates
+candidate move (at most MAX_CANDIDATES of them) is played out to the end in the same deals by the
+greedy player for every seat. The move with the best mean score wins; deals go on until the time
+budget is spent, which covers the whole move: the exact search, and a deal begun is dropped when
+the budget ends inside it. All candidates
 share each deal, so they are compared on equal luck, and every MIN_DEALS deals the moves clearly
 behind the best (by two standard errors of their deal-by-deal difference) are dropped, so the rest
 get more deals.
@@ -16,7 +18,7 @@ breaks a rule is face up for everyone), unless that seat is its partner.
 
 Its entry point takes a ``Knowledge``, never a ``State``: it cannot see a hidden card, and two
 positions its seat cannot tell apart give the same choice for the same seed and number of deals
-(a budget of 0 plays exactly MIN_DEALS; a time budget plays as many as fit).
+(a budget of 0 plays exactly MIN_DEALS; a time budget plays as many as fit, at least one).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from durak.ai import endgame, greedy
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
 from durak.record import Knowledge
+from durak.state import State
 
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
+MAX_CANDIDATES = 16   # moves searched at most (the others are never better by the greedy player's measure)
 ENDGAME_SHARE = 0.6   # of the budget, the most the exact endgame search may take before the deals
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
@@ -51,31 +55,56 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     rng = random.Random(seed)
     started = time.perf_counter()
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the deals
+    timed = budget_ms > 0
     most = MAX_DEALS
     if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
-            k.sample(rng), seat, nodes=ENDGAME_NODES_MIN if budget_ms <= 0 else ENDGAME_NODES_MAX,
-            deadline=None if budget_ms <= 0 else started + ENDGAME_SHARE * budget_ms / 1000)
+            k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
+            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
         if exact is not None:
             if len(exact) == 1:
                 return exact[0]
             candidates, most = exact, 1  # equal against best play: the one the playout does best with
+    typical = k.sample(random.Random(seed))
+    preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
+    candidates = _shortlist(candidates, preferred, typical, seat)
     results: list[list[float]] = [[] for _ in candidates]  # per move, its result in each deal
     alive = list(range(len(candidates)))
     deals = 0
-    while deals < most and len(alive) > 1 and (deals < min(MIN_DEALS, most) or time.perf_counter() < deadline):
+    # with no time budget exactly MIN_DEALS deals (repeatable); with one, as many as fit, at least one
+    while deals < most and len(alive) > 1 and (time.perf_counter() < deadline if timed else deals < MIN_DEALS):
         deal = k.sample(rng)
+        finished = True
         for i in alive:
             state = deal.copy()
             apply_in_place(state, seat, candidates[i])
             results[i].append(score(play_out(state), seat))
+            if timed and deals and time.perf_counter() > deadline:
+                finished = False
+                break
+        if not finished:  # the budget ran out inside this deal: dropped, so every move keeps the same deals
+            for i in alive:
+                del results[i][deals:]
+            break
         deals += 1
         if deals % MIN_DEALS == 0:  # the deals go to the moves still in the running
             alive = _contenders(alive, results)
-    # ties go to the greedy player's own choice
-    preferred = greedy.choose(k.sample(random.Random(seed)), seat)
     best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
     return candidates[best]
+
+
+def _shortlist(candidates: list[Action], preferred: Action | None, typical: State, seat: int) -> list[Action]:
+    """At most MAX_CANDIDATES moves to search (a lead of groups from a big hand lists thousands): the
+    greedy player's choice, the cheapest move of each kind (take, pass, transfer …), then the cheapest."""
+    if len(candidates) <= MAX_CANDIDATES:
+        return candidates
+    ordered = sorted(candidates, key=lambda a: (greedy.cost(typical, seat, a.cards), -len(a.cards)))
+    kept = [preferred] if preferred in candidates else []
+    for a in ordered:
+        if a.act not in {b.act for b in kept}:
+            kept.append(a)
+    kept += [a for a in ordered if a not in kept][:MAX_CANDIDATES - len(kept)]
+    return kept[:MAX_CANDIDATES]
 
 
 def _nothing_hidden(k: Knowledge) -> bool:

@@ -18,6 +18,7 @@ from durak.arena import wilson
 from durak.cards import deck, parse_card
 from durak.record import Record, knowledge
 from durak.rules import PRESETS
+from durak.soak import main as soak
 from tests.engine.test_properties import tables
 
 
@@ -228,3 +229,27 @@ def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None
         action = hard.choose(k, 1, budget_ms=50)
         assert action in legal_actions(state, seat)
         assert time.perf_counter() - started < 1.0
+
+
+def test_the_soak_finds_no_exception_illegal_move_or_stall(capsys: object) -> None:
+    # groups (thousands of leads), circular and two-player perevodnoy (positions that repeat): the presets
+    # where a computer once thought for a minute, recursed without end, or two of them played for ever
+    code = soak(["--games", "1", "--preset", "groups", "--preset", "circular", "--preset", "perevodnoy",
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert out["games"] == 6 * (5 + 5 + 5)
+    assert (out["exceptions"], out["illegal"], out["stalls"]) == (0, 0, 0), out["examples"]
+    assert code == 0 and out["slowest_move_ms"] < 2000
+
+
+def test_hard_keeps_to_its_budget_with_hundreds_of_leads() -> None:
+    rules = Rules.from_dict({"preset": "groups"})
+    hand = cards("6S", "6C", "6D", "7S", "7C", "7H", "8S", "8C", "8D", "9S", "9C", "9H", "10S", "10D", "JS", "JC",
+                 "QS", "QD", "KC")
+    state = position(rules, [hand, cards("AS", "AC", "AD"), cards("AH", "KS", "KD")], stock=cards("QC", "6H"),
+                     trump=3, attacker=0, first_bout=False)
+    assert len(legal_actions(state, 0)) > 200  # 8 deals of each took seconds before
+    started = time.perf_counter()
+    action = hard.choose(knowledge(state, 0, Record.start(state)), 1, budget_ms=100)
+    assert action in legal_actions(state, 0)
+    assert time.perf_counter() - started < 1.0
