@@ -1074,15 +1074,13 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
 
 
 def _repeated(s: State, events: list[Event]) -> None:
-    """Where the canon is silent: with no stock, cards can go round for ever (a forced lead nothing
-    covers in занудный, hands passed on in круговой, a card taken and led back). Players call such a
+    """Where the canon is silent: cards can go round for ever (a forced lead nothing covers in занудный,
+    hands passed on in круговой, a card taken and led back while full hands draw nothing). Players call such a
     game a draw once it truly repeats: when a bout begins for the ``REPEATS``-th time with the same
     hands, roles and trump, and no card has left play or come from the stock since (the repeats are
     counted back to then). Then the game ends in a draw."""
-    if s.stock:
-        return
     hands = ".".join(format(sum(1 << c for c in hand), "x") for hand in s.hands)
-    position = f"{hands}/{s.attacker}/{s.defender}/{s.trump}/{s.bouts_beaten & 1}/{s.scores}/{s.pogons}"
+    position = f"{hands}/{len(s.stock)}/{s.attacker}/{s.defender}/{s.trump}/{s.bouts_beaten & 1}/{s.scores}/{s.pogons}"
     if s.seen.count(position) < REPEATS - 1:
         s.seen = (*s.seen, position)
         return

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from durak.cards import Card, deck
 from durak.events import Ev, Event
+from durak.rules import StockMode
 from durak.state import State
 from durak.view import View, shown_trump_card, view
 
@@ -36,6 +37,7 @@ class Record:
     gone: frozenset[Card]                # the discard
     stock: int                           # cards left in the stock
     trump_card: Card | None              # the face-up card under the stock (it goes to whoever draws last)
+    second_card: Card | None = None      # двухкозырной: seat 1's face-up card, under seat 0's (drawn last)
 
     @classmethod
     def start(cls, state: State, since_deal: Iterable[Event] = ()) -> Record:
@@ -44,15 +46,17 @@ class Record:
         whoever holds that card once the stock is gone drew it (or was dealt it) in front of everyone."""
         seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
             [e for e in since_deal if e.kind is not Ev.DREW])
-        card = state.trump_card if shown_trump_card(state) is not None or not state.stock else None
-        known = tuple(k | {card} if card is not None and not state.stock and card in hand else k
-                      for k, hand in zip(seen.known, state.hands, strict=True))
-        return cls(known, frozenset(state.discard), len(state.stock), card)
+        second = state.second_card  # both of двухкозырной's cards lie face up from the deal
+        public = shown_trump_card(state) is not None or not state.stock or second is not None
+        card = state.trump_card if public else None
+        drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
+        known = tuple(k | (drawn & set(hand)) for k, hand in zip(seen.known, state.hands, strict=True))
+        return cls(known, frozenset(state.discard), len(state.stock), card, second)
 
     def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
-        gone, stock, face = self.gone, self.stock, self.trump_card
+        gone, stock, face, second = self.gone, self.stock, self.trump_card, self.second_card
         for e in events:
             kind, seat = e.kind, e.seat
             if kind is Ev.HANDS_ROTATED:  # what was known of a hand now lies in the next active seat's
@@ -69,8 +73,8 @@ class Record:
                 old, face = e.cards
                 gone = gone.difference((face,)) | {old}
                 continue
-            if kind is Ev.SECRET_TRUMP:  # потайной: turned face up and laid aside, out of play
-                gone = gone | set(e.cards)
+            if kind is Ev.SECRET_TRUMP:  # потайной: turned face up and laid aside, out of play: the face-up card
+                face = e.cards[0]
                 continue
             if seat is None:
                 continue
@@ -81,8 +85,8 @@ class Record:
                 known[seat] = frozenset()
             elif kind is Ev.DREW_CARD or kind is Ev.STOCK_LEAD:
                 stock -= 1
-                if kind is Ev.DREW_CARD and stock == 0 and face is not None and self.stock > 0:
-                    known[seat] = known[seat] | {face}
+                if kind is Ev.DREW_CARD:
+                    known[seat] = known[seat] | _taken(face, second, stock + 1, stock)
             elif kind in _LAID:
                 laid = e.cards[1:] if kind is Ev.COVER else e.cards
                 known[seat] = known[seat].difference(laid)
@@ -92,11 +96,22 @@ class Record:
                 gone = gone | set(e.cards)
             elif kind is Ev.DREW:
                 stock -= e.number
-                if stock == 0 and face is not None and self.stock > 0:
-                    known[seat] = known[seat] | {face}
+                known[seat] = known[seat] | _taken(face, second, stock + e.number, stock)
         if stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card:
             return self
-        return Record(tuple(known), gone, stock, face)
+        return Record(tuple(known), gone, stock, face, second)
+
+
+def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
+    """The face-up cards at the bottom of the stock, each with the number of cards under it."""
+    if second is None:
+        return [] if face is None else [(face, 0)]
+    return [(second, 0)] if face is None else [(face, 1), (second, 0)]
+
+
+def _taken(face: Card | None, second: Card | None, before: int, after: int) -> frozenset[Card]:
+    """The face-up cards a draw that took the stock from ``before`` cards to ``after`` took, in front of all."""
+    return frozenset(c for c, depth in _faces(face, second) if after <= depth < before)
 
 
 _LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.THROW_SELF})
@@ -113,6 +128,7 @@ class Knowledge:
     gone: frozenset[Card]
     unseen: frozenset[Card]
     trump_card: Card | None              # turned up at the deal: everyone saw it
+    aside: frozenset[Card] = frozenset()  # face-up cards everyone saw laid aside, out of play (чукотский, потайной)
 
     @property
     def seat(self) -> int:
@@ -136,9 +152,13 @@ class Knowledge:
             hands.append(hand + pool[:take])
             del pool[:take]
         face = [c for c in (v.trump_card, v.second_card) if c is not None] if v.stock else []
-        stock = pool[:v.stock - len(face)] + face
+        stock = pool[:v.stock - len(face)]
+        if v.rules.stock_mode is StockMode.SORTED:  # албанский: aces on top, one rank in shuffled order
+            stock.sort(key=lambda c: -(c >> 2))
+        stock += face
         set_aside = pool[v.stock - len(face):]
         secret = set_aside.pop() if v.secret and set_aside else None
+        set_aside += sorted(self.aside)
         bypassed = v.bypassed
         trump_card, second = self.trump_card, v.second_card
         if v.trumps is not None and second is None:  # двухкозырной: seat 1's face-up card lies alone
@@ -150,7 +170,8 @@ class Knowledge:
             first_bout=v.first_bout,
             cap=v.cap, taking=v.taking, passed=v.passed, shown=v.shown, cheats=v.cheats, accused=v.accused,
             sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
-            moves=v.moves, emptied=v.emptied, set_aside=set_aside, scores=v.scores, pogons=v.pogons, secret=secret,
+            moves=v.moves, emptied=v.emptied, set_aside=set_aside, bouts_beaten=v.bouts_beaten, scores=v.scores,
+            pogons=v.pogons, secret=secret,
             bypassed=[a for a, _ in v.table[:bypassed]], lead_open=v.lead_open, window=v.window, drew=v.drew,
             swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown, trumps=v.trumps, second_card=second)
 
@@ -160,8 +181,13 @@ def knowledge(state: State, seat: int, record: Record) -> Knowledge:
     v = view(state, seat)
     known = tuple(frozenset() if p == seat else record.known[p] for p in range(state.players))
     seen = set(v.hand).union(*known, record.gone, (c for pair in v.table for c in pair if c is not None))
-    for face in (v.trump_card, v.second_card):
-        if face is not None:
-            seen.add(face)
-    unseen = frozenset(c for c in deck(state.rules.deck_size) if c not in seen)
-    return Knowledge(v, known, record.gone, unseen, v.trump_card if record.trump_card is None else record.trump_card)
+    trump_card = v.trump_card if record.trump_card is None else record.trump_card
+    aside: frozenset[Card] = frozenset()
+    rules = state.rules
+    laid_aside = rules.stock_mode is StockMode.REMOVED and trump_card not in seen  # with the stock, at the deal
+    turned = rules.secret_trump and not v.secret and not v.stock  # the secret card, turned beside the table
+    if trump_card is not None and v.set_aside and (laid_aside or turned):
+        aside = frozenset((trump_card,))
+    seen |= aside | {c for c in (v.trump_card, v.second_card) if c is not None}
+    unseen = frozenset(c for c in deck(rules.deck_size) if c not in seen)
+    return Knowledge(v, known, record.gone, unseen, trump_card, aside)

@@ -54,6 +54,7 @@ class View:
     self_thrown: tuple[Card, ...] = ()
     trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump (both public)
     second_card: Card | None = None  # двухкозырной: seat 1's face-up card while it lies under seat 0's
+    bouts_beaten: int = 0            # отбойный: bouts ended бито so far (every second one is recycled)
 
 
 def view(state: State, seat: int | None) -> View:
@@ -100,6 +101,7 @@ def view(state: State, seat: int | None) -> View:
         self_thrown=state.self_thrown,
         trumps=state.trumps,
         second_card=_second_card(state),
+        bouts_beaten=state.bouts_beaten,
     )
 
 
