@@ -47,7 +47,10 @@ class Record:
         seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
             [e for e in since_deal if e.kind is not Ev.DREW])
         second = state.second_card  # both of двухкозырной's cards lie face up from the deal
-        public = shown_trump_card(state) is not None or not state.stock or second is not None
+        # once drawn, the face-up card's holder is public, unless невидимый hid it and the draw that took it
+        # took others too: without the draws, the safe reading is that nobody saw it
+        drawn_unseen = state.rules.trump_card_hidden and not state.stock
+        public = shown_trump_card(state) is not None or (not state.stock and not drawn_unseen) or second is not None
         card = state.trump_card if public else None
         drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
         known = tuple(k | (drawn & set(hand)) for k, hand in zip(seen.known, state.hands, strict=True))
