@@ -6,6 +6,8 @@ import asyncio
 import os
 import signal
 
+import pytest
+
 from bot.computers import Thinker, computer_id, is_computer, level_of, next_computer, record_of
 from bot.play import events_json
 from bot.turns import computer_action
@@ -13,6 +15,7 @@ from durak import PASS, TAKE, Act, Action, Rules, apply, is_legal, new_game
 from durak.ai import LEVELS, choose, greedy
 from durak.ai.play import fallback, next_seat
 from durak.record import Record, knowledge
+from durak.rules import PRESETS
 from storage.models import Game, Seat, Status, User
 
 
@@ -26,24 +29,12 @@ def test_computer_ids_name_their_level_and_never_a_person() -> None:
     assert next_computer(game, "hard") is None and next_computer(game, "easy") == computer_id("easy", 1)
 
 
-def test_the_record_rebuilt_from_the_log_is_the_one_kept_from_the_events() -> None:
-    for seed in range(30):
-        players = 2 + seed % 3
-        rules = Rules.from_dict({"preset": ("podkidnoy", "perevodnoy")[seed % 2]})
-        state = new_game(rules, players, seed)
-        record = Record.start(state)
-        log: list[dict[str, object]] = []
-        while not state.over:
-            seat = next_seat(state)
-            assert seat is not None
-            taking = state.taking
-            state, events = apply(state, seat, greedy.choose(state, seat) or fallback(state, seat))
-            record = record.after(events)
-            log += events_json(events, None, taking)
-            game = Game(1, -5, 0, Status.PLAYING, 101, rules, 6, state, 0, None, log=tuple(log))
-            rebuilt = record_of(game)
-            assert rebuilt.known == record.known, (seed, state.moves)
-            assert rebuilt.gone == record.gone and rebuilt.stock == record.stock
+# потайной is left out: after the secret card is turned, the bot's path no longer knows who drew the old
+# face-up card (the stored log leaves out the draws): it knows less than the arena's, never more
+@pytest.mark.parametrize("preset", [p for p in PRESETS if p != "secret_trump"])
+def test_the_bot_and_the_arena_give_a_seat_the_same_knowledge(preset: str) -> None:
+    players = min(3, Rules.from_dict({"preset": preset}).max_players())
+    assert not _paths_differ(preset, players, 5)
 
 
 def _hard_game() -> tuple[Game, int]:
