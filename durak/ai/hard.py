@@ -37,7 +37,7 @@ from durak.state import State
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
-MAX_CANDIDATES = 16   # moves searched at most (the others are never better by the greedy player's measure)
+MAX_CANDIDATES = 16   # moves searched at most (the rest are dearer by the greedy player's measure)
 ENDGAME_SHARE = 0.6   # of the budget, the most the exact endgame search may take before the deals
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
@@ -72,7 +72,8 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     alive = list(range(len(candidates)))
     deals = 0
     # with no time budget exactly MIN_DEALS deals (repeatable); with one, as many as fit, at least one
-    while deals < most and len(alive) > 1 and (time.perf_counter() < deadline if timed else deals < MIN_DEALS):
+    while deals < most and len(alive) > 1 and (
+            (not deals or time.perf_counter() < deadline) if timed else deals < MIN_DEALS):
         deal = k.sample(rng)
         finished = True
         for i in alive:
