@@ -225,6 +225,7 @@ _EVENT_TEXTS = {
     Ev.SWAPPED: N_("{who} swaps two cards with the stock"),
     Ev.THROW_SELF: N_("{who} throws {cards} in on himself"),
     Ev.SECRET_TRUMP: N_("The secret card is turned: {cards}, the new trump"),
+    Ev.FACE_SHOWN: N_("The last card of the stock is turned up: {cards}"),
 }
 _PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 

@@ -779,6 +779,7 @@ _event = tuple.__new__
 def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     events: list[Event] = []
     act = action.act
+    stock = len(s.stock)
     if act is Act.ATTACK:
         if s.lead_open:
             _complete_lead(s, seat, action.cards, events)
@@ -823,6 +824,8 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
             s.window = True  # американский: the bout waits for the defender
         else:
             _end_bout(s, events, taker=s.defender if s.taking else None)
+    if len(s.stock) == 1 < stock and s.rules.trump_card_hidden and s.stock[0] == s.trump_card:
+        events.append(Event(Ev.FACE_SHOWN, None, (s.stock[0],)))  # невидимый: the last card lies face up now
     s.moves += 1
     return events
 

@@ -33,6 +33,7 @@ class Ev(StrEnum):
     COUNTER = "counter"        # прибалтийский: seat beat cards[0] with cards[1], struck back with cards[1:] at other
     THROW_SELF = "throw_self"  # американский: the defender (seat) threw cards in on himself
     SECRET_TRUMP = "secret_trump"  # потайной: the secret card (cards[0]) is turned: its suit is trump from now on
+    FACE_SHOWN = "face_shown"  # невидимый: the face-up card (cards[0]) shows, now the stock's only card
 
 
 class Event(NamedTuple):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from durak.cards import Card, deck
 from durak.events import Ev, Event
-from durak.rules import StockMode
+from durak.rules import Deal, StockMode
 from durak.state import State
 from durak.view import View, shown_trump_card, view
 
@@ -47,9 +47,11 @@ class Record:
         seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
             [e for e in since_deal if e.kind is not Ev.DREW])
         second = state.second_card  # both of двухкозырной's cards lie face up from the deal
-        # once drawn, the face-up card's holder is public, unless невидимый hid it and the draw that took it
-        # took others too: without the draws, the safe reading is that nobody saw it
-        drawn_unseen = state.rules.trump_card_hidden and not state.stock
+        # once drawn, the face-up card's holder is public, unless невидимый hid it until a draw that took it
+        # with other cards: then the log holds no face_shown, and nobody saw it
+        rules = state.rules
+        no_stock_dealt = rules.deal is Deal.WHOLE_DECK or state.players * rules.hand_size >= rules.deck_size
+        drawn_unseen = rules.trump_card_hidden and not state.stock and seen.trump_card is None and not no_stock_dealt
         public = shown_trump_card(state) is not None or (not state.stock and not drawn_unseen) or second is not None
         card = state.trump_card if public else None
         drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
@@ -75,6 +77,9 @@ class Record:
             if kind is Ev.TRUMP_SWAPPED:  # козырной: the old face-up card is discarded, a cover lies there now
                 old, face = e.cards
                 gone = gone.difference((face,)) | {old}
+                continue
+            if kind is Ev.FACE_SHOWN:  # невидимый: everyone sees it now, and who draws it
+                face = e.cards[0]
                 continue
             if kind is Ev.SECRET_TRUMP:  # потайной: turned face up and laid aside, out of play: the face-up card
                 face = e.cards[0]
