@@ -845,6 +845,7 @@ def _extra_move(s: State, seat: int, action: Action, events: list[Event]) -> Non
         hand.append(stock.pop(0))
         s.drew = s.drew | {seat}
         events.append(Event(Ev.DREW_CARD, seat))
+        _face_up_drawn(s, seat, hand[-1:], len(stock) + 1, events)
     elif act is Act.SWAP:
         for c in action.cards:
             hand.remove(c)
@@ -1098,6 +1099,16 @@ def _clockwise(s: State, seat: int) -> list[int]:
     return [p for p in ((seat + i) % n for i in range(1, n)) if p not in s.out]
 
 
+def _face_up_drawn(s: State, seat: int, got: list[Card], before: int, events: list[Event]) -> None:
+    """The face-up cards among those ``seat`` drew from a stock of ``before`` cards: everyone saw them go to
+    his hand (невидимый: only the one that lay alone, shown)."""
+    if s.rules.trump_card_hidden and before > 1:
+        return
+    for card in (s.trump_card, s.second_card):
+        if card is not None and card in got:
+            events.append(Event(Ev.FACE_DRAWN, seat, (card,)))
+
+
 def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None:
     """Draw to ``hand_size``: the main attacker, the others clockwise from the defender's left,
     the defender last."""
@@ -1122,6 +1133,8 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
             del stock[:want]
             hands[p].extend(got)
             events.append(_event(Event, (Ev.DREW, p, (), None, len(got))))
+            if len(stock) <= 1:
+                _face_up_drawn(s, p, got, len(stock) + len(got), events)
     if not stock:  # the order hands became empty; the draw order for any not recorded (an old state)
         for p in [*s.emptied, *order]:
             if p not in out and not hands[p]:

@@ -34,6 +34,7 @@ class Ev(StrEnum):
     THROW_SELF = "throw_self"  # американский: the defender (seat) threw cards in on himself
     SECRET_TRUMP = "secret_trump"  # потайной: the secret card (cards[0]) is turned: its suit is trump from now on
     FACE_SHOWN = "face_shown"  # невидимый: the face-up card (cards[0]) shows, now the stock's only card
+    FACE_DRAWN = "face_drawn"  # seat drew a face-up card (cards[0]) in front of everyone
 
 
 class Event(NamedTuple):

@@ -36,14 +36,14 @@ class Record:
     known: tuple[frozenset[Card], ...]   # per seat: picked up, shown, or the trump card drawn; not yet laid
     gone: frozenset[Card]                # the discard
     stock: int                           # cards left in the stock
-    trump_card: Card | None              # the face-up card under the stock (it goes to whoever draws last)
-    second_card: Card | None = None      # двухкозырной: seat 1's face-up card, under seat 0's (drawn last)
+    trump_card: Card | None              # the face-up card (face_drawn events say who drew a face-up card)
 
     @classmethod
     def start(cls, state: State, since_deal: Iterable[Event] = ()) -> Record:
         """The record of ``state``, given the public events ``since_deal`` (none at the deal; a stored log,
-        which may leave out the draws). Without them it knows only the discard and the face-up trump card:
-        whoever holds that card once the stock is gone drew it (or was dealt it) in front of everyone."""
+        which leaves out the draws' counts but keeps who drew a face-up card). Beyond them it knows the
+        discard and the face-up card(s): whoever holds one once it has left the stock was dealt it in front
+        of everyone (the whole deck dealt) or drew it (a log stored before face_drawn events)."""
         seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
             [e for e in since_deal if e.kind is not Ev.DREW])
         second = state.second_card  # both of двухкозырной's cards lie face up from the deal
@@ -56,12 +56,12 @@ class Record:
         card = state.trump_card if public else None
         drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
         known = tuple(k | (drawn & set(hand)) for k, hand in zip(seen.known, state.hands, strict=True))
-        return cls(known, frozenset(state.discard), len(state.stock), card, second)
+        return cls(known, frozenset(state.discard), len(state.stock), card)
 
     def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
-        gone, stock, face, second = self.gone, self.stock, self.trump_card, self.second_card
+        gone, stock, face = self.gone, self.stock, self.trump_card
         for e in events:
             kind, seat = e.kind, e.seat
             if kind is Ev.HANDS_ROTATED:  # what was known of a hand now lies in the next active seat's
@@ -93,8 +93,6 @@ class Record:
                 known[seat] = frozenset()
             elif kind is Ev.DREW_CARD or kind is Ev.STOCK_LEAD:
                 stock -= 1
-                if kind is Ev.DREW_CARD:
-                    known[seat] = known[seat] | _taken(face, second, stock + 1, stock)
             elif kind in _LAID:
                 laid = e.cards[1:] if kind is Ev.COVER else e.cards
                 known[seat] = known[seat].difference(laid)
@@ -104,10 +102,11 @@ class Record:
                 gone = gone | set(e.cards)
             elif kind is Ev.DREW:
                 stock -= e.number
-                known[seat] = known[seat] | _taken(face, second, stock + e.number, stock)
+            elif kind is Ev.FACE_DRAWN:
+                known[seat] = known[seat] | set(e.cards)
         if stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card:
             return self
-        return Record(tuple(known), gone, stock, face, second)
+        return Record(tuple(known), gone, stock, face)
 
 
 def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
@@ -115,11 +114,6 @@ def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
     if second is None:
         return [] if face is None else [(face, 0)]
     return [(second, 0)] if face is None else [(face, 1), (second, 0)]
-
-
-def _taken(face: Card | None, second: Card | None, before: int, after: int) -> frozenset[Card]:
-    """The face-up cards a draw that took the stock from ``before`` cards to ``after`` took, in front of all."""
-    return frozenset(c for c, depth in _faces(face, second) if after <= depth < before)
 
 
 _LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.THROW_SELF})

@@ -15,7 +15,7 @@ from durak import PASS, TAKE, Act, Action, Rules, apply, is_legal, new_game
 from durak.ai import LEVELS, choose, greedy
 from durak.ai.play import fallback, next_seat
 from durak.record import Record, knowledge
-from durak.rules import PRESETS
+from durak.soak import tables
 from storage.models import Game, Seat, Status, User
 
 
@@ -29,11 +29,8 @@ def test_computer_ids_name_their_level_and_never_a_person() -> None:
     assert next_computer(game, "hard") is None and next_computer(game, "easy") == computer_id("easy", 1)
 
 
-# потайной is left out: after the secret card is turned, the bot's path no longer knows who drew the old
-# face-up card (the stored log leaves out the draws): it knows less than the arena's, never more
-@pytest.mark.parametrize("preset", [p for p in PRESETS if p != "secret_trump"])
-def test_the_bot_and_the_arena_give_a_seat_the_same_knowledge(preset: str) -> None:
-    players = min(3, Rules.from_dict({"preset": preset}).max_players())
+@pytest.mark.parametrize(("preset", "players"), tables())
+def test_the_bot_and_the_arena_give_a_seat_the_same_knowledge(preset: str, players: int) -> None:
     assert not _paths_differ(preset, players, 5)
 
 
