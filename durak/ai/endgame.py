@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 
 from durak.actions import Action
+from durak.ai import greedy
 from durak.ai.greedy import honest_moves
 from durak.ai.play import next_seat, score
 from durak.engine import apply_in_place, legal_actions
@@ -74,7 +75,7 @@ class Solver:
         best = -1.0 if mine else 2.0
         self.path.add(key)
         try:
-            for action in honest_moves(legal_actions(state, seat)):
+            for action in _ordered(state, seat):
                 child = state.copy()
                 apply_in_place(child, seat, action)
                 v = self.value(child)
@@ -88,6 +89,17 @@ class Solver:
         return best
 
 
+def _ordered(state: State, seat: int) -> list[Action]:
+    """The honest moves, the greedy player's first: it is most often the best, and a best move found first
+    ends the search of its node soonest."""
+    moves = honest_moves(legal_actions(state, seat))
+    first = greedy.choose(state, seat)
+    if first is not None and first in moves and moves[0] != first:
+        moves.remove(first)
+        moves.insert(0, first)
+    return moves
+
+
 def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None) -> list[Action] | None:
     """The moves of ``me`` (who must be the seat to move) that keep the best result against best play, in
     a position with no stock and two players left: one winning move, else every move that draws, else every move
@@ -99,7 +111,7 @@ def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | Non
     solver.path.add(_key(state))
     values: list[tuple[float, Action]] = []
     try:
-        for action in honest_moves(legal_actions(state, me)):
+        for action in _ordered(state, me):
             child = state.copy()
             apply_in_place(child, me, action)
             v = solver.value(child)

@@ -38,7 +38,7 @@ BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
 MAX_CANDIDATES = 16   # moves searched at most (the rest are dearer by the greedy player's measure)
-ENDGAME_SHARE = 0.6   # of the budget, the most the exact endgame search may take before the deals
+ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the deals (exact beats sampled)
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
 
