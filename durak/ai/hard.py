@@ -1,17 +1,18 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
-Once two players are left and every card the seat cannot see is in the other hand, the endgame
-is solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it plays
-perfect-information Monte Carlo (determinized search): the unseen cards are dealt at random,
-consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each player
-pick up or show stay in that hand; the face-up trump card stays under the stock), and every
+Once two players are left and every card the seat cannot see is in the other hand, the endgame is
+solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players,
+it plays perfect-information Monte Carlo (determinized search): the unseen cards are dealt at
+random, consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each
+player pick up or show stay in that hand; the face-up trump card stays under the stock), and every
 candidate move (at most MAX_CANDIDATES of them) is played out to the end in the same deals by the
-greedy player for every seat. The move with the best mean score wins; deals go on until the time
-budget is spent, which covers the whole move: the exact search, and a deal begun is dropped when
-the budget ends inside it. All candidates
-share each deal, so they are compared on equal luck, and every MIN_DEALS deals the moves clearly
-behind the best (by two standard errors of their deal-by-deal difference) are dropped, so the rest
-get more deals.
+greedy player for every seat. All candidates share each deal, so they are compared on equal luck,
+and every MIN_DEALS deals the moves clearly behind the best (by two standard errors of their
+deal-by-deal difference) are dropped, so the rest get more deals. Deals go on until the time budget
+is spent; it covers the whole move, the exact search too, and a deal the budget ends inside is
+dropped. The move with the best mean result wins, unless it beats the greedy player's own move by
+less than PRIOR_ERRORS standard errors: then the greedy move, whose sense (trumps kept while the
+stock lasts, a cover before a take) the noise of a few deals should not overturn.
 
 It never cheats. In cheating mode it accuses a seat whose cheat lies on the table (a card that
 breaks a rule is face up for everyone), unless that seat is its partner.
@@ -37,6 +38,7 @@ from durak.state import State
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
 MAX_DEALS = 400       # more rarely changes the choice
+PRIOR_ERRORS = 1.0    # standard errors a move must beat the greedy move's result by to be played instead
 MAX_CANDIDATES = 16   # moves searched at most (the rest are dearer by the greedy player's measure)
 ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the deals (exact beats sampled)
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
@@ -91,7 +93,23 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
         if deals % MIN_DEALS == 0:  # the deals go to the moves still in the running
             alive = _contenders(alive, results)
     best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
+    mine = candidates.index(preferred) if preferred in candidates else None
+    if mine is not None and mine in alive and _paired(results[best], results[mine]) < PRIOR_ERRORS:
+        return preferred  # not clearly better than the greedy move: keep its sense (trumps kept, cover before take)
     return candidates[best]
+
+
+def _paired(a: list[float], b: list[float]) -> float:
+    """How many standard errors the deal-by-deal difference of ``a`` over ``b`` lies above 0."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    if spread == 0:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / spread
 
 
 def _shortlist(candidates: list[Action], preferred: Action | None, typical: State, seat: int) -> list[Action]:
@@ -125,15 +143,7 @@ def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:
     Most deals end alike for two moves, so the paired difference tells them apart far sooner than
     their means would."""
     best = max(alive, key=lambda i: sum(results[i]))
-    keep = []
-    for i in alive:
-        diffs = [a - b for a, b in zip(results[i], results[best], strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
-        if mean + 2 * spread >= 0:
-            keep.append(i)
-    return keep
+    return [i for i in alive if _paired(results[i], results[best]) >= -2]
 
 
 def _accusation(k: Knowledge) -> Action | None:
