@@ -293,6 +293,10 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
         return tr.gettext("Your lead: press a card.")
     if opts.role is Role.COVER:
         transfer_too = bool(opts.transfers or opts.shows)
+        if None not in state.covers and not state.taking:  # nothing left to beat: the attackers decide now
+            return (tr.gettext("Everything is covered: you may transfer, or wait for more cards or the end of "
+                               "the bout.") if transfer_too
+                    else tr.gettext("Everything is covered. Wait: the others may throw in more, or end the bout."))
         if opts.playable:
             return (tr.gettext("Defend: press a card to cover, transfer, or press Take.") if transfer_too
                     else tr.gettext("Defend: press a card to cover, or press Take."))

@@ -62,6 +62,9 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     await fake.wait_for(lambda: "7♣→9♥️" in boris.text)
     await table.press(102, boris, "8♠")  # fits only 7♠: covered at once
     await fake.wait_for(lambda: "7♠→8♠" in boris.text)
+    # the defender who covered everything waits: he is not told to defend with every card ✖ (issue 23)
+    assert "Everything is covered. Wait: the others may throw in more, or end the bout." in boris.text
+    assert "Defend" not in boris.text
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Done (bito)" in buttons(anna))
     assert "Everything is covered: press Done (bito)." in anna.text
