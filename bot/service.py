@@ -377,8 +377,8 @@ class GameService:
             ui.selected.clear()
             ui.swapping.clear()
         if new.state.over:
-            return await self.save(game, replace(new, status=Status.FINISHED, deadline=None), extra=extra,
-                                   finished=True)
+            return await self.save(game, replace(new, status=Status.FINISHED, deadline=None),
+                                   extra=[*extra, *await self._vote_ended(game)], finished=True)
         movers = frozenset(seat for seat, _, _ in moves) | frozenset(flags or ()) if moves or flags else None
         return await self.save(game, new, extra=extra, movers=movers)
 
@@ -409,7 +409,13 @@ class GameService:
                 name=by.name if by else "?"),
             "voted": tr.gettext("The players voted to stop the game. No result is recorded."),
         }
+        await self.save(game, replace(game, status=status, deadline=None), closing=texts[why],
+                        extra=extra or await self._vote_ended(game))
+
+    async def _vote_ended(self, game: Game) -> list[Owed]:
+        """A /stop vote still open when its game ends: its message says so and loses its button."""
         vote = self.store.ui_of(game.id).vote
-        if vote is not None and not extra:
-            extra = [self.votes.message(tr, game, vote, tr.gettext("The game is over."))]
-        await self.save(game, replace(game, status=status, deadline=None), closing=texts[why], extra=extra)
+        if vote is None:
+            return []
+        tr = await self.directory.chat_tr(game.chat_id)
+        return [self.votes.message(tr, game, vote, tr.gettext("The game is over."))]

@@ -353,3 +353,16 @@ async def test_a_player_who_blocks_the_bot_is_played_by_the_computer(fake: FakeT
     await table.play_to_the_end()
     told = [m for m in table.group_messages() if "can't reach Boris" in m.text]
     assert len(told) == 1, "the group is told once"
+
+
+async def test_a_vote_still_open_when_the_game_ends_is_closed_with_it(fake: FakeTelegram, timed_bot: BotProcess,
+                                                                       clock: ManualClock) -> None:
+    table = await started(fake, timed_bot, players=2, timer="off")
+    await fake.send_text(102, GROUP, "/stop")  # two players: one vote of two, the game goes on
+    await fake.wait_for(lambda: "Stop the game?" in table.group_messages()[-1].text)
+    vote = table.group_messages()[-1]
+    assert vote.buttons()
+    await table.play_to_the_end()
+    await fake.wait_for(lambda: row(timed_bot)["status"] == "finished")
+    await settle(timed_bot)
+    assert vote.text == "The game is over." and not vote.buttons(), "no vote left open with its button"
