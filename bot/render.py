@@ -71,7 +71,7 @@ def timer_name(tr: Translator, seconds: int) -> str:
 
 
 def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> str:
-    parts = [preset_name(tr, rules.preset),
+    parts = [variants.game_name(tr, rules),
              tr.ngettext("{n} card", "{n} cards", rules.deck_size).format(n=rules.deck_size)]
     if max_players is not None:
         parts.append(tr.ngettext("up to {n} player", "up to {n} players", max_players).format(n=max_players))

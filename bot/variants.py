@@ -54,6 +54,39 @@ def variant_name(tr: Translator, preset: str) -> str:
     return preset if entry is None else tr.gettext(entry[0])
 
 
+# what a preset is made of, less what the rules line names on its own (deck, throw-in, transfer, teams,
+# cheating, draws)
+_DEFINING = sorted({option for options in PRESETS.values() for option in options}
+                   - {"deck_size", "throw_in", "transfer", "teams", "cheating", "draw"})
+
+
+def _defining(rules: Rules) -> dict[str, object]:
+    values = {option: getattr(rules, option) for option in _DEFINING}
+    if not rules.transfer:  # without transfers their own options change nothing
+        values = {k: v for k, v in values.items() if not k.startswith("transfer")}
+    return values
+
+
+def game_of(rules: Rules) -> str | None:
+    """The game these rules play: their preset while its own options stand, else the first game of the
+    catalogue they match (Perevodnoy with transfers turned off plays Podkidnoy; Podkidnoy with them,
+    Perevodnoy; Japanese with them stays Japanese, "transfer" in the line); None: none of them."""
+    mine = _defining(rules)
+    order = (rules.preset, *CATALOGUE)
+    exact = [p for p in order if PRESETS[p].get("transfer", False) == rules.transfer]
+    transfer_form = [p for p in order if rules.transfer and "transfer" not in PRESETS[p]]
+    for preset in (*exact, *transfer_form):
+        if _defining(Rules.from_dict({"preset": preset, "transfer": rules.transfer})) == mine:
+            return preset
+    return None
+
+
+def game_name(tr: Translator, rules: Rules) -> str:
+    """The name of the game these rules play, or "custom rules" when no game of the catalogue matches."""
+    preset = game_of(rules)
+    return tr.gettext("custom rules") if preset is None else variant_name(tr, preset)
+
+
 def variant_line(tr: Translator, preset: str) -> str:
     entry = CATALOGUE.get(preset)
     return "" if entry is None else tr.gettext(entry[1])

@@ -169,3 +169,13 @@ async def test_newgame_knows_the_presets_by_their_russian_names_and_points_to_th
     await fake.send_text(101, GROUP, "/newgame переводной")
     await fake.wait_for(lambda: any("Players (1/" in m.text for m in table.group_messages()))
     assert "Perevodnoy" in table.lobby().text
+
+
+async def test_the_rules_line_names_the_game_the_options_make(fake: FakeTelegram, bot: BotProcess) -> None:
+    # issue 23: with transfers turned off in Settings the lobby still read «Переводной · …»
+    table = Table(fake, GROUP, [101])
+    await table.newgame(101, "perevodnoy")
+    assert table.lobby().text.splitlines()[1].startswith("Perevodnoy · ")
+    await table.configure(101, transfer="off")
+    line = table.lobby().text.splitlines()[1]
+    assert line.startswith("Podkidnoy · ") and "transfer" not in line, line
