@@ -239,6 +239,10 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
         target, card = event["c"]
         line: str | None = tr.gettext("{who} covers {target} with {card}").format(
             who=who, target=card_text(parse_card(target)), card=card_text(parse_card(card)))
+    elif kind is Ev.OUT and event.get("s") is not None:  # places are counted without the players who left
+        place = _places(game).get(event["s"])
+        line = (tr.gettext("{who} has no cards left: place {n}").format(who=who, n=place) if place is not None
+                else tr.gettext("{who} has no cards left").format(who=who))
     elif kind is Ev.COUNTER:
         target, *laid = event["c"]
         line = tr.gettext("{who} beats {target} and strikes back at {other} with {cards}").format(
@@ -288,8 +292,9 @@ def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
     for seat, count in enumerate(seen.counts):
         name = name_of(game, seat)
         if seat in seen.out:
-            place = seen.out.index(seat) + 1
-            lines.append(tr.gettext("🏁 {name}: place {place}").format(name=name, place=place))
+            places = _places(game)
+            lines.append(tr.gettext("🏁 {name}: place {place}").format(name=name, place=places[seat])
+                         if seat in places else tr.gettext("🚪 {name}: left the game").format(name=name))
             continue
         mark = "⚔️" if seat == seen.attacker else "🛡" if seat == seen.defender else "▫️"
         text = tr.ngettext("{mark} {name}: {n} card", "{mark} {name}: {n} cards", count).format(
@@ -397,8 +402,9 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     if moves:
         lines += ["", *moves]
     if seat in state.out:
-        lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
-            place=state.out.index(seat) + 1)]
+        if away is not Away.LEFT:
+            lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
+                place=_places(game)[seat])]
     else:
         lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0))]
     if seat in awaited(state):
@@ -419,6 +425,18 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     return "\n".join(lines), rows or None
 
 
+def _left(game: Game) -> set[int]:
+    """The seats whose players left: the computer played them out, but the game counts as lost for them."""
+    return {seat.seat for seat in game.seats if seat.away is Away.LEFT}
+
+
+def _places(game: Game) -> dict[int, int]:
+    """The places of the seats that went out, numbered without the players who left (they rank last)."""
+    assert game.state is not None
+    left = _left(game)
+    return {seat: n for n, seat in enumerate((p for p in game.state.out if p not in left), 1)}
+
+
 def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:
     """How the game ended for this seat: his place, the durak, his rating change."""
     state = game.state
@@ -429,9 +447,11 @@ def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None
     elif seat in state.losers:
         lines.append(tr.gettext("🃏 You are the durak this time.") if len(state.losers) == 1
                      else tr.gettext("🃏 Your team lost."))
+    elif seat in _left(game):
+        lines.append(tr.gettext("You left the game: it counts as a loss."))
     elif seat in state.out:
-        lines.append(tr.gettext("You are place {place} of {n}.").format(place=state.out.index(seat) + 1,
-                                                                       n=len(game.seats)))
+        lines.append(tr.gettext("You are place {place} of {n}.").format(place=_places(game)[seat],
+                                                                       n=len(game.seats) - len(_left(game))))
     if not state.draw and seat not in state.losers:
         names = ", ".join(name_of(game, p) for p in state.losers)
         lines.append(tr.gettext("🃏 Durak: {names}").format(names=names))
@@ -447,8 +467,11 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     assert game.state is not None
     s = game.state
     lines = [tr.gettext("🏁 Game over!")]
-    for place, seat in enumerate(s.out, 1):
-        lines.append(tr.gettext("{place}. {name}").format(place=place, name=name_of(game, seat)))
+    places, left = _places(game), _left(game)
+    for seat in s.out:
+        name = name_of(game, seat)
+        lines.append(tr.gettext("🚪 {name}: left the game").format(name=name) if seat in left
+                     else tr.gettext("{place}. {name}").format(place=places[seat], name=name))
     if s.draw:
         lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
     elif len(s.losers) == 1:

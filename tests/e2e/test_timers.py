@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -166,6 +167,14 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     with sqlite3.connect(timed_bot.settings.database_path) as db:
         loser, left = db.execute("SELECT loser, left_game FROM game_results WHERE seat = 1").fetchone()
     assert (loser, left) == (1, 1)
+    await settle(timed_bot)
+    # what the players read says so too: no place for Boris, whatever the computer made of his seat (issue 23)
+    result = next(m for m in table.group_messages() if "Game over" in m.text).text
+    assert not re.search(r"^\d+\. Boris", result, re.M), result
+    assert "🚪 Boris: left the game" in result or "Durak: Boris" in result, result
+    boris = table.hand_message(102)
+    assert boris is not None and "You left the game: it counts as a loss." in boris.text, boris.text
+    assert "place" not in boris.text
 
 
 async def test_the_leave_button_asks_once_more(fake: FakeTelegram, timed_bot: BotProcess) -> None:
