@@ -97,9 +97,16 @@ class Directory:
     # ------------------------------------------------------------ chats
 
     async def chat_language(self, chat_id: int) -> str:
+        """A group's language (set by /language, else the default); a private chat's is its user's, read
+        anew each time (he may change it), unless one was set for the chat itself."""
         language = self.chat_languages.get(chat_id)
         if language is None:
-            language = (await self.repo.chat(chat_id)).language or self.default_language
+            language = (await self.repo.chat(chat_id)).language
+            if language is None and chat_id > 0:  # a private chat's id is its user's
+                user = await self.user(chat_id)
+                return pick_language(user.language if user else None, user.telegram_language if user else None,
+                                     self.default_language)
+            language = language or self.default_language
             self.chat_languages.put(chat_id, language)
         return language
 

@@ -134,3 +134,20 @@ async def test_a_computer_move_a_stopped_bot_owed_is_played_after_the_restart(fa
     await again.start()
     await fake.wait_for(lambda: state_moves(table, database) > moves, 15)
     await again.stop()
+
+
+async def test_a_solo_game_in_private_speaks_the_players_language(fake: FakeTelegram, tmp_path: Path) -> None:
+    # issue 23: the bot's default is Russian, Anna's Telegram is English: her private table, hand and result
+    # were half Russian («🃏 Дурак: новая игра», «🏁 Игра окончена!»)
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", computer_pause=0, computer_budget_ms=5, default_language="ru")
+    await bot.start()
+    table = Table(fake, 101, [101], seed=3)
+    lobby = await table.newgame(101)
+    assert "Durak: a new game" in lobby.text, lobby.text
+    await add_computer(table, 101, "🤖+ normal")
+    await table.start(101)
+    result = await table.play_to_the_end(timeout=240)
+    assert "Game over!" in result.text and "🔁 Play again" in [b["text"] for b in result.buttons()], result.text
+    cyrillic = [m.text for m in fake.chat_messages(101) if any("а" <= ch <= "я" for ch in m.text.lower())]
+    assert not cyrillic, cyrillic
+    await bot.stop()
