@@ -174,7 +174,7 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     assert "🚪 Boris: left the game" in result or "Durak: Boris" in result, result
     boris = table.hand_message(102)
     assert boris is not None and "You left the game: it counts as a loss." in boris.text, boris.text
-    assert "place" not in boris.text
+    assert "Boris has no cards left: place" not in boris.text and "You are place" not in boris.text
 
 
 async def test_the_leave_button_asks_once_more(fake: FakeTelegram, timed_bot: BotProcess) -> None:
