@@ -18,7 +18,8 @@ Choices where RULES.md is silent (see also the README):
 * Variants (VARIANTS.md): a defender who threw in on himself more than he can beat and covers with his
   last card while cards remain to beat takes (he cannot beat them, and nobody else may act then).
 * Where the canon is silent: a game whose position repeats ends in a draw (``_repeated``): the third
-  time a bout begins with the same hands, roles and trump while no card has left play since.
+  time a bout begins after a take with the same hands, roles and trump while no card has left play or
+  been drawn since.
   A lone card that breaks a variant's lead rule is listed as a cheat.
 """
 
@@ -1057,7 +1058,8 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
         _turn_secret(s, events)
     if _game_over(s, defender, events):
         return
-    if taker is None or len(s.stock) != stock:
+    repeatable = taker is not None and len(s.stock) == stock  # a take, nothing drawn: hands only changed places
+    if not repeatable:
         s.seen = ()  # a card left play or came into it: no earlier position can come back
     if s.rules.rotate_hands:
         _rotate_hands(s, events)
@@ -1074,17 +1076,23 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     assert nxt is not None
     s.attacker = nxt
     s.defender = defender_for(s, nxt)
-    _repeated(s, events)
+    if repeatable:
+        _repeated(s, events)
 
 
 def _repeated(s: State, events: list[Event]) -> None:
     """Where the canon is silent: cards can go round for ever (a forced lead nothing covers in занудный,
-    hands passed on in круговой, a card taken and led back while full hands draw nothing). Players call such a
-    game a draw once it truly repeats: when a bout begins for the ``REPEATS``-th time with the same
-    hands, roles and trump, and no card has left play or come from the stock since (the repeats are
-    counted back to then). Then the game ends in a draw."""
-    hands = ".".join(format(sum(1 << c for c in hand), "x") for hand in s.hands)
-    position = f"{hands}/{len(s.stock)}/{s.attacker}/{s.defender}/{s.trump}/{s.bouts_beaten & 1}/{s.scores}/{s.pogons}"
+    hands passed on in круговой, a card taken and led back while full hands draw nothing). Players call such
+    a game a draw once it truly repeats: when, after a take that drew nothing, a bout begins for the
+    ``REPEATS``-th time with the same hands, roles and trump, and no card has gone to the discard or come
+    from the stock since the first of them. Then the game ends in a draw. (Only bouts after such takes are
+    counted: any other bout end changes the cards in play for good, so an endless game is takes alone.)"""
+    # Python's hash of ints, and of tuples and frozensets of them, is the same in every process (str and bytes
+    # hashes are salted, and before 3.12 None's is its address: hence -1); two positions sharing one 64-bit
+    # value is a risk far below any other
+    trump = -1 if s.trump is None else s.trump
+    position = hash((*map(frozenset, s.hands), len(s.stock), s.attacker, s.defender, trump, s.bouts_beaten & 1,
+                     s.scores, s.pogons))
     if s.seen.count(position) < REPEATS - 1:
         s.seen = (*s.seen, position)
         return

@@ -50,7 +50,7 @@ class State:
     set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
     scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
-    seen: tuple[str, ...] = ()       # the bouts begun since a card last left play or the stock (engine._repeated)
+    seen: tuple[int, ...] = ()       # the bouts begun since a card last left play or the stock (engine._repeated)
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far
     seed: int = 0                    # отбойный: the game's seed, for shuffles during play
@@ -169,8 +169,8 @@ def _pair(trumps: Any) -> tuple[Suit, Suit]:
     return first, second
 
 
-def _fingerprint(f: Any) -> str:
-    if not isinstance(f, str) or len(f) > 1000:
+def _fingerprint(f: Any) -> int:
+    if not isinstance(f, int) or isinstance(f, bool) or not -2**63 <= f < 2**63:
         raise StateError(f"bad position fingerprint {f!r}")
     return f
 
