@@ -94,7 +94,8 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
             alive = _contenders(alive, results)
     best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
     mine = candidates.index(preferred) if preferred in candidates else None
-    if mine is not None and mine in alive and _paired(results[best], results[mine]) < PRIOR_ERRORS:
+    sampled = most > 1  # the exact search's equal moves get one deal with every card known: no noise to fear
+    if sampled and mine is not None and mine in alive and _paired(results[best], results[mine]) < PRIOR_ERRORS:
         return preferred  # not clearly better than the greedy move: keep its sense (trumps kept, cover before take)
     return candidates[best]
 
