@@ -110,6 +110,13 @@ class Thinker:
         if level == "hard":
             try:
                 return await asyncio.wait_for(self._think(k, seed), self.limit_s)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # this move itself is called off (the bot stops)
+                # another game's failure closed the pool with this move still queued in it
+                log.warning("game %s: the hard computer's worker was replaced; it plays the normal move", game.id)
+                self.failures += 1
             except Exception:
                 log.exception("game %s: the hard computer's thinking failed; it plays the normal move", game.id)
                 self.failures += 1

@@ -86,10 +86,14 @@ class Directory:
         self.users.pop(user_id)
         await self.user(user_id)
 
-    def user_tr(self, user: User | None, telegram_code: str | None = None) -> Translator:
+    def user_language(self, user: User | None, telegram_code: str | None = None) -> str:
+        """His /language, else his Telegram's, else the bot's default."""
         chosen = user.language if user else None
         code = telegram_code or (user.telegram_language if user else None)
-        return translator(pick_language(chosen, code, self.default_language))
+        return pick_language(chosen, code, self.default_language)
+
+    def user_tr(self, user: User | None, telegram_code: str | None = None) -> Translator:
+        return translator(self.user_language(user, telegram_code))
 
     async def tr_of_user(self, user_id: int, telegram_code: str | None = None) -> Translator:
         return self.user_tr(await self.user(user_id), telegram_code)
@@ -103,9 +107,7 @@ class Directory:
         if language is None:
             language = (await self.repo.chat(chat_id)).language
             if language is None and chat_id > 0:  # a private chat's id is its user's
-                user = await self.user(chat_id)
-                return pick_language(user.language if user else None, user.telegram_language if user else None,
-                                     self.default_language)
+                return self.user_language(await self.user(chat_id))
             language = language or self.default_language
             self.chat_languages.put(chat_id, language)
         return language

@@ -289,10 +289,10 @@ def _header(tr: Translator, seen: View, game: Game) -> list[str]:
 
 def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
     lines = []
+    places = _places(game) if seen.out else {}
     for seat, count in enumerate(seen.counts):
         name = name_of(game, seat)
         if seat in seen.out:
-            places = _places(game)
             lines.append(tr.gettext("🏁 {name}: place {place}").format(name=name, place=places[seat])
                          if seat in places else tr.gettext("🚪 {name}: left the game").format(name=name))
             continue

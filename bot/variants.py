@@ -4,6 +4,8 @@ translator; the Russian names are the seeds' own (``японский``, ``пер
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.i18n import N_, Translator
 from bot.labels import suit_text
 from durak.cards import parse_suit
@@ -67,6 +69,7 @@ def _defining(rules: Rules) -> dict[str, object]:
     return values
 
 
+@lru_cache(maxsize=256)  # the table's rules line is rendered at every move; custom rules try every game
 def game_of(rules: Rules) -> str | None:
     """The game these rules play: their preset while its own options stand, else the first game of the
     catalogue they match (Perevodnoy with transfers turned off plays Podkidnoy; Podkidnoy with them,
@@ -84,7 +87,7 @@ def game_of(rules: Rules) -> str | None:
 def game_name(tr: Translator, rules: Rules) -> str:
     """The name of the game these rules play, or "custom rules" when no game of the catalogue matches."""
     preset = game_of(rules)
-    return tr.gettext("custom rules") if preset is None else variant_name(tr, preset)
+    return tr.gettext("Custom rules") if preset is None else variant_name(tr, preset)
 
 
 def variant_line(tr: Translator, preset: str) -> str:

@@ -17,10 +17,10 @@ Choices where RULES.md is silent (see also the README):
 * Cheating: a player caught while out comes back in with the table's cards.
 * Variants (VARIANTS.md): a defender who threw in on himself more than he can beat and covers with his
   last card while cards remain to beat takes (he cannot beat them, and nobody else may act then).
-* Where the canon is silent: a game whose position repeats ends in a draw (``_repeated``): the third
-  time a bout begins after a take with the same hands, roles and trump while no card has left play or
-  been drawn since.
   A lone card that breaks a variant's lead rule is listed as a cheat.
+* A game whose position repeats ends in a draw (``_repeated``): the third time a bout begins after a
+  take that drew nothing with the same hands, roles and trump, while no card has left play or been
+  drawn since.
 """
 
 from __future__ import annotations

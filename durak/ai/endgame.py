@@ -2,10 +2,10 @@
 
 When two players hold cards (a two-player game, or the final duel of a bigger one) and every card a
 seat cannot see lies in the other hand (the stock is empty and nothing is set aside face down), the
-game can be searched to the end: minimax over the honest
-moves, in the order the playouts use (the first awaited seat moves), with a table of positions
-already solved. Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches the best
-result possible ends the search of its node.
+game can be searched to the end: minimax over the honest moves, in the order the playouts use (the
+first awaited seat moves; its greedy move tried first), with a table of positions already solved.
+Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches the best result possible
+ends the search of its node.
 
 Positions can repeat: a transfer bounces the bout back (переводной), hands pass on (круговой),
 cards taken are led again. A position met again on the line being searched counts as a draw:

@@ -120,8 +120,10 @@ def _shortlist(candidates: list[Action], preferred: Action | None, typical: Stat
         return candidates
     ordered = sorted(candidates, key=lambda a: (greedy.cost(typical, seat, a.cards), -len(a.cards)))
     kept = [preferred] if preferred in candidates else []
+    kinds = {a.act for a in kept}
     for a in ordered:
-        if a.act not in {b.act for b in kept}:
+        if a.act not in kinds:
+            kinds.add(a.act)
             kept.append(a)
     kept += [a for a in ordered if a not in kept][:MAX_CANDIDATES - len(kept)]
     return kept[:MAX_CANDIDATES]

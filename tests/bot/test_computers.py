@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from dataclasses import replace
 
 import pytest
 
@@ -132,3 +133,24 @@ def test_the_invisible_face_up_card_drawn_unseen_is_placed_by_neither_path() -> 
     for players in (3, 4, 5):
         for seed in range(4):
             assert not _paths_differ("invisible", players, seed)
+
+
+async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too() -> None:
+    game, seat = _hard_game()
+    others = [replace(game, id=8 + i) for i in range(3)]
+    thinker = Thinker(budget_ms=200, limit_s=1.5)
+    try:
+        await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)  # the process is up
+        first = asyncio.create_task(thinker.move(game, seat, "hard"))
+        for pid in await _wait_for_worker(thinker):
+            os.kill(pid, signal.SIGSTOP)  # a worker that hangs on the first game's move
+        await asyncio.sleep(0.5)
+        # three more wait behind it in the one worker: handed to it already, or still in the pool's queue
+        queued = [asyncio.create_task(thinker.move(other, seat, "hard")) for other in others]
+        assert await asyncio.wait_for(first, 10) == _normal_move(game, seat)
+        # the first move's failure replaced the worker: the queued moves are not lost with it, nor left waiting
+        for other, move in zip(others, queued, strict=True):
+            assert await asyncio.wait_for(move, 10) == _normal_move(other, seat)
+        assert thinker.failures == 4
+    finally:
+        thinker.close()
