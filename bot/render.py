@@ -266,8 +266,9 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
 def _table_cards(tr: Translator, seen: View) -> str:
     if not seen.table:
         return tr.gettext("Table: empty")
-    pairs = [f"{card_text(a)}→{card_text(c)}" if c is not None else f"{card_text(a)}→?" for a, c in seen.table]
-    pairs[:seen.bypassed] = [f"{card_text(a)}→–" for a, _ in seen.table[:seen.bypassed]]  # переводной-3
+    pairs = [f"{card_text(a)}→{card_text(c)}" if c is not None
+             else f"{card_text(a)}→–" if i in seen.bypassed else f"{card_text(a)}→?"  # переводной-3: passed over
+             for i, (a, c) in enumerate(seen.table)]
     return tr.gettext("Table: {pairs}").format(pairs="  ".join(pairs))
 
 
@@ -543,6 +544,7 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.TRANSFER_OFF: tr.gettext("No transfers at this table."),
         Reason.TRANSFER_FIRST_BOUT: tr.gettext("No transfer in the first bout."),
         Reason.TRANSFER_AFTER_COVER: tr.gettext("No transfer after a cover."),
+        Reason.TRANSFER_NOTHING_TO_BEAT: tr.gettext("Nothing to transfer: every card is covered."),
         Reason.TRANSFER_RANK: tr.gettext("Transfer with a card of the attack rank."),
         Reason.TRANSFER_LAST_CARD: tr.gettext("You can't go out by transferring."),
         Reason.SHOW_OFF: tr.gettext("Showing the trump is off at this table."),

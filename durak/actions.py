@@ -107,6 +107,7 @@ class Reason(StrEnum):
     TRANSFER_OFF = "transfer_off"
     TRANSFER_FIRST_BOUT = "transfer_first_bout"
     TRANSFER_AFTER_COVER = "transfer_after_cover"
+    TRANSFER_NOTHING_TO_BEAT = "transfer_nothing_to_beat"  # every card on the table is covered
     TRANSFER_RANK = "transfer_rank"        # card
     TRANSFER_LAST_CARD = "transfer_last_card"
     SHOW_OFF = "show_off"

@@ -37,7 +37,7 @@ from durak.events import Ev, Event
 from durak.lead_sequence import counted
 from durak.leads import attacks, lead_breaks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
-from durak.state import State
+from durak.state import State, table_pairs
 
 _PASS = Action(Act.PASS)
 # Single-card actions are built once: listing them is the hot path of every simulation.
@@ -179,6 +179,8 @@ def _transfer_blocker(state: State) -> Reason | None:
         return Reason.TRANSFER_FIRST_BOUT
     if not rules.transfer_after_cover and state.covers.count(None) != len(state.covers):
         return Reason.TRANSFER_AFTER_COVER
+    if None not in state.covers:  # a timing rule (VARIANTS.md §2.5): a cheat does not lift it
+        return Reason.TRANSFER_NOTHING_TO_BEAT
     if not rules.transfer_trump_on_table:
         trump = trump_of(state, state.defender)
         for c in (*state.bypassed, *state.attacks, *state.covers):
@@ -961,19 +963,25 @@ def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> N
 
 
 def _pass_over(s: State) -> None:
-    """переводной-3: the cards still to beat are passed over: they stay on the table (first) and go with the
-    bout, but nobody beats them."""
+    """переводной-3: the cards still to beat are passed over: they stay where they lie on the table and go
+    with the bout, but nobody beats them."""
     where: dict[int, int] = {}
     attacks: list[Card] = []
     covers: list[Card | None] = []
-    for i, (a, c) in enumerate(zip(s.attacks, s.covers, strict=True)):
+    bypassed: list[Card] = []
+    at: list[int] = []
+    old = iter(range(len(s.attacks)))
+    for pos, (a, c) in enumerate(table_pairs(s)):
+        i = None if pos in s.bypassed_at else next(old)
         if c is None:
-            s.bypassed.append(a)
+            bypassed.append(a)
+            at.append(pos)
         else:
+            assert i is not None
             where[i] = len(attacks)
             attacks.append(a)
             covers.append(c)
-    s.attacks, s.covers = attacks, covers
+    s.attacks, s.covers, s.bypassed, s.bypassed_at = attacks, covers, bypassed, tuple(at)
     s.coverers = tuple((where[i], p) for i, p in s.coverers)
 
 
@@ -1046,7 +1054,7 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
         events.append(_event(Event, (Ev.PICKED_UP, taker, tuple(table), None, 0)))
     if defended:
         s.first_bout = False
-    s.attacks, s.covers, s.bypassed = [], [], []
+    s.attacks, s.covers, s.bypassed, s.bypassed_at = [], [], [], ()
     s.taking = s.lead_open = s.window = False
     s.passed = s.shown = s.cheats = s.accused = s.drew = s.swapped = s.covered = frozenset()
     s.cap = 0
@@ -1203,12 +1211,14 @@ def _swap_trump(s: State, events: list[Event]) -> None:
 
 def _recycled(s: State, table: list[Card], events: list[Event]) -> bool:
     """отбойный: every second beaten bout of the game, while the stock has cards, goes back into the stock,
-    shuffled with the cards above the face-up card (which stays at the bottom)."""
+    shuffled with the cards above the face-up card(s) (двухкозырной: two), which stay at the bottom."""
     s.bouts_beaten += 1
     if s.bouts_beaten % 2 or not s.stock:
         return False
     stock = s.stock
-    face = 1 if stock[-1] == s.trump_card else 0
+    face = 0
+    while face < len(stock) and stock[-1 - face] in (s.trump_card, s.second_card):
+        face += 1
     mixed = stock[:len(stock) - face] + table
     random.Random(f"{s.seed}:{s.bouts_beaten}").shuffle(mixed)
     s.stock = mixed + stock[len(stock) - face:]

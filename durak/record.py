@@ -162,20 +162,22 @@ class Knowledge:
         secret = set_aside.pop() if v.secret and set_aside else None
         set_aside += sorted(self.aside)
         bypassed = v.bypassed
+        kept = [pair for i, pair in enumerate(v.table) if i not in bypassed]
         trump_card, second = self.trump_card, v.second_card
         if v.trumps is not None and second is None:  # двухкозырной: seat 1's face-up card lies alone
             trump_card, second = None, v.trump_card
         return State(
             rules=v.rules, trump=v.trump, trump_card=trump_card,
-            hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in v.table[bypassed:]],
-            covers=[c for _, c in v.table[bypassed:]], attacker=v.attacker, defender=v.defender,
+            hands=hands, stock=stock, discard=sorted(self.gone), attacks=[a for a, _ in kept],
+            covers=[c for _, c in kept], attacker=v.attacker, defender=v.defender,
             first_bout=v.first_bout,
             cap=v.cap, taking=v.taking, passed=v.passed, shown=v.shown, cheats=v.cheats, accused=v.accused,
             sixes=v.sixes, out=list(v.out), over=v.over, losers=v.losers, draw=v.draw, pogony=v.pogony,
             moves=v.moves, emptied=v.emptied, set_aside=set_aside, bouts_beaten=v.bouts_beaten, scores=v.scores,
             pogons=v.pogons, secret=secret,
-            bypassed=[a for a, _ in v.table[:bypassed]], lead_open=v.lead_open, window=v.window, drew=v.drew,
-            swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown, trumps=v.trumps, second_card=second)
+            bypassed=[v.table[i][0] for i in bypassed], bypassed_at=bypassed, lead_open=v.lead_open, window=v.window,
+            drew=v.drew, swapped=v.swapped, covered=v.covered, self_thrown=v.self_thrown, trumps=v.trumps,
+            second_card=second)
 
 
 def knowledge(state: State, seat: int, record: Record) -> Knowledge:

@@ -19,7 +19,7 @@ from durak.engine import apply
 from durak.rules import Ranking, Rules, RulesError
 from durak.scoring import ranks
 from durak.setup import deal_decks, position
-from durak.state import State
+from durak.state import State, table_pairs
 from durak.view import shown_trump_card
 
 TOP_KEYS = {"name", "rules", "trump", "hands", "stock", "attacker", "first_bout", "steps", "result",
@@ -263,8 +263,7 @@ def _is_int(value: Any) -> bool:
 
 def _observed(state: State, name: str) -> Any:
     if name == "table":
-        pairs = [(a, None) for a in state.bypassed] + list(zip(state.attacks, state.covers, strict=True))
-        return [[card_code(a), None if c is None else card_code(c)] for a, c in pairs]
+        return [[card_code(a), None if c is None else card_code(c)] for a, c in table_pairs(state)]
     if name == "stock":
         return len(state.stock)
     if name == "discard":

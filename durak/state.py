@@ -55,7 +55,7 @@ class State:
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far
     seed: int = 0                    # отбойный: the game's seed, for shuffles during play
     secret: Card | None = None       # потайной: the face-down card under the face-up card, until turned
-    bypassed: list[Card] = field(default_factory=list)  # переводной-3: attack cards passed over, first on the table
+    bypassed: list[Card] = field(default_factory=list)  # переводной-3: attack cards passed over (nobody beats them)
     lead_open: bool = False          # армянский: the main attacker may still add cards to his stock lead
     window: bool = False             # американский: the bout waits for the defender to throw in on himself or pass
     drew: frozenset[int] = frozenset()     # вторая попытка: drew a card this bout
@@ -64,6 +64,7 @@ class State:
     self_thrown: tuple[Card, ...] = ()     # американский: attack cards the defender threw in on himself
     trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump (``trump`` is None)
     second_card: Card | None = None  # двухкозырной: seat 1's face-up card, drawn last (``trump_card`` is seat 0's)
+    bypassed_at: tuple[int, ...] = ()  # where each of ``bypassed`` lies in the table's laid order (table_pairs)
     # the seats that may throw in and the roles and seats out they were found for (engine.throwers);
     # not part of the game: never compared, copied or saved
     memo: tuple[int | None, int | None, list[int], list[int]] | None = field(default=None, compare=False,
@@ -81,7 +82,8 @@ class State:
             self.accused, self.sixes, self.out[:], self.over, self.losers, self.draw, self.pogony,
             self.moves, self.emptied, self.set_aside[:], self.scores, self.pogons, self.seen,
             self.coverers, self.bouts_beaten, self.seed, self.secret, self.bypassed[:], self.lead_open, self.window,
-            self.drew, self.swapped, self.covered, self.self_thrown, self.trumps, self.second_card, self.memo,
+            self.drew, self.swapped, self.covered, self.self_thrown, self.trumps, self.second_card, self.bypassed_at,
+            self.memo,
         )
 
     def all_cards(self) -> list[Card]:
@@ -102,9 +104,7 @@ class State:
             "hands": [codes(h) for h in self.hands],
             "stock": codes(self.stock),
             "discard": codes(self.discard),
-            "table": [[card_code(a), None] for a in self.bypassed] + [
-                [card_code(a), None if c is None else card_code(c)]
-                for a, c in zip(self.attacks, self.covers, strict=True)],
+            "table": [[card_code(a), None if c is None else card_code(c)] for a, c in table_pairs(self)],
             "attacker": self.attacker,
             "defender": self.defender,
             "first_bout": self.first_bout,
@@ -130,7 +130,7 @@ class State:
             "bouts_beaten": self.bouts_beaten,
             "seed": self.seed,
             "secret": None if self.secret is None else card_code(self.secret),
-            "bypassed": len(self.bypassed),
+            "bypassed": list(self.bypassed_at),
             "lead_open": self.lead_open,
             "window": self.window,
             "drew": sorted(self.drew),
@@ -152,6 +152,15 @@ class State:
             raise StateError(f"bad rules: {e}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise StateError(f"malformed game state: {type(e).__name__}: {e}") from None
+
+
+def table_pairs(state: State) -> list[tuple[Card, Card | None]]:
+    """The table as (attack, cover) pairs in the order the attack cards were laid, passed-over ones included
+    (переводной-3; covered pairs of переводной-2 may lie before them)."""
+    pairs: list[tuple[Card, Card | None]] = list(zip(state.attacks, state.covers, strict=True))
+    for at, card in zip(state.bypassed_at, state.bypassed, strict=True):
+        pairs.insert(at, (card, None))
+    return pairs
 
 
 def _codes(cards: list[Card]) -> list[str]:
@@ -203,9 +212,12 @@ def _from_json(data: Any) -> State:
         return None if s is None else _seat(s)
 
     table = data["table"]
-    bypassed = _count(data.get("bypassed", 0))
-    if bypassed > len(table) or any(c is not None for _, c in table[:bypassed]):
-        raise StateError("the passed-over cards are the first, uncovered ones on the table")
+    bypassed = data.get("bypassed", 0)  # format 5 before the laid order was kept: how many lie first
+    at = tuple(range(_count(bypassed))) if isinstance(bypassed, int) else tuple(_count(i) for i in bypassed)
+    if (list(at) != sorted(set(at)) or (at and at[-1] >= len(table))
+            or any(table[i][1] is not None for i in at)):
+        raise StateError("the passed-over cards are uncovered cards on the table")
+    kept = [pair for i, pair in enumerate(table) if i not in at]
     state = State(
         rules=rules,
         trump=None if data["trump"] is None else parse_suit(data["trump"]),
@@ -213,8 +225,8 @@ def _from_json(data: Any) -> State:
         hands=[cards(h) for h in data["hands"]],
         stock=cards(data["stock"]),
         discard=cards(data["discard"]),
-        attacks=[parse_card(a) for a, _ in table[bypassed:]],
-        covers=[None if c is None else parse_card(c) for _, c in table[bypassed:]],
+        attacks=[parse_card(a) for a, _ in kept],
+        covers=[None if c is None else parse_card(c) for _, c in kept],
         attacker=opt_seat(data["attacker"]),
         defender=opt_seat(data["defender"]),
         first_bout=bool(data["first_bout"]),
@@ -240,7 +252,8 @@ def _from_json(data: Any) -> State:
         bouts_beaten=_count(data.get("bouts_beaten", 0)),
         seed=_count(data.get("seed", 0)),
         secret=None if data.get("secret") is None else parse_card(data["secret"]),
-        bypassed=[parse_card(a) for a, _ in table[:bypassed]],
+        bypassed=[parse_card(table[i][0]) for i in at],
+        bypassed_at=at,
         lead_open=bool(data.get("lead_open", False)),
         window=bool(data.get("window", False)),
         drew=seats(data.get("drew", [])),

@@ -8,7 +8,7 @@ from durak.actions import Action
 from durak.cards import Card, Suit
 from durak.engine import legal_actions, room
 from durak.rules import Rules
-from durak.state import State
+from durak.state import State, table_pairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class View:
     set_aside: int = 0               # cards out of the game face down (чукотский): their number only
     scores: tuple[int, ...] = ()     # with ranking beaten or figures (VARIANTS.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # with ranking pogony: the ranks of each seat's pogony
-    bypassed: int = 0                # переводной-3: the first table cards, passed over (nobody beats them)
+    bypassed: tuple[int, ...] = ()   # переводной-3: where on the table the passed-over cards lie (nobody beats them)
     secret: bool = False             # потайной: a face-down card lies under the face-up card
     lead_open: bool = False          # армянский: the main attacker may still add to his stock lead
     window: bool = False             # американский: the defender may throw in on himself, or pass
@@ -64,7 +64,7 @@ def view(state: State, seat: int | None) -> View:
         seat=seat,
         hand=() if seat is None else tuple(state.hands[seat]),
         counts=tuple(len(h) for h in state.hands),
-        table=tuple((a, None) for a in state.bypassed) + tuple(zip(state.attacks, state.covers, strict=True)),
+        table=tuple(table_pairs(state)),
         trump=state.trump,
         trump_card=shown_trump_card(state),
         stock=len(state.stock),
@@ -91,7 +91,7 @@ def view(state: State, seat: int | None) -> View:
         set_aside=len(state.set_aside),
         scores=state.scores,
         pogons=state.pogons,
-        bypassed=len(state.bypassed),
+        bypassed=state.bypassed_at,
         secret=state.secret is not None,
         lead_open=state.lead_open,
         window=state.window,

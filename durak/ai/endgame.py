@@ -41,7 +41,7 @@ class OutOfBudget(Exception):
 def _key(s: State) -> Key:
     """Everything of a no-stock position that decides how it can go on."""
     return (tuple(tuple(sorted(h)) for h in s.hands), tuple(s.attacks), tuple(s.covers),
-            tuple(s.bypassed), s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
+            tuple(s.bypassed), s.bypassed_at, s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
             tuple(s.out), s.trump, s.sixes, s.emptied, s.scores, s.pogons, s.lead_open, s.window,
             s.drew, s.swapped, s.covered, s.self_thrown)
 

@@ -126,8 +126,26 @@ def test_the_variants_bout_state_round_trips() -> None:
     assert s.bypassed == [parse_card("7C")] and s.attacks == [parse_card("7D")]
     s.drew, s.swapped, s.covered, s.self_thrown = frozenset({1}), frozenset({2}), frozenset({0}), (parse_card("7D"),)
     data = json.loads(json.dumps(s.to_json()))
-    assert data["table"] == [["7C", None], ["7D", None]] and data["bypassed"] == 1
+    assert data["table"] == [["7C", None], ["7D", None]] and data["bypassed"] == [0]
     assert State.from_json(data) == s
+    assert State.from_json({**data, "bypassed": 1}) == s  # saved before the laid order was kept: a count
+
+
+def test_passed_over_cards_that_cannot_lie_where_a_save_says_are_refused() -> None:
+    """A corrupt row names a covered pair, or a place past the table, as passed over: a clear error."""
+    rules = Rules.from_dict({"preset": "perevodnoy_3", "transfer_after_cover": True})
+    hands = [[parse_card(c) for c in ("6D", "8S", "AS")], [parse_card(c) for c in ("8D", "8C", "KS")]]
+    s = position(rules, hands, [parse_card("6H")], parse_card("6H") & 3, attacker=0, first_bout=False)
+    s, _ = apply(s, 0, attack(parse_card("6D")))
+    s, _ = apply(s, 1, defend(parse_card("6D"), parse_card("8D")))
+    s, _ = apply(s, 0, attack(parse_card("8S")))
+    s, _ = apply(s, 1, transfer(parse_card("8C")))
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["table"] == [["6D", "8D"], ["8S", None], ["8C", None]] and data["bypassed"] == [1]
+    assert State.from_json(data) == s
+    for bad in ([0], [3], [1, 1], "x"):
+        with pytest.raises(StateError):
+            State.from_json({**data, "bypassed": bad})
 
 
 def test_a_state_of_format_4_is_still_read() -> None:
