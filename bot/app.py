@@ -111,12 +111,17 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
             if service is not None:
                 await service.chats.chat_migrated(old, new)
 
+        async def refused(row: OutboxRow, why: str) -> None:
+            if service is not None:
+                await service.chats.post_refused(row, why)
+
         def shown(row: OutboxRow, message_id: int) -> None:
             if service is not None:
                 service.on_shown(row, message_id)
 
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
-                        group_spacing=60 / settings.group_edits_per_minute, per_second=settings.sends_per_second)
+                        on_refused=refused, group_spacing=60 / settings.group_edits_per_minute,
+                        per_second=settings.sends_per_second)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
                               computer_budget_ms=settings.computer_budget_ms)

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.store import GameUI
-from storage.models import Away, Game, Owed, Status
+from storage.models import Away, Game, OutboxRow, Owed, Status
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -34,6 +34,30 @@ class Chats:
                 await self.service.advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
 
             await self.service.with_game(game_id, work)
+
+    async def post_refused(self, row: OutboxRow, why: str) -> None:
+        """Telegram would not post a lobby (no right to write, a deleted topic, the bot removed): it is closed at
+        once, so the next /newgame opens one instead of pointing to a message nobody sees, and its creator
+        is told why in private."""
+        game = self.service.store.open_in(row.chat_id, row.thread_id)
+        if row.slot != "table" or game is None:
+            return
+
+        async def work(game: Game) -> None:
+            if game.status is not Status.LOBBY or self.service.table_message(game) is not None:
+                return
+            creator = await self.service.directory.user(game.creator_id)
+            tr = self.service.directory.user_tr(creator)
+            text = (tr.gettext("I may not send messages in the group, so nobody there could see the new game. "
+                               "Ask an admin to let me write there, then send /newgame again.")
+                    if "rights" in why.lower() else
+                    tr.gettext("I could not post the new game in the group (Telegram answered: {why}). "
+                               "Send /newgame there again.").format(why=why))
+            note = Owed(game.creator_id, f"note:refused:{game.id}", text, None)
+            await self.service.close(game, Status.CANCELLED, "refused",
+                                     extra=[note] if creator is not None and creator.private_chat else ())
+
+        await self.service.with_game(game.id, work)
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: games, settings and ratings follow it; the table is posted there anew."""

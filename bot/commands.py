@@ -14,9 +14,26 @@ if TYPE_CHECKING:
     from bot.service import GameService
 
 
+POINT_QUIET = 120.0  # seconds: after pointing a topic to its open game, further /newgame there get no answer
+
+
 class Commands:
     def __init__(self, service: GameService) -> None:
         self.service = service
+        self._pointed: dict[tuple[int, int], float] = {}  # (chat, topic) -> when /newgame was last pointed
+
+    def point_to_open_game(self, chat_id: int, thread_id: int) -> tuple[bool, int | None]:
+        """/newgame where a game is open: whether to answer (once a while per topic: forty in a row would
+        spend the group's budget on noise) and the table message to point to."""
+        now = self.service.clock.now()
+        key = (chat_id, thread_id)
+        if now - self._pointed.get(key, -POINT_QUIET) < POINT_QUIET:
+            return False, None
+        if len(self._pointed) > 1000:
+            self._pointed = {k: t for k, t in self._pointed.items() if now - t < POINT_QUIET}
+        self._pointed[key] = now
+        existing = self.service.store.open_in(chat_id, thread_id)
+        return True, None if existing is None else self.service.table_message(existing)
 
     async def cancel_command(self, chat_id: int, thread_id: int, user: User, admin: bool) -> str | None:
         """/cancel in a group: the reply, or None when the game was cancelled (its message says so)."""

@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 OnForbidden = Callable[[int], Awaitable[None]]
 OnMigrated = Callable[[int, int], Awaitable[None]]
 OnShown = Callable[[OutboxRow, int], None]
+OnRefused = Callable[[OutboxRow, str], Awaitable[None]]
 MAX_BACKOFF = 60.0
 LAZY_SECONDS = 2.0  # how long a waiting player's hand may wait for more moves to fold into one edit
 
@@ -50,16 +51,21 @@ def _seconds(value: object) -> float:
 
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
-                 on_shown: OnShown, group_spacing: float = 0.0, per_second: float = 1000.0) -> None:
+                 on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
+                 per_second: float = 1000.0) -> None:
         self.repo = repo
         self.budget = Budget(per_second)  # the overall budget, the most urgent chats first
         self._urgent: set[int] = set()    # private chats owed a row of a seat that must act or just moved
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
         self._last_call: dict[int, float] = {}  # group -> when its last call started (loop time)
+        # a group not called since the start is assumed called at the start: the process before may have
+        # spent its budget just before it stopped, and Telegram counts calls, not processes
+        self._started = float("-inf")
         self.bot = bot
         self.on_forbidden = on_forbidden
         self.on_migrated = on_migrated
         self.on_shown = on_shown
+        self.on_refused = on_refused  # a message never shown was refused for good (no rights, no topic, no group)
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._lazy: set[int] = set()       # chats owed only lazy rows: their worker waits LAZY_SECONDS first
@@ -69,6 +75,7 @@ class Outbox:
 
     async def resume(self) -> None:
         """Deliver everything a previous run still owed."""
+        self._started = asyncio.get_running_loop().time()
         for chat_id in {row.chat_id for row in await self.repo.owed()}:
             self.kick(chat_id)
 
@@ -189,7 +196,7 @@ class Outbox:
         is the newest table (moves made meanwhile fold into one edit), not a table already stale when the
         limiter let it through."""
         loop = asyncio.get_running_loop()
-        wait = self._last_call.get(group, -self.group_spacing) + self.group_spacing - loop.time()
+        wait = self._last_call.get(group, self._started) + self.group_spacing - loop.time()
         if wait > 0:
             await asyncio.sleep(wait)
         now = loop.time()
@@ -232,7 +239,10 @@ class Outbox:
         except Forbidden as e:
             log.info("chat %s refuses the bot: %s", row.chat_id, e)
             await self.repo.delivered(row, row.message_id)
-            await self.on_forbidden(row.chat_id)
+            if row.chat_id < 0:  # removed from a group: what it was owed can never be shown
+                await self._refused(row, e)
+            else:
+                await self.on_forbidden(row.chat_id)
             return None
         except ChatMigrated as e:
             log.info("chat %s became supergroup %s", row.chat_id, e.new_chat_id)
@@ -244,10 +254,15 @@ class Outbox:
         except BadRequest as e:
             log.warning("message for chat %s (slot %s) refused, given up: %s", row.chat_id, row.slot, e)
             await self.repo.delivered(row, row.message_id)
+            await self._refused(row, e)
             return None
         except TelegramError as e:  # network errors, timeouts, 5xx: retried
             log.warning("sending to chat %s failed, retrying: %s", row.chat_id, e)
             return 0.0
+
+    async def _refused(self, row: OutboxRow, error: TelegramError) -> None:
+        if row.message_id is None and self.on_refused is not None:
+            await self.on_refused(row, error.message)
 
     async def _send(self, row: OutboxRow, markup: str | None, old: int | None) -> None:
         assert row.text is not None

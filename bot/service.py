@@ -405,6 +405,7 @@ class GameService:
             "cancelled": tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
             "expired": tr.gettext("The lobby expired: nobody started the game."),
             "lobby_empty": tr.gettext("Everybody left: the lobby is closed."),
+            "refused": tr.gettext("Telegram did not let me post the game here: the lobby is closed."),
             "stopped": tr.gettext("The game was stopped by {name}. No result is recorded.").format(
                 name=by.name if by else "?"),
             "voted": tr.gettext("The players voted to stop the game. No result is recorded."),

@@ -49,8 +49,9 @@ async def newgame(update: Update, context: Context) -> None:
             return
         if await service.open_lobby(chat.id, thread, user, preset) is not None:
             return
-    existing = service.store.open_in(chat.id, thread)
-    table = None if existing is None else service.table_message(existing)
+    answer, table = service.commands.point_to_open_game(chat.id, thread)
+    if not answer:
+        return
     reply = ReplyParameters(table, allow_sending_without_reply=True) if table else None
     await message.reply_text(tr.gettext("A game is already open here: see the message above."), reply_parameters=reply)
 

@@ -194,6 +194,8 @@ class FakeTelegram:
             if group.get("migrated_to"):
                 raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
                                {"migrate_to_chat_id": group["migrated_to"]})
+            if group.get("muted"):
+                raise ApiError(400, "Bad Request: not enough rights to send text messages to the chat")
             now = time.monotonic()
             sends = self.group_sends[chat_id]
             while sends and sends[0] < now - self.group_window:
@@ -351,6 +353,10 @@ class FakeTelegram:
             message["reply_to_message"] = {"message_id": 0, "date": int(time.time()), "text": "…",
                                            "chat": self._chat_json(chat_id), "from": self.users[reply_to_user].json()}
         await self._push({"message": message})
+
+    def mute(self, chat_id: int, muted: bool = True) -> None:
+        """The group's admins take (or give back) the bot's right to send messages there."""
+        self.groups[chat_id]["muted"] = muted
 
     def hold(self, chat_id: int) -> None:
         """Calls to this chat wait, unanswered, until ``release``: a slow network between bot and Telegram."""

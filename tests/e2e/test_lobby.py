@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
@@ -179,3 +180,43 @@ async def test_the_rules_line_names_the_game_the_options_make(fake: FakeTelegram
     await table.configure(101, transfer="off")
     line = table.lobby().text.splitlines()[1]
     assert line.startswith("Podkidnoy · ") and "transfer" not in line, line
+
+
+async def test_a_lobby_telegram_will_not_post_is_closed_and_its_creator_told_why(
+        fake: FakeTelegram, bot: BotProcess) -> None:
+    """No right to write in the group: the lobby nobody can see does not block the next /newgame for 15 minutes,
+    and its creator learns in private what to change."""
+    await fake.send_text(101, 101, "/start")
+    await fake.wait_for(lambda: bool(fake.chat_messages(101)))
+    fake.mute(GROUP)
+    await fake.send_text(101, GROUP, "/newgame")
+    await fake.wait_for(lambda: "nobody there could see" in fake.chat_messages(101)[-1].text)
+    assert "Ask an admin to let me write there, then send /newgame again." in fake.chat_messages(101)[-1].text
+    await bot.service.outbox.drain()
+    assert bot.service.store.open_in(GROUP, 0) is None
+    fake.mute(GROUP, False)
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(102)
+    assert "Players (" in table.lobby().text, "a new lobby, not «a game is already open here»"
+
+
+async def test_newgame_where_a_game_is_open_is_answered_once_a_while(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Forty /newgame in a row would spend the group's 20 messages a minute on the same answer."""
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101)
+
+    def pointers() -> int:
+        return sum(m.text.startswith("A game is already open here") for m in table.group_messages())
+
+    await asyncio.gather(*(fake.send_text(102, GROUP, "/newgame") for _ in range(10)))
+    await fake.wait_for(lambda: pointers() == 1)
+    await fake.send_text(101, GROUP, "/rules")  # answered after the ten were handled
+    await fake.wait_for(lambda: len(table.group_messages()) == 3)
+    assert pointers() == 1
+    await clock.advance(121)
+    await fake.send_text(102, GROUP, "/newgame")
+    await fake.wait_for(lambda: pointers() == 2)
+    await bot.stop()

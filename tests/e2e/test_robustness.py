@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -193,4 +194,27 @@ async def test_a_corrupt_game_row_is_closed_with_a_log_line(fake: FakeTelegram, 
     assert "could not be read and was closed" in caplog.text
     await table.newgame(102)  # the group can play again
     assert "Players (1/" in table.lobby().text
+    await second.stop()
+
+
+async def test_a_restart_does_not_give_a_group_a_fresh_budget(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Telegram counts a group's calls whatever process makes them: right after a restart the bot spaces its
+    first call to a group from the last one the process before may have made (here: a lobby cancelled, the
+    bot restarted, a new lobby opened at once)."""
+    database = tmp_path / "durak.sqlite3"
+    first = BotProcess(fake, database)
+    await first.start()
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101)
+    await fake.send_text(101, GROUP, "/cancel")
+    await fake.wait_for(lambda: "cancelled" in table.group_messages()[0].text)
+    await first.stop()
+    fake.group_budget, fake.group_window = 1, 10.0  # from the cancelled lobby's edit on: one call in ten seconds
+    fake.group_sends[GROUP].clear()
+    fake.group_sends[GROUP].append(time.monotonic())
+    second = BotProcess(fake, database, group_edits_per_minute=6)
+    await second.start()
+    await fake.send_text(102, GROUP, "/newgame")
+    await fake.wait_for(lambda: len(table.group_messages()) == 2, 20)
+    assert not [e for e in fake.errors if e[1] == 429], "the new process waited for the group's budget"
     await second.stop()
