@@ -21,7 +21,7 @@ from enum import Enum
 
 from bot.callbacks import Verb, encode, pack
 from bot.i18n import Translator
-from bot.labels import card_text, rank_text
+from bot.labels import card_text, ranks_text
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
 from durak.engine import cards_room, lead_room, trump_of
@@ -81,14 +81,9 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
         if state.rules.lead is not Lead.SAME_RANK:
             return replace(_variant_lead(state, seat, picks, armed), extras=extras)
         playable = frozenset(hand)
-        if lead_room(state) < 2:
+        if not armed or lead_room(state) < 2:  # one tap leads the card; its partners are thrown in after
             return Options(Role.LEAD, playable, extras=extras)
-        picked = _picked(hand, picks, playable)
-        if armed or picked:  # once picking has begun, every press picks (another rank starts over)
-            pickable = playable
-        else:
-            pickable = frozenset(c for c in hand if sum(1 for d in hand if d >> 2 == c >> 2) > 1)
-        return Options(Role.LEAD, playable, pickable, picked, extras=extras)
+        return Options(Role.LEAD, playable, playable, _picked(hand, picks, playable), extras=extras)
     acts = legal_actions(state, seat)
     moves = frozenset(a.act for a in acts if a.act in (Act.TAKE, Act.PASS))
     accusable = tuple(a.suspect for a in acts if a.act is Act.ACCUSE and a.suspect is not None)
@@ -111,8 +106,8 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
     playable = frozenset(a.card for a in acts if a.act is own and (armed or not a.cheat))
     if not playable and Act.PASS not in moves:
         return Options(Role.WAIT, moves=moves, accusable=accusable)
-    left = cards_room(state, seat)
-    pickable = playable if (left is None or left >= 2) and len(playable) >= 2 else frozenset()
+    left = cards_room(state, seat)  # one tap throws a card in; a cheat may pick several to lay at once
+    pickable = playable if armed and (left is None or left >= 2) and len(playable) >= 2 else frozenset()
     return Options(Role.THROW, playable, pickable, _picked(hand, picks, pickable), moves=moves,
                    accusable=accusable)
 
@@ -219,16 +214,16 @@ def move_buttons(tr: Translator, game_id: int, state: State, seat: int, opts: Op
             names = " ".join(card_text(c) for c in opts.picked)
             buttons.append(_button(tr.gettext("🔄 Swap {cards}").format(cards=names), Verb.SWAP, game_id,
                                    pack(opts.picked)))
-        return [*buttons, _button(tr.gettext("✖ Don't swap"), Verb.SWAP, game_id)]
-    if opts.picked:
+        return [*buttons, _button(tr.gettext("↩ Don't swap"), Verb.SWAP, game_id)]
+    if opts.picked and (state.lead_open or is_legal(state, seat, attack(*opts.picked, cheat=armed))):
         text = (tr.gettext("▶ Lead ({n})") if opts.role is Role.LEAD or state.lead_open
                 else tr.gettext("▶ Throw in ({n})"))
         buttons.append(_button(text.format(n=len(opts.picked)), Verb.LEAD, game_id, pack(opts.picked)))
     elif opts.role is Role.THROW and not armed and _one_rank(opts.playable):
         cards = tuple(sorted(opts.playable))
         if len(cards) >= 2 and is_legal(state, seat, attack(*cards)):
-            buttons.append(_button(tr.gettext("▶ Throw in all {rank}s ({n})").format(
-                rank=rank_text(cards[0]), n=len(cards)), Verb.LEAD, game_id, pack(cards)))
+            buttons.append(_button(tr.gettext("▶ Throw in all {ranks} ({n})").format(
+                ranks=ranks_text(tr, cards[0], "all"), n=len(cards)), Verb.LEAD, game_id, pack(cards)))
     if opts.role is Role.COVER and selected is not None:
         buttons += [_button(tr.gettext("on {card}").format(card=card_text(t)), Verb.TARGET, game_id,
                             f"{card_code(selected)}.{card_code(t)}")
@@ -288,8 +283,11 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     if opts.role is Role.LEAD:
         if any(a.act is Act.STOCK_LEAD for a in opts.extras):
             return tr.gettext("Your lead: press a card, or lead the stock's top card.")
-        if opts.pickable:
-            return tr.gettext("Your lead: press a card. To lead several of one rank, press them, then Lead.")
+        if opts.pickable:  # the variants' leads of several cards, or a cheat's
+            return tr.gettext("Your lead: press the cards (✅ marks them), then Lead.")
+        hand = state.hands[seat]
+        if len({c >> 2 for c in hand}) < len(hand):
+            return tr.gettext("Your lead: press a card; cards of its rank can follow right after.")
         return tr.gettext("Your lead: press a card.")
     if opts.role is Role.COVER:
         transfer_too = bool(opts.transfers or opts.shows)

@@ -10,6 +10,7 @@ this swap through its ``BaseRequest`` interface; errors map to PTB's own ``Timed
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from typing import Any
 
@@ -63,7 +64,11 @@ class AiohttpRequest(BaseRequest):
         """Drop the session without a loop to close it on: PTB shuts requests down only after a successful
         start, and after a failed one (no network) aiohttp would print "Unclosed client session" at exit."""
         if self._session is not None and not self._session.closed:
+            connector = self._session.connector
             self._session.detach()
+            if connector is not None and not connector.closed:  # its keep-alive connections, or "Unclosed connector"
+                with contextlib.suppress(Exception):  # the loop may be gone: the transports close with the process
+                    connector._close()
 
     __del__ = let_go
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.i18n import Translator
 from durak.cards import RANK_NAMES, Card
 
 _SUITS = ("♠", "♣", "♦\ufe0f", "♥\ufe0f")
@@ -23,6 +24,26 @@ def card_text(card: Card) -> str:
 
 def cards_text(cards: Iterable[Card]) -> str:
     return " ".join(card_text(c) for c in cards)
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks a message with a context for extraction (``scripts/update_catalogs.py`` knows NP_)."""
+    return message
+
+
+# A rank named in the plural, as a sentence needs it: "all 7s" (all the sevens, «все семёрки») and "no 7s"
+# (none of the sevens, «нет семёрок»): Russian names each rank by a word, in two cases.
+_ALL = [NP_("all", "2s"), NP_("all", "3s"), NP_("all", "4s"), NP_("all", "5s"), NP_("all", "6s"), NP_("all", "7s"),
+        NP_("all", "8s"), NP_("all", "9s"), NP_("all", "10s"), NP_("all", "Js"), NP_("all", "Qs"),
+        NP_("all", "Ks"), NP_("all", "As")]
+_NONE = [NP_("none", "2s"), NP_("none", "3s"), NP_("none", "4s"), NP_("none", "5s"), NP_("none", "6s"),
+         NP_("none", "7s"), NP_("none", "8s"), NP_("none", "9s"), NP_("none", "10s"), NP_("none", "Js"),
+         NP_("none", "Qs"), NP_("none", "Ks"), NP_("none", "As")]
+
+
+def ranks_text(tr: Translator, card: Card, case: str) -> str:
+    """The card's rank in the plural: ``case`` "all" ("all 7s": «все семёрки») or "none" ("no 7s": «нет семёрок»)."""
+    return tr.pgettext(case, (_ALL if case == "all" else _NONE)[(card >> 2) - 2])
 
 
 def rank_text(card: Card) -> str:

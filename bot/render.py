@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import hand, variants
 from bot.callbacks import Verb, encode
 from bot.i18n import N_, Translator
-from bot.labels import card_text, cards_text, rank_text, suit_text
+from bot.labels import card_text, cards_text, rank_text, ranks_text, suit_text
 from bot.turns import WARN_SECONDS
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
@@ -163,7 +163,7 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
         "transfer": (tr.gettext("Transfer"), on_off(tr, r.transfer)),
         "draw": (tr.gettext("Draw"), on_off(tr, r.draw)),
         "cheating": (tr.gettext("Cheating"), on_off(tr, r.cheating)),
-        "teams": (tr.gettext("Teams"), teams_name(tr, r.teams)),
+        "teams": (tr.gettext("Teams"), tr.gettext("off") if r.teams is Teams.NONE else r.teams.value),
         "redeal": (tr.gettext("Redeal"), tr.gettext("off") if r.redeal_same_suit is None
                    else tr.gettext("{n} of a suit").format(n=r.redeal_same_suit)),
         "pogony": (tr.gettext("Pogony"), {PogonyRule.SIXES: tr.gettext("sixes"), PogonyRule.TWO_SIXES:
@@ -174,7 +174,7 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     rows = [[_button(f"{label}: {value}", Verb.VARIANTS if option == "preset" else Verb.OPTION, game, seq,
                      str(variants.page_with(r.preset)) if option == "preset" else option)]
             for option, (label, value) in values.items()]
-    kick = [_button(tr.gettext("✖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.user.id))
+    kick = [_button(tr.gettext("➖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.user.id))
             for s in game.seats if s.user.id != game.creator_id]
     rows += [kick[i:i + 3] for i in range(0, len(kick), 3)]
     rows.append([_button(tr.gettext("« Back"), Verb.BACK, game, seq)])
@@ -398,8 +398,10 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     lines += table_lines
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
     opts = hand.options(state, seat, picks, cheat_armed, swapping)
-    if seen.room is not None and opts.role in (hand.Role.THROW, hand.Role.COVER):
-        lines.append(tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
+    if seen.room is not None and (opts.role in (hand.Role.THROW, hand.Role.COVER)
+                                  or (seen.room <= 0 and seat != state.defender)):  # why an attacker waits
+        lines.append(tr.gettext("The table is full: no more cards fit.") if seen.room <= 0 else
+                     tr.ngettext("{n} more card fits.", "{n} more cards fit.", seen.room).format(n=seen.room))
     if moves:
         lines += ["", *moves]
     if seat in state.out:
@@ -518,7 +520,7 @@ def reason(tr: Translator, refused: Illegal) -> str:
     p = refused.params
     card = card_text(p["card"]) if isinstance(p.get("card"), int) else ""
     target = card_text(p["target"]) if isinstance(p.get("target"), int) else ""
-    rank = rank_text(p["card"]) if isinstance(p.get("card"), int) else ""
+    ranks = ranks_text(tr, p["card"], "none") if isinstance(p.get("card"), int) else ""
     texts = {
         Reason.GAME_OVER: tr.gettext("The game is over."),
         Reason.NO_SUCH_SEAT: tr.gettext("No such player."),
@@ -530,10 +532,11 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.ONLY_ATTACKER_LEADS: tr.gettext("Only the attacker leads."),
         Reason.MIXED_RANKS: tr.gettext("Lead cards of one rank."),
         Reason.LEAD_MAX: tr.gettext("Lead at most {n} cards.").format(n=p.get("limit")),
-        Reason.LIMIT: tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", int(p.get("room", 0)))
+        Reason.LIMIT: tr.gettext("The table is full: no more cards fit.") if int(p.get("room", 0)) <= 0 else
+        tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", int(p.get("room", 0)))
         .format(n=p.get("room")),
         Reason.NO_THROW_IN: tr.gettext("You may not throw in now."),
-        Reason.RANK_NOT_ON_TABLE: tr.gettext("No {rank}s on the table.").format(rank=rank),
+        Reason.RANK_NOT_ON_TABLE: tr.gettext("No {ranks} on the table.").format(ranks=ranks),
         Reason.NOT_ON_TABLE: tr.gettext("That card is not on the table."),
         Reason.ALREADY_COVERED: tr.gettext("{card} is already covered.").format(card=card),
         Reason.CANNOT_COVER: tr.gettext("{card} can't cover {target}.").format(card=card, target=target),

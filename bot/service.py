@@ -259,11 +259,14 @@ class GameService:
         return f"https://t.me/{self.bot_username}?start=join_{game_id}"
 
     async def open_lobby(self, chat_id: int, thread_id: int, creator: User, preset: str | None,
-                         previous: Previous | None = None, players: tuple[User, ...] = ()) -> Game | None:
+                         previous: Previous | None = None, players: tuple[User, ...] = (),
+                         title: str = "") -> Game | None:
         """Open a lobby (its message is owed in the same transaction); None if the topic has an open game."""
         if self.store.open_in(chat_id, thread_id) is not None or creator.id <= 0:
             return None
         chat = await self.repo.chat(chat_id)
+        if chat.language is None and chat_id < 0:  # a group's first lobby: it speaks its creator's language
+            await self.directory.set_chat_language(chat_id, self.directory.user_language(creator))
         rules = chat.rules or Rules()
         if preset in PRESETS:
             rules = Rules.from_dict({"preset": preset, "deck_size": rules.deck_size})
@@ -275,12 +278,22 @@ class GameService:
         try:
             game = await self.repo.create_lobby(
                 chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now))
+                owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now), title=title[:64])
         except Conflict:
             return None
         self.store.add(game)
         self.outbox.kick(chat_id)
         return game
+
+    async def _kicked_note(self, game: Game, user_id: int) -> list[Owed]:
+        """A removed player learns it in private (if the bot may write to him), with the group's name."""
+        seat = game.seat_of(user_id)
+        if seat is None or not game.seats[seat].user.private_chat:
+            return []
+        tr = self.directory.user_tr(game.seats[seat].user)
+        text = (tr.gettext("You were removed from the game in «{group}».").format(group=game.title) if game.title
+                else tr.gettext("You were removed from the game."))
+        return [Owed(user_id, f"note:kicked:{user_id}", text)]
 
     async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         kind = intent.kind
@@ -292,11 +305,12 @@ class GameService:
             if computer is not None and len(game.seats) < game.max_players:
                 await self.save(game, lobby.joined(game, computer))
         elif kind in (Kind.LEAVE, Kind.KICK):
-            rest = lobby.without(game, user.id if kind is Kind.LEAVE else int(intent.arg))
+            gone = user.id if kind is Kind.LEAVE else int(intent.arg)
+            rest = lobby.without(game, gone)
             if rest is None:
                 await self.close(game, Status.CANCELLED, "lobby_empty")
             else:
-                await self.save(game, rest)
+                await self.save(game, rest, extra=await self._kicked_note(game, gone) if kind is Kind.KICK else ())
         elif kind in (Kind.SETTINGS, Kind.BACK, Kind.PICKER):
             ui.settings_open = kind is not Kind.BACK
             ui.picker_page = int(intent.arg) if kind is Kind.PICKER else None
@@ -360,7 +374,8 @@ class GameService:
         loser = old.state.losers[-1] if old.state.losers else None
         winner = old.state.out[0] if old.state.out else None
         players = tuple(s.user for s in old.seats)
-        if await self.open_lobby(old.chat_id, old.thread_id, user, None, Previous(loser, winner), players) is None:
+        if await self.open_lobby(old.chat_id, old.thread_id, user, None, Previous(loser, winner), players,
+                                 old.title) is None:
             return Decision(tr.gettext("A game is already open here."))
         return Decision()
 

@@ -47,7 +47,18 @@ class Settings(BaseSettings):
             raise ValueError("missing")
         if not TOKEN_PATTERN.fullmatch(value.get_secret_value().strip()):
             raise ValueError("BOT_TOKEN does not look like a bot token")
+        if "replace-with-your-own" in value.get_secret_value():
+            raise ValueError("placeholder")
         return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        """Telegram sends the secret back in a header and takes only these characters: a secret it would refuse
+        (a comment copied along, a space) must stop the start, not every update."""
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("WEBHOOK_SECRET may hold only the characters A-Z a-z 0-9 _ - (1 to 256 of them)")
+        return value
 
     @model_validator(mode="after")
     def _webhook_needs_a_secret(self) -> Settings:
@@ -77,7 +88,8 @@ def load_settings(**overrides: object) -> Settings:
             field = ".".join(str(p) for p in err["loc"]).upper()
             if field == "BOT_TOKEN":
                 missing = err["type"] == "missing" or "missing" in str(err.get("msg", ""))
-                what = "is missing" if missing else "is malformed"
+                what = ("is missing" if missing else "is still the example's placeholder"
+                        if "placeholder" in str(err.get("msg", "")) else "is malformed")
                 problems.append(f"BOT_TOKEN {what}. {HOW_TO_GET_A_TOKEN}")
             elif field:
                 problems.append(f"{field}: {err['msg']}")

@@ -25,6 +25,7 @@ from durak.engine import awaited
 from storage.models import Away, Game, Owed, Seat, Status
 
 PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pinged
+LATER = 3.0       # an attacker the game waits for only to say Done or Pass is pinged this many delays later
 
 
 def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, str]]] | None) -> str | None:
@@ -60,11 +61,21 @@ def must_act(state: State) -> dict[int, tuple[Card, ...]]:
     return {state.defender: open_cards} if open_cards else {}
 
 
+def to_ping(state: State) -> dict[int, tuple[tuple[Card, ...], bool]]:
+    """The seats a ping may call: those the game cannot go on without (``must_act``: seat -> (cards to beat,
+    False)), else the seats it waits for to say Done or Pass, lead from the stock or throw in on himself
+    (seat -> ((), True): pinged ``LATER``, every such seat alike, so a ping tells nothing of his cards)."""
+    acting = must_act(state)
+    if acting:
+        return {seat: (cards, False) for seat, cards in acting.items()}
+    return {seat: ((), True) for seat in awaited(state)}
+
+
 def track_turns(game: Game, ui: GameUI, now: float, movers: frozenset[int] | None) -> None:
     """Before a write of ``game``: each seat that must act has its position written now (his ping waits
     PING_DELAY from here), and a mover who must act again (a defender with more to beat) is quiet: he is
     looking at his hand. ``movers`` None: no move (a refresh), nothing changes for the seats."""
-    acting = must_act(game.state) if game.state is not None and game.status is Status.PLAYING else {}
+    acting = to_ping(game.state) if game.state is not None and game.status is Status.PLAYING else {}
     for seat in [s for s in ui.turn_since if s not in acting]:
         del ui.turn_since[seat]
     ui.quiet &= acting.keys()
@@ -78,8 +89,13 @@ def ping_due(ui: GameUI, seat: int, now: float, delay: float) -> bool:
     a player who answers within the delay is never pinged, so an active player's chat does not buzz on
     every turn, and an idle one learns of his turn a few seconds late. After a restart the delay counts
     from the first sweep."""
+    return now >= ping_at(ui, seat, now, delay)
+
+
+def ping_at(ui: GameUI, seat: int, now: float, delay: float) -> float:
+    """When the seat's ping is due (see ``ping_due``): fixed while his turn lasts, so its text is too."""
     since = ui.turn_since.setdefault(seat, now)
-    return now >= max(since, ui.shown_at.get(seat, since)) + delay
+    return max(since, ui.shown_at.get(seat, since)) + delay
 
 
 def in_play(game: Game, movers: frozenset[int] | None) -> bool:
@@ -101,23 +117,33 @@ def pings(game: Game, default_language: str, ui: GameUI | None = None, now: floa
 
     A quiet seat has just pressed: he is looking at his hand, so his ping goes even if he must act
     again (a defender with more cards to beat): a new one would only flicker and cost two calls."""
-    acting = {} if ui is None or game.state is None or game.status is not Status.PLAYING else must_act(game.state)
+    acting = {} if ui is None or game.state is None or game.status is not Status.PLAYING else to_ping(game.state)
     owed = []
     for s in game.seats:
         if is_computer(s.user):
             continue
+        cards, later = acting.get(s.seat, ((), False))
+        wait = delay * LATER if later else delay
         if (s.seat in acting and ui is not None and s.seat not in ui.quiet and s.away is Away.PLAYING
-                and s.user.notify and ping_due(ui, s.seat, now, delay)):
-            tr = seat_tr(s, default_language)
-            cards = acting[s.seat]
-            text = (tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
-                    else tr.gettext("🔔 Your move: lead."))
-            if game.turn_timeout:
-                text += " " + tr.gettext("⏰ {n} s").format(n=game.turn_timeout)
-            owed.append(Owed(s.user.id, ping_slot(s.seat), text))
+                and s.user.notify and ping_due(ui, s.seat, now, wait)):
+            owed.append(Owed(s.user.id, ping_slot(s.seat), ping_text(seat_tr(s, default_language), game, cards,
+                                                                     later, ping_at(ui, s.seat, now, wait))))
         else:
             owed.append(Owed(s.user.id, ping_slot(s.seat), None, deleted=True))
     return owed
+
+
+def ping_text(tr: Translator, game: Game, cards: tuple[Card, ...], later: bool, at: float) -> str:
+    """«🔔 [Friends] Your move: beat 7♠. ⏰ 42 s left»: the group (he may play in two), what to do, and the time
+    left when the ping was due (``at``: the text stays the same however often the game is written)."""
+    text = (tr.gettext("🔔 The game is waiting for you.") if later
+            else tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
+            else tr.gettext("🔔 Your move: lead."))
+    if game.title:
+        text = f"🔔 [{game.title}] {text.removeprefix('🔔 ')}"
+    if game.turn_timeout and game.deadline is not None:
+        text += " " + tr.gettext("⏰ {n} s left").format(n=max(0, round(game.deadline - at)))
+    return text
 
 
 def ping_pending(game: Game, ui: GameUI, default_language: str, now: float, delay: float) -> bool:

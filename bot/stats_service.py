@@ -84,8 +84,8 @@ class StatsService:
             system = Scoring(choice)
         except ValueError:
             current = Scoring((await self.repo.chat(chat_id)).scoring)
-            options = ", ".join(s.value for s in Scoring)
-            return tr.gettext("This chat ranks by {system}. Admins choose with /scoring and one of: {options}.").format(
+            options = "\n".join(f"/scoring {s.value} — {render_stats.scoring_name(tr, s)}" for s in Scoring)
+            return tr.gettext("This chat ranks by {system}. Admins choose one of:\n{options}").format(
                 system=render_stats.scoring_name(tr, current), options=options)
         await self.repo.set_chat_scoring(chat_id, system.value)
         return tr.gettext("This chat's leaderboard now ranks by {system}.").format(

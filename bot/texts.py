@@ -21,7 +21,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("history", tr.gettext("the chat's last ten games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
         ("scoring", tr.gettext("how this chat ranks players (admins)")),
-        ("language", tr.gettext("language: /language ru or /language en")),
+        ("language", tr.gettext("choose the language: /language ru or /language en")),
         ("help", tr.gettext("how to play with this bot")),
     ]
 
@@ -50,8 +50,10 @@ def help_text(tr: Translator) -> str:
         tr.gettext("The group sees one table message that follows the game. Your cards come to your private "
                    "chat with me, one row per suit, trumps (★) last: press a card to lead, cover or throw in. "
                    "✖ marks a card you can't play now. Take, Pass and Done (bito) appear when you may use them."),
-        tr.gettext("To play several cards at once, press them (✅ marks them), then Lead or Throw in. To cover "
-                   "when your card fits several open cards, press it, then the card it covers."),
+        tr.gettext("One press plays one card; cards of the same rank follow with a press each (when all you "
+                   "could throw in is one rank, Throw in all does it at once). Where a lead is several cards "
+                   "(pairs, threes), press them (✅ marks them), then Lead. To cover when your card fits several "
+                   "open cards, press it, then the card it covers."),
         tr.gettext("When it is your move to lead or to defend and you have not moved within a few seconds, I "
                    "send you a short message, and delete it once you have moved; /notify off stops these."),
         tr.gettext("Each move has a time limit (a lobby setting, 60 seconds by default). When it runs out the "

@@ -47,7 +47,7 @@ async def newgame(update: Update, context: Context) -> None:
             await message.reply_text(tr.gettext("I don't know the game «{name}». /variants lists every game.")
                                      .format(name=wanted[:40]))
             return
-        if await service.open_lobby(chat.id, thread, user, preset) is not None:
+        if await service.open_lobby(chat.id, thread, user, preset, title="" if solo else chat.title or "") is not None:
             return
     answer, table = service.commands.point_to_open_game(chat.id, thread)
     if not answer:

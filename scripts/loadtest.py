@@ -240,6 +240,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "sql_per_move_by_kind": {k: round(n / max(moves, 1), 1)
                                  for k, n in list(inside.get("statement_kinds", {}).items())[:8]},
         "applied_moves": moves,
+        "taps_per_move": round(stats.accepted / max(moves, 1), 2),  # accepted presses (picks too) per move
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
         "table_edits_per_move": round(group_edits / max(moves, 1), 2),  # the rest of the edits are hands'

@@ -18,7 +18,8 @@ LOCALES = ROOT / "bot" / "locales"
 def main() -> int:
     pot = LOCALES / "messages.pot"
     subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "--no-location", "--sort-output",
-                    "--project", "durak-bot", "-o", str(pot), "bot", "handlers"], check=True, cwd=ROOT)
+                    "--project", "durak-bot", "-k", "NP_:1c,2",  # labels.NP_: a message with its context
+                    "-o", str(pot), "bot", "handlers"], check=True, cwd=ROOT)
     for po in sorted(LOCALES.glob("*/LC_MESSAGES/messages.po")):
         subprocess.run([sys.executable, "-m", "babel.messages.frontend", "update", "--no-fuzzy-matching",
                         "-i", str(pot), "-o", str(po), "-l", po.parent.parent.name], check=True, cwd=ROOT)

@@ -120,6 +120,7 @@ class Game:
     updated_at: float = 0.0
     turn_timeout: int = 60          # seconds for a move; 0 = no timer
     deadline: float | None = None   # when the awaited move times out
+    title: str = ""                 # the group's title when the game opened ("" in a private chat)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)

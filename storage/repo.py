@@ -141,7 +141,8 @@ class Repo:
 
     async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
                            previous: Previous | None = None, players: Sequence[User] = (),
-                           turn_timeout: int = 60, owed: Callable[[Game], Sequence[Owed]] = lambda g: ()) -> Game:
+                           turn_timeout: int = 60, owed: Callable[[Game], Sequence[Owed]] = lambda g: (),
+                           title: str = "") -> Game:
         """A new lobby with the creator (and, for a rematch, the other players) seated, and the messages it
         owes (``owed`` of the new game) in the same transaction: a crash never leaves a lobby without its table."""
         now = self.now()
@@ -150,9 +151,9 @@ class Repo:
             try:
                 cur = await conn.execute(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
-                    "turn_timeout, created_at, updated_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    "turn_timeout, created_at, updated_at, title) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
                     (chat_id, thread_id, creator.id, _rules_json(rules), max_players, prev, turn_timeout,
-                     now, now),
+                     now, now, title),
                 )
             except aiosqlite.IntegrityError:
                 raise Conflict("this chat already has an open game") from None
@@ -163,7 +164,8 @@ class Repo:
                 await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
                                    (game_id, seat, user.id))
             game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, rules, max_players, None, 0, None,
-                        tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None)
+                        tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None,
+                        title)
             written = [_outbox_row(r) for sql, params in _owed_statements(game_id, owed(game))
                        for r in await conn.execute_fetchall(sql, params)]
         self._note(written)
@@ -507,7 +509,7 @@ class Repo:
             raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
-                    previous, row["updated_at"], row["turn_timeout"], row["deadline"])
+                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"])
 
 
 @lru_cache(maxsize=256)

@@ -9,8 +9,8 @@ import pytest
 
 from bot import hand
 from bot.i18n import translator
-from durak import TAKE, Rules, apply, legal_actions, position
-from durak.cards import deck
+from durak import TAKE, Rules, apply, attack, legal_actions, position
+from durak.cards import deck, parse_card
 from durak.rules import PRESETS
 
 TR = translator("en")
@@ -83,3 +83,34 @@ def test_a_whole_deck_against_a_lone_card_fits_with_its_counter_attacks(cheating
     assert all(len(a.cards) == 3 for a in counters), "as many as the attacker's three cards can face"
     rows = hand.keyboard(TR, 1, state, 1, str, opts=opts, cheating=cheating, away=True, leaving=True)
     assert sum(len(r) for r in rows) <= 100 and all(len(r) <= 8 for r in rows)
+
+
+def lead_buttons(state: object, picks: tuple[int, ...]) -> list[str]:
+    rows = hand.keyboard(TR, 1, state, 0, str, picks=picks)  # type: ignore[arg-type]
+    return [b["text"] for row in rows for b in row if b["text"].startswith("▶")]
+
+
+def test_threes_offer_lead_only_once_the_picks_are_a_lead() -> None:
+    """«▶ Lead (n)» after one or two picks in тройки was refused ("Lead exactly 3 cards"): it is not offered."""
+    rules = Rules.from_dict({"preset": "threes"})
+    cards = [parse_card(c) for c in ("6S", "8C", "10D", "QS", "AC")]
+    state = position(rules, [cards, [parse_card(c) for c in ("7S", "9C", "JD", "KS", "7D")]],
+                     [parse_card("6H")], 3, attacker=0, first_bout=False)
+    assert hand.options(state, 0).pickable == frozenset(cards)
+    assert lead_buttons(state, ()) == []
+    assert lead_buttons(state, tuple(cards[:1])) == []
+    assert lead_buttons(state, tuple(cards[:2])) == []
+    assert lead_buttons(state, tuple(cards[:3])) == ["▶ Lead (3)"]
+
+
+def test_a_card_of_a_plain_lead_or_throw_in_plays_with_one_press() -> None:
+    """Podkidnoy: a card with a partner of its rank leads at once, and so does a throw-in; nothing is picked."""
+    hands = [[parse_card(c) for c in ("7S", "7C", "7D", "KD")], [parse_card(c) for c in ("8S", "9C", "QD")]]
+    state = position(Rules(), hands, [parse_card("6H")], 3, attacker=0, first_bout=False)
+    lead = hand.options(state, 0)
+    assert lead.playable == frozenset(hands[0]) and not lead.pickable
+    assert hand.prompt(TR, state, 0, lead, "B") == "Your lead: press a card; cards of its rank can follow right after."
+    state, _ = apply(state, 0, attack(parse_card("7S")))
+    throw = hand.options(state, 0)
+    assert throw.playable == {parse_card("7C"), parse_card("7D")} and not throw.pickable
+    assert lead_buttons(state, ()) == ["▶ Throw in all 7s (2)"]

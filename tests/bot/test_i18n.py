@@ -65,3 +65,34 @@ def test_russian_has_no_gender_hacks_and_keeps_names_in_the_nominative() -> None
     past = [t for t in texts if re.search(r"\{(who|name)\}\s+\w+(л|лся|лась)\b", t)]
     assert not past, past
 
+
+
+def test_russian_says_each_thing_one_way_and_to_the_player_as_vy() -> None:
+    """One word for each thing (a bout is «ход», never «кон»; the stock is «колода», never «прикуп»; «отбой» is
+    the end of a bout, never a cover; «всё покрыто»; «подождите»), «вы» everywhere, ranks as words."""
+    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po, locale="ru")
+    texts = [s for m in catalog if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
+    patterns = {
+        "кон as a bout": r"\bкон(а|е|у|ом)?\b",
+        "прикуп": r"прикуп",
+        "отбой as a cover": r"(первого|для|перед) отбо",
+        "всё побито": r"[Вв]сё побито",
+        "ждите": r"(^|\W)[Жж]дите\b",
+        "ты-forms": r"\b(ты|тебе|тебя|твой|твоя|твои)\b|\b(Подкидывай|Возьми|Побей|Обменяй|Нажми|Выбери|Подожди)\b",
+        "a digit for a rank": r"все \{rank\}|достоинства \{rank\}|все \d",
+        "stiff phrases": r"по-прежнему покажут|следит за игрой|кто растёт|\bвкл\b",
+    }
+    found = {what: [t for t in texts if re.search(pattern, t)] for what, pattern in patterns.items()}
+    assert not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_ranks_are_named_by_words_in_russian() -> None:
+    from bot.labels import ranks_text
+    from durak.cards import parse_card
+
+    ru, en = translator("ru"), translator("en")
+    assert ranks_text(ru, parse_card("5S"), "all") == "пятёрки" and ranks_text(ru, parse_card("JS"), "all") == "вальты"
+    assert ranks_text(ru, parse_card("10S"), "none") == "десяток" and ranks_text(en, parse_card("10S"), "none") == "10s"
+    assert ru.gettext("No {ranks} on the table.").format(ranks=ranks_text(ru, parse_card("10S"), "none")) == \
+        "На столе нет десяток."

@@ -103,16 +103,9 @@ class Table:
 
     # --- acting
     async def one_card_lead(self, user: int, hand: Message) -> str:
-        """The button that leads one card, as the player finds it: a card with no partner of its rank is led
-        at once; when every card has one (the deal decides), a card is picked first and ▶ Lead (1) leads it."""
-        alone = [b for b in hand.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "✖"]
-        if alone:
-            return str(alone[0]["callback_data"])
-        pick = next(b for b in hand.buttons() if b["callback_data"].startswith("v1:f:") and b["text"][0] != "✖")
-        seen = len(hand.history)
-        await self.press(user, hand, str(pick["callback_data"]))
-        await self.fake.wait_for(lambda: len(hand.history) > seen)
-        return self.button(hand, "▶ Lead (1)")
+        """The button that leads one card: one press on a card leads it."""
+        return str(next(b for b in hand.buttons() if b["callback_data"].startswith("v1:c:") and b["text"][0] != "✖")
+                   ["callback_data"])
 
     async def press(self, user: int, message: Message, label_or_data: str) -> dict[str, Any]:
         data = label_or_data if label_or_data.startswith("v1:") else self.button(message, label_or_data)

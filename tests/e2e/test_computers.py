@@ -40,8 +40,8 @@ async def test_a_solo_game_against_two_computers_in_the_private_chat(fake: FakeT
     assert "🤖★\n" in table.lobby().text + "\n" and "🤖★★★" in table.lobby().text, table.lobby().text
     # the creator takes a computer off again in Settings, and puts it back
     await table.press(101, table.lobby(), "Settings")
-    await fake.wait_for(lambda: any(b["text"] == "✖ 🤖★" for b in table.lobby().buttons()))
-    await table.press(101, table.lobby(), "✖ 🤖★")
+    await fake.wait_for(lambda: any(b["text"] == "➖ 🤖★" for b in table.lobby().buttons()))
+    await table.press(101, table.lobby(), "➖ 🤖★")
     await fake.wait_for(lambda: "🤖★\n" not in table.lobby().text + "\n")
     await table.press(101, table.lobby(), "« Back")
     await fake.wait_for(lambda: "Join" in [b["text"] for b in table.lobby().buttons()])

@@ -91,3 +91,26 @@ async def test_webhook_mode_refuses_to_start_without_its_secret(tmp_path: Path) 
     code, err = await run(tmp_path, BOT_TOKEN=TOKEN, WEBHOOK_URL="https://example.org/hook")
     assert code == 2
     assert "WEBHOOK_SECRET is required" in err
+
+
+async def test_the_placeholder_token_of_the_example_file_says_how_to_get_one(tmp_path: Path) -> None:
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    (tmp_path / ".env").write_text(example)
+    code, err = await run(tmp_path)
+    assert code == 2
+    assert "BOT_TOKEN is still the example's placeholder" in err and "@BotFather" in err
+
+
+async def test_a_token_telegram_refuses_ends_with_one_line(fake: FakeTelegram, tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN="123456789:AAEwrongwrongwrongwrongwrongwrongwro",
+                          TELEGRAM_API_URL=fake.url, LOG_LEVEL="ERROR")
+    assert code == 2, err
+    assert "Telegram refused BOT_TOKEN" in err
+    assert "Unclosed" not in err and "Traceback" not in err and len(err.strip().splitlines()) <= 2, err
+
+
+async def test_a_webhook_secret_telegram_would_refuse_stops_the_start(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, WEBHOOK_URL="https://example.org/hook",
+                          WEBHOOK_SECRET="a-long-random-string   (required with WEBHOOK_URL)")
+    assert code == 2
+    assert "WEBHOOK_SECRET may hold only the characters" in err

@@ -101,10 +101,10 @@ async def test_a_stale_kick_button_removes_nobody_else(fake: FakeTelegram, bot: 
     table = Table(fake, GROUP, [101, 102, 103])
     await table.seat_everyone()
     await table.press(101, table.lobby(), "Settings")
-    await fake.wait_for(lambda: any(b["text"] == "✖ Boris" for b in table.lobby().buttons()))
-    kick_boris = table.button(table.lobby(), "✖ Boris")
+    await fake.wait_for(lambda: any(b["text"] == "➖ Boris" for b in table.lobby().buttons()))
+    kick_boris = table.button(table.lobby(), "➖ Boris")
     await fake.send_text(102, GROUP, "/leave")  # Boris leaves; Vera moves up to his seat
-    await fake.wait_for(lambda: not any(b["text"] == "✖ Boris" for b in table.lobby().buttons()))
+    await fake.wait_for(lambda: not any(b["text"] == "➖ Boris" for b in table.lobby().buttons()))
     assert await toast(fake, 101, table.lobby(), kick_boris) == "That player is not in the lobby."
     await asyncio.sleep(0.2)
     assert [u for (u,) in rows(bot.settings.database_path, "SELECT user_id FROM seats ORDER BY seat")] == [101, 103]

@@ -84,7 +84,8 @@ async def test_a_47_card_lead_with_cheating_armed_fits(fake: FakeTelegram, tmp_p
     await bot.stop()
 
 
-async def test_picked_cards_lead_together(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_one_press_leads_a_card_and_its_partners_follow_with_one_press_each(
+        fake: FakeTelegram, tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["9S", "9C", "9D", "KH"], ["6S", "7S", "8S", "JC", "QD", "AH"]], [])
     bot = BotProcess(fake, database)
@@ -92,21 +93,17 @@ async def test_picked_cards_lead_together(fake: FakeTelegram, tmp_path: Path) ->
     table = Table(fake, GROUP, [101, 102])
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text)
-    assert "press them, then Lead" in anna.text
-    await table.press(101, anna, "9♠")
-    await fake.wait_for(lambda: "▶ Lead (1)" in buttons(anna))
-    assert "✅9♠" in buttons(anna)
-    await table.press(101, anna, "9♦️")
-    await fake.wait_for(lambda: "▶ Lead (2)" in buttons(anna))
-    await table.press(101, anna, "✅9♠")  # a second press puts it back
-    await fake.wait_for(lambda: "▶ Lead (1)" in buttons(anna) and "✅9♦️" in buttons(anna))
-    await table.press(101, anna, "9♣")
-    await fake.wait_for(lambda: "▶ Lead (2)" in buttons(anna))
-    answer = await table.press(101, anna, "▶ Lead (2)")
+    assert "Your lead: press a card; cards of its rank can follow right after." in anna.text
+    assert not [b for b in buttons(anna) if b.startswith("▶")], "nothing to pick, nothing to confirm"
+    answer = await table.press(101, anna, "9♠")
     assert not answer.get("text"), answer
     group = fake.messages[(GROUP, 1)]
-    await fake.wait_for(lambda: f"{card_text(parse_card('9C'))}→?  {card_text(parse_card('9D'))}→?" in group.text)
-    assert "Anna leads 9♣ 9♦️" in group.text
+    await fake.wait_for(lambda: "Anna leads 9♠" in group.text)
+    await fake.wait_for(lambda: "✖9♣" not in buttons(anna) and "9♣" in buttons(anna))
+    await table.press(101, anna, "9♦️")
+    await fake.wait_for(lambda: "Anna throws in 9♦️" in group.text)
+    await fake.wait_for(lambda: f"{card_text(parse_card('9S'))}→?  {card_text(parse_card('9D'))}→?" in group.text)
+    assert table.presses == 2
     await bot.stop()
 
 
@@ -186,7 +183,7 @@ async def test_a_player_who_is_out_sees_no_room_and_no_prompt_to_play(fake: Fake
     await bot.stop()
 
 
-async def test_throw_in_all_of_one_rank_and_no_pick_beyond_the_room(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_throw_in_all_of_one_rank_or_one_press_a_card(fake: FakeTelegram, tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C", "QD"]], ["7S"])
     bot = BotProcess(fake, database)
@@ -196,15 +193,14 @@ async def test_throw_in_all_of_one_rank_and_no_pick_beyond_the_room(fake: FakeTe
     await fake.wait_for(lambda: "2 more cards fit." in anna.text)  # Boris holds 3 cards, one is led
     assert "▶ Throw in all 7s (2)" in buttons(anna)
     await table.press(101, anna, "7♣")
-    await fake.wait_for(lambda: "▶ Throw in (1)" in buttons(anna))
+    await fake.wait_for(lambda: "Anna throws in 7♣" in fake.messages[(GROUP, 1)].text)
+    await fake.wait_for(lambda: "1 more card fits." in anna.text)
     await table.press(101, anna, "7♦️")
-    await fake.wait_for(lambda: "▶ Throw in (2)" in buttons(anna))
-    await table.press(101, anna, "▶ Throw in (2)")
-    await fake.wait_for(lambda: "Anna throws in 7♣ 7♦️" in fake.messages[(GROUP, 1)].text)
+    await fake.wait_for(lambda: "Anna throws in 7♦️" in fake.messages[(GROUP, 1)].text)
     await bot.stop()
 
 
-async def test_a_pick_beyond_the_room_is_refused_saying_how_many_fit(fake: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_card_beyond_the_room_is_refused_saying_the_table_is_full(fake: FakeTelegram, tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "7C", "7D", "KD"], ["8S", "9C"]], [])
     bot = BotProcess(fake, database)
@@ -212,20 +208,24 @@ async def test_a_pick_beyond_the_room_is_refused_saying_how_many_fit(fake: FakeT
     table = Table(fake, GROUP, [101, 102])
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text)
-    for card, picked in (("7♠", 1), ("7♣", 2)):
-        await table.press(101, anna, card)
-        await fake.wait_for(lambda n=picked: f"▶ Lead ({n})" in buttons(anna))
+    await table.press(101, anna, "7♠")
+    await fake.wait_for(lambda: "1 more card fits." in anna.text)
+    await table.press(101, anna, "7♣")
+    await fake.wait_for(lambda: "The table is full: no more cards fit." in anna.text
+                        and "Wait: Boris is defending." in anna.text)
+    assert "more card fits" not in anna.text and "more cards fit." not in anna.text.replace("no more cards fit.", "")
     answer = await table.press(101, anna, "7♦️")
-    assert answer["text"] == "Only 2 more cards fit.", "Boris holds two cards"
-    assert "▶ Lead (2)" in buttons(anna)
+    assert answer["text"] == "The table is full: no more cards fit.", "Boris holds two cards"
     await bot.stop()
 
 
 async def test_a_card_picked_and_put_back_shows_the_hand_as_it_was(fake: FakeTelegram, tmp_path: Path) -> None:
     """Anna's hand goes A (written with a move) → B (a pick) → A (put back): the last A is shown, although
-    the bot had written that very content for the message before."""
+    the bot had written that very content for the message before. (Cards are picked where a lead is several
+    cards: here пары.)"""
     database = tmp_path / "durak.sqlite3"
-    await stored_position(fake, database, [["6S", "9S", "9C", "9D", "KH"], ["7D", "8D", "JC", "QD", "10C"]], ["6S"])
+    await stored_position(fake, database, [["6S", "9S", "9C", "9D", "KH"], ["7D", "8D", "JC", "QD", "10C"]], ["6S"],
+                          rules=Rules.from_dict({"preset": "pairs"}))
     bot = BotProcess(fake, database)
     await bot.start()
     table = Table(fake, GROUP, [101, 102])

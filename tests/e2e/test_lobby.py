@@ -60,7 +60,7 @@ async def test_start_needs_enough_players_for_the_rules(fake: FakeTelegram, bot:
     answer = await table.press(101, table.lobby(), "Settings")
     await fake.wait_for(lambda: any(b["text"].startswith("Teams") for b in table.lobby().buttons()))
     answer = await table.press(101, table.lobby(), "Teams:")
-    await fake.wait_for(lambda: any(b["text"] == "Teams: teams 2x2" for b in table.lobby().buttons()))
+    await fake.wait_for(lambda: any(b["text"] == "Teams: 2x2" for b in table.lobby().buttons()))
     await table.press(101, table.lobby(), "« Back")
     await fake.wait_for(lambda: any(b["text"] == "Start" for b in table.lobby().buttons()))
     answer = await table.press(101, table.lobby(), "Start")
@@ -219,4 +219,22 @@ async def test_newgame_where_a_game_is_open_is_answered_once_a_while(fake: FakeT
     await clock.advance(121)
     await fake.send_text(102, GROUP, "/newgame")
     await fake.wait_for(lambda: pointers() == 2)
+    await bot.stop()
+
+
+async def test_a_group_speaks_the_language_of_whoever_opens_its_first_lobby(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """With DEFAULT_LANGUAGE=ru an English group got a Russian table until an admin sent /language."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", default_language="ru")
+    await bot.start()
+    english = Table(fake, GROUP, [101])
+    assert "Players (1/" in (await english.newgame(101)).text
+    fake.add_group(-1002, "Друзья", admins=[110])
+    fake.add_user(110, "Оля", language_code="ru")
+    russian = Table(fake, -1002, [110])
+    assert "Игроки (1/" in (await russian.newgame(110)).text
+    await fake.send_text(101, GROUP, "/cancel")
+    await fake.wait_for(lambda: "cancelled" in english.group_messages()[0].text)
+    await english.newgame(110)  # the group keeps its language whoever opens the next lobby
+    assert "Players (1/" in english.lobby().text
     await bot.stop()

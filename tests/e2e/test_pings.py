@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.slots import PING_DELAY
+from bot.slots import LATER, PING_DELAY
 from durak import State
 from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.e2e.test_hand import stored_position
+from tests.e2e.test_hand import buttons, stored_position
 from tests.fake_telegram import FakeTelegram, Message
 
 
@@ -50,7 +50,7 @@ async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_
     hand = table.hand_message(attacker)
     assert hand is not None
     [ping] = pings(fake, attacker)
-    assert ping.text == "🔔 Your move: lead. ⏰ 60 s"
+    assert ping.text == "🔔 [Friends] Your move: lead. ⏰ 55 s left", "the group (he may play in two), the time left"
     assert ping.message_id > hand.message_id, "a new message, which Telegram notifies, not an edit"
     assert pings(fake, defender) == []
     # a card led alone; when every card has a partner of its rank, one is picked and led with ▶
@@ -62,7 +62,7 @@ async def test_a_seat_that_does_not_act_within_the_delay_is_pinged_and_the_ping_
     assert pings(fake, defender) == [], "the defender has just been shown the attack: no ping yet"
     await clock.advance(PING_DELAY + 1)
     await fake.wait_for(lambda: len(pings(fake, defender)) == 1)
-    assert pings(fake, defender)[0].text.startswith(f"🔔 Your move: beat {card.strip('✅★ ')}")
+    assert pings(fake, defender)[0].text.startswith(f"🔔 [Friends] Your move: beat {card.strip('✅★ ')}")
     await bot.stop()
 
 
@@ -143,4 +143,30 @@ async def test_no_new_ping_while_the_defender_goes_on_covering(fake: FakeTelegra
     anna = fake.messages[(101, 1)]
     await table.press(101, anna, "7♦️")
     await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♣ 7♦️."])
+    await bot.stop()
+
+
+async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """Everything is covered and only Anna's Done is awaited: she is pinged too, three delays on (not while
+    she may still be deciding what to throw in), and the ping tells nothing of her cards."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "8C", "KD"], ["8S", "9C", "8D", "JS", "QC"]], ["7S"])
+    clock = ManualClock()
+    bot = BotProcess(fake, database, clock=clock)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    boris = fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Take" in buttons(boris))
+    await table.press(102, boris, "8♠")
+    await fake.wait_for(lambda: "Done (bito)" in buttons(fake.messages[(101, 1)]))
+    await bot.service.outbox.drain()
+    await clock.advance(PING_DELAY * LATER - 1)
+    await bot.service.outbox.drain()
+    assert pings(fake, 101) == []
+    await clock.advance(1.5)
+    await fake.wait_for(lambda: len(pings(fake, 101)) == 1)
+    assert pings(fake, 101)[0].text.startswith("🔔 The game is waiting for you. ⏰ ")
+    await table.press(101, fake.messages[(101, 1)], "Done (bito)")
+    await fake.wait_for(lambda: pings(fake, 101) == [])
     await bot.stop()

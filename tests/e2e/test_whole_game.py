@@ -57,8 +57,8 @@ GAMES = [
     pytest.param("simple", 4, {"deck": "24"}, id="simple-4-deck24"),
     pytest.param("do_zavala", 5, {"deck": "52"}, id="do_zavala-5-deck52"),
     pytest.param("podkidnoy", 6, {"throw_in": "neighbours"}, id="podkidnoy-6-neighbours"),
-    pytest.param("podkidnoy", 4, {"teams": "teams 2x2"}, id="teams-2x2"),
-    pytest.param("perevodnoy", 6, {"teams": "teams 3x3"}, id="teams-3x3"),
+    pytest.param("podkidnoy", 4, {"teams": "2x2"}, id="teams-2x2"),
+    pytest.param("perevodnoy", 6, {"teams": "3x3"}, id="teams-3x3"),
     pytest.param("podkidnoy", 3, {"cheating": "on", "draw": "off"}, id="cheating-3"),
 ]
 

@@ -32,12 +32,12 @@ async def open_repo(path: Path) -> Repo:
 
 async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
-    assert await repo.db.version() == 7
+    assert await repo.db.version() == 8
     assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
     assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
     await repo.db.close()
     again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
-    assert await again.db.version() == 7
+    assert await again.db.version() == 8
     await again.db.close()
 
 
