@@ -270,9 +270,14 @@ def _one_rank(cards: frozenset[int]) -> bool:
     return len({c >> 2 for c in cards}) == 1
 
 
-def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name: str) -> str:
-    """What the seat may do, naming only buttons it has."""
+def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name: str,
+           selected: int | None = None) -> str:
+    """What the seat may do, naming only buttons it has. ``selected``: a cover card that fits several open
+    cards, waiting for its target."""
     take = Act.TAKE in opts.moves
+    if opts.role is Role.COVER and selected is not None and not opts.swapping:
+        return tr.gettext("{card} covers more than one card: press «on …» under your cards to choose which.").format(
+            card=card_text(selected))
     may_pass = Act.PASS in opts.moves
     if opts.swapping:
         return tr.gettext("Pick two cards to swap for the stock's top two.")

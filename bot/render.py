@@ -210,7 +210,7 @@ _EVENT_TEXTS = {
     Ev.TRANSFER: N_("{who} transfers {cards} to {other}"),
     Ev.SHOW: N_("{who} shows {cards}: transfer to {other}"),
     Ev.TAKE: N_("{who} takes"),
-    Ev.PASS: N_("{who}: done (bito)"),
+    Ev.PASS: N_("{who}: pass"),  # an attacker done throwing in; the bout's end says «бито» once (Ev.BEATEN)
     Ev.BEATEN: N_("{who} beats off the attack: bito"),
     Ev.PICKED_UP: N_("{who} picks up {cards}"),
     Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
@@ -227,7 +227,6 @@ _EVENT_TEXTS = {
     Ev.SECRET_TRUMP: N_("The secret card is turned: {cards}, the new trump"),
     Ev.FACE_SHOWN: N_("The last card of the stock is turned up: {cards}"),
 }
-_PASS_ON_A_TAKE = N_("{who}: pass")  # attackers done throwing in after a take: nothing was beaten
 
 
 def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
@@ -249,7 +248,7 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
             who=who, target=card_text(parse_card(target)), other=name_of(game, event["o"]),
             cards=cards_text([parse_card(c) for c in laid]))
     else:
-        text = _EVENT_TEXTS.get(kind) if kind is not Ev.PASS or not event.get("t") else _PASS_ON_A_TAKE
+        text = _EVENT_TEXTS.get(kind)
         other = name_of(game, event["o"]) if event.get("o") is not None else ""
         cards = cards_text([parse_card(c) for c in event.get("c", [])])
         line = None if text is None else tr.gettext(text).format(who=who, other=other, cards=cards,
@@ -409,7 +408,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
             lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
                 place=_places(game)[seat])]
     else:
-        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0))]
+        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), selected)]
     if seat in awaited(state):
         note = timer_note(tr, game, now)
         if note:

@@ -29,8 +29,9 @@ def scoring_name(tr: Translator, system: Scoring) -> str:
 def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
     if not s.games and not s.computers:
         return tr.gettext("{name} has not finished a game {where} yet.").format(name=name, where=where)
-    if not s.games:
-        return "\n".join([tr.gettext("📊 {name} {where}").format(name=name, where=where), *computer_lines(tr, s)])
+    if not s.games:  # only games with computers: no empty section of games with people above them
+        return "\n".join([tr.gettext("📊 {name} {where}").format(name=name, where=where),
+                          *computer_lines(tr, s, alone=True)])
     lines = [
         tr.gettext("📊 {name} {where}").format(name=name, where=where),
         tr.ngettext("{n} game played", "{n} games played", s.games).format(n=s.games),
@@ -51,11 +52,13 @@ def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
     return "\n".join(lines + computer_lines(tr, s))
 
 
-def computer_lines(tr: Translator, s: PlayerStats) -> list[str]:
-    """Games against computers, apart: they count for no figure above nor for the rating."""
+def computer_lines(tr: Translator, s: PlayerStats, alone: bool = False) -> list[str]:
+    """Games against computers, apart: they count for no figure above nor for the rating. ``alone``: there
+    are no games with people above them."""
     if not s.computers:
         return []
-    lines = ["", tr.gettext("🤖 Against the computer (not counted above):")]
+    lines = ([tr.gettext("🤖 Against the computer:")] if alone
+             else ["", tr.gettext("🤖 Against the computer (not counted above):")])
     for level, games, wins in s.computers:
         lines.append(tr.ngettext("{level}: {n} game, first out {wins} ({rate:.0%})",
                                  "{level}: {n} games, first out {wins} ({rate:.0%})", games).format(
@@ -71,6 +74,7 @@ def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers
     pages = max(1, -(-len(ranked) // PAGE))
     page = min(max(page, 0), pages - 1)
     lines = [title]
+    names = _told_apart(names)
     for i, row in enumerate(ranked[page * PAGE:(page + 1) * PAGE], page * PAGE + 1):
         lines.append(f"{i}. {names.get(row.user_id, '?')} · {_score(row, system)} · " +
                      tr.ngettext("{n} game", "{n} games", row.games).format(n=row.games))
@@ -88,6 +92,14 @@ def top(tr: Translator, names: dict[int, str], ranked: list[Standing], newcomers
     if pages > 1:
         lines.append(tr.gettext("Page {page} of {pages}").format(page=page + 1, pages=pages))
     return "\n".join(lines), InlineKeyboardMarkup([buttons]) if buttons else None
+
+
+def _told_apart(names: dict[int, str]) -> dict[int, str]:
+    """Two Sashas on one leaderboard: each gets the end of his Telegram id, the same in every list."""
+    seen: dict[str, int] = {}
+    for name in names.values():
+        seen[name] = seen.get(name, 0) + 1
+    return {user: f"{name} (…{str(user)[-4:]})" if seen[name] > 1 else name for user, name in names.items()}
 
 
 def _score(row: Standing, system: Scoring) -> str:

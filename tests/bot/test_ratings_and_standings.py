@@ -80,3 +80,24 @@ def test_ratings_read_as_points_a_newcomer_at_1000_and_never_negative() -> None:
     for _ in range(300):  # player 2 is the durak of every game
         current = ratings.rate(current, [(1, 1, None), (2, 2, None)])
     assert 0 < ratings.points(*current[2]) < 1000 < ratings.points(*current[1])
+
+
+def test_the_leaderboard_tells_two_players_of_one_name_apart() -> None:
+    from bot import render_stats
+    from bot.i18n import translator
+    from bot.stats import Standing
+
+    ranked = [Standing(10001234, 30, 6), Standing(20005678, 20, 6), Standing(7, 10, 6)]
+    text, _ = render_stats.top(translator("ru"), {10001234: "Саша", 20005678: "Саша", 7: "Оля"}, ranked, [], 0,
+                               Scoring.BASIC, "везде", chat_wide=False)
+    assert "1. Саша (…1234)" in text and "2. Саша (…5678)" in text and "3. Оля ·" in text
+
+
+def test_stats_of_computer_games_only_have_no_empty_section_above() -> None:
+    from bot import render_stats
+    from bot.i18n import translator
+    from bot.stats import PlayerStats
+
+    text = render_stats.stats(translator("ru"), "Костя", PlayerStats(0, 0, 0, 0, 0, 0, 0, None, None,
+                                                                    (("hard", 3, 1),)), "за всё время")
+    assert "выше не учтено" not in text and "🤖 Против компьютера:" in text and text.count("\n") == 2, text
