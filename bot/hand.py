@@ -259,11 +259,11 @@ def _extra_button(tr: Translator, game_id: int, action: Action) -> Button:
 
 
 def pass_label(tr: Translator, state: State) -> str:
-    """"Pass" when the defender takes (nothing was beaten), "Done (bito)" when everything is covered,
+    """"Pass" when the defender takes (nothing was beaten), "Done" when everything is covered,
     "Lead it alone" for a stock lead."""
     if state.lead_open:
         return tr.gettext("Lead it alone")
-    return tr.gettext("Pass") if state.taking else tr.gettext("Done (bito)")
+    return tr.gettext("Pass") if state.taking else tr.gettext("Done")
 
 
 def _one_rank(cards: frozenset[int]) -> bool:
@@ -284,7 +284,7 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     if state.lead_open and opts.role is Role.THROW:
         return tr.gettext("Add cards of its rank to your lead, or press Lead it alone.")
     if state.window and opts.role is Role.THROW:
-        return tr.gettext("Everything is covered: throw cards in on yourself, or press Done (bito).")
+        return tr.gettext("Everything is covered: throw cards in on yourself, or press Done.")
     if opts.role is Role.LEAD:
         if any(a.act is Act.STOCK_LEAD for a in opts.extras):
             return tr.gettext("Your lead: press a card, or lead the stock's top card.")
@@ -313,8 +313,8 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
                     else tr.gettext("{name} takes: press Pass.") if may_pass
                     else tr.gettext("{name} takes: you may throw in more.")).format(name=defender_name)
         if None not in state.covers:
-            return (tr.gettext("Everything is covered: throw in more, or press Done (bito).")
-                    if may_pass and opts.playable else tr.gettext("Everything is covered: press Done (bito).")
+            return (tr.gettext("Everything is covered: throw in more, or press Done.")
+                    if may_pass and opts.playable else tr.gettext("Everything is covered: press Done.")
                     if may_pass else tr.gettext("Everything is covered: you may throw in more."))
         return tr.gettext("You may throw in: press a card. {name} is defending.").format(name=defender_name)
     if seat == state.defender and state.taking:
@@ -322,7 +322,7 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     if state.lead_open:
         return tr.gettext("Wait: the lead from the stock is not complete yet.")
     if state.window:
-        return tr.gettext("Wait: {name} may throw cards in on himself.").format(name=defender_name)
+        return tr.gettext("Wait: {name} may add more cards to beat.").format(name=defender_name)
     if state.attacks and None in state.covers and not state.taking:
         return tr.gettext("Wait: {name} is defending.").format(name=defender_name)
     return tr.gettext("Wait for the others.")

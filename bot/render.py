@@ -223,7 +223,7 @@ _EVENT_TEXTS = {
     Ev.STOCK_LEAD: N_("{who} leads {cards} from the stock"),
     Ev.DREW_CARD: N_("{who} draws a card to cover"),
     Ev.SWAPPED: N_("{who} swaps two cards with the stock"),
-    Ev.THROW_SELF: N_("{who} throws {cards} in on himself"),
+    Ev.THROW_SELF: N_("{who} adds {cards} to beat"),
     Ev.SECRET_TRUMP: N_("The secret card is turned: {cards}, the new trump"),
     Ev.FACE_SHOWN: N_("The last card of the stock is turned up: {cards}"),
 }

@@ -45,11 +45,11 @@ def help_text(tr: Translator) -> str:
         tr.gettext("In a group: /newgame opens a lobby (add a preset: /newgame perevodnoy). "
                    "Players press Join; the creator may change Settings and presses Start."),
         tr.gettext("Computers: the creator adds them to a lobby (🤖+ easy, normal or hard). Here in private, "
-                   "/newgame opens a table for you and the computers you add. Games with a computer move no "
-                   "rating."),
+                   "/newgame opens a table for you and the computers you add. Games with a computer don't "
+                   "change ratings."),
         tr.gettext("The group sees one table message that follows the game. Your cards come to your private "
                    "chat with me, one row per suit, trumps (★) last: press a card to lead, cover or throw in. "
-                   "✖ marks a card you can't play now. Take, Pass and Done (bito) appear when you may use them."),
+                   "✖ marks a card you can't play now. Take, Pass and Done appear when you may use them."),
         tr.gettext("One press plays one card; cards of the same rank follow with a press each (when all you "
                    "could throw in is one rank, Throw in all does it at once). Where a lead is several cards "
                    "(pairs, threes), press them (✅ marks them), then Lead. To cover when your card fits several "

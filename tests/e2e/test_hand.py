@@ -67,8 +67,8 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     assert "Everything is covered. Wait: the others may throw in more, or end the bout." in boris.text
     assert "Defend" not in boris.text
     anna = fake.messages[(101, 1)]
-    await fake.wait_for(lambda: "Done (bito)" in buttons(anna))
-    assert "Everything is covered: press Done (bito)." in anna.text
+    await fake.wait_for(lambda: "Done" in buttons(anna))
+    assert "Everything is covered: press Done." in anna.text
     await fake.wait_for(lambda: "7♠→8♠" in fake.messages[(GROUP, 1)].text)
     await bot.stop()
 

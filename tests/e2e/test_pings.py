@@ -159,7 +159,7 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     boris = fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Take" in buttons(boris))
     await table.press(102, boris, "8♠")
-    await fake.wait_for(lambda: "Done (bito)" in buttons(fake.messages[(101, 1)]))
+    await fake.wait_for(lambda: "Done" in buttons(fake.messages[(101, 1)]))
     await bot.service.outbox.drain()
     await clock.advance(PING_DELAY * LATER - 1)
     await bot.service.outbox.drain()
@@ -167,7 +167,7 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     await clock.advance(1.5)
     await fake.wait_for(lambda: len(pings(fake, 101)) == 1)
     assert pings(fake, 101)[0].text.startswith("🔔 The game is waiting for you. ⏰ ")
-    await table.press(101, fake.messages[(101, 1)], "Done (bito)")
+    await table.press(101, fake.messages[(101, 1)], "Done")
     await fake.wait_for(lambda: pings(fake, 101) == [])
     group = fake.messages[(GROUP, 1)]  # the log: an attacker's pass, then the end of the bout, «bito» once
     await fake.wait_for(lambda: "Boris beats off the attack: bito" in group.text)

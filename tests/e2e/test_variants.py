@@ -166,7 +166,7 @@ def eager(table: Table) -> Callable[[list[dict[str, Any]]], str]:
     ("second_try", 2, "draws a card to cover"),
     ("poker", 2, "swaps two cards with the stock"),
     ("baltic", 2, "strikes back at"),
-    ("american", 2, "in on himself"),
+    ("american", 2, " adds "),
     ("secret_trump", 2, "The secret card is turned"),
     ("perevodnoy_3", 3, "→–"),
     ("two_trumps", 2, "Trumps: Anna "),
