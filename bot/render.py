@@ -136,12 +136,15 @@ def lobby(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
              tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout)), ""]
     lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
     lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
-    lines += ["", tr.gettext("Press Join to play. The creator starts the game."),
-              tr.gettext("🤖 Computers: ★ easy, ★★ normal, ★★★ hard; the creator adds them below and removes them "
-                         "in Settings.")]
+    solo = game.chat_id > 0  # a table in the creator's private chat: he plays alone against computers
+    lines += ["", tr.gettext("Add computers below (★ easy, ★★ normal, ★★★ hard), then press Start.") if solo else
+              tr.gettext("Press Join to play. The creator starts the game."),
+              *(() if solo else (tr.gettext("🤖 Computers: ★ easy, ★★ normal, ★★★ hard; the creator adds them below "
+                                            "and removes them in Settings."),))]
     seq = game.version
     keyboard = [
-        [_button(tr.gettext("Join"), Verb.JOIN, game, seq), _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],
+        *(() if solo else ([_button(tr.gettext("Join"), Verb.JOIN, game, seq),
+                            _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],)),
         [_button(tr.gettext("🤖+ {level}").format(level=level_name(tr, level)), Verb.COMPUTER, game, seq, level)
          for level in LEVELS],
         [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq),

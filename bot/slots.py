@@ -177,11 +177,13 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
     other seats the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick
     run of moves edits them once, and the seat that must act gets his hand first."""
+    solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, the hand, the end)
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
         if game.state is not None:
-            slots += [Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
-                "The game was cancelled."), None) for s in game.seats if not is_computer(s.user)]
+            slots += [Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo else
+                      Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
+                          "The game was cancelled."), None) for s in game.seats if not is_computer(s.user)]
             slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
     if game.status is Status.LOBBY:
@@ -192,7 +194,9 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         if ui.note:
             text = f"{text}\n\n{ui.note}"
         return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
-    slots = [Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id,
+    over = game.status is Status.FINISHED
+    slots = [Owed(game.chat_id, "table", None, deleted=True) if solo else
+             Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id,
                   lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers)
     common: render.Common = {}
@@ -202,11 +206,12 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
                                     ui.changes.get(s.user.id), s.seat in ui.swapping, common)
-        slots.append(Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
+        slots.append(Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo and over else
+                     Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
               for p in pings(game, default_language, ui, now, ping_delay)]
-    if game.status is Status.FINISHED:
+    if over:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))
     return slots

@@ -85,7 +85,7 @@ class Table:
 
     def lobby(self) -> Message:
         return next(m for m in reversed(self.group_messages()) if any(
-            b.get("callback_data", "").startswith(("v1:j:", "v1:o:", "v1:V:")) for b in m.buttons()))
+            b.get("callback_data", "").startswith(("v1:j:", "v1:g:", "v1:o:", "v1:V:")) for b in m.buttons()))
 
     def result(self) -> Message | None:
         return next((m for m in self.group_messages() if m.text.startswith("🏁")), None)

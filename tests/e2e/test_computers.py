@@ -44,11 +44,14 @@ async def test_a_solo_game_against_two_computers_in_the_private_chat(fake: FakeT
     await table.press(101, table.lobby(), "➖ 🤖★")
     await fake.wait_for(lambda: "🤖★\n" not in table.lobby().text + "\n")
     await table.press(101, table.lobby(), "« Back")
-    await fake.wait_for(lambda: "Join" in [b["text"] for b in table.lobby().buttons()])
+    await fake.wait_for(lambda: "Start" in [b["text"] for b in table.lobby().buttons()])
+    assert "Join" not in [b["text"] for b in table.lobby().buttons()], "nobody else to join a table in private"
     await add_computer(table, 101, "🤖+ easy")
     await table.start(101)
     result = await table.play_to_the_end(timeout=240)
     assert "🤖" in result.text
+    await bot.service.outbox.drain()
+    assert [m.text for m in fake.chat_messages(101)] == [result.text], "one message of a solo game: its result"
     # nothing was ever sent to a computer, and Telegram refused nothing
     assert not [c for c in fake.calls if int(c[1].get("chat_id", 0) or 0) < -1000 and int(c[1]["chat_id"]) != GROUP]
     assert fake.rejected == []
