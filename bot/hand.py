@@ -1,6 +1,6 @@
 """A player's hand as an inline keyboard, and the prompt that names its buttons. Pure: no I/O.
 
-Layout: one button per card, one row per suit in a fixed order (♠ ♣ ♦️ ♥️) with the trump suit
+Layout: one button per card, one row per suit in a fixed order (♠️ ♣️ ♦️ ♥️) with the trump suit
 (the seat's own, двухкозырной) last and each trump marked ★, ranks ascending; a suit of more than 7
 cards wraps. ✅ marks a picked card, ✖ a card that cannot be played now. Then the move buttons
 (Lead or Throw in the picked cards, the cover targets, transfers, the variants' moves: lead from

@@ -1,7 +1,7 @@
 """How the bot writes a card: ``10♥️``, with red suits in emoji presentation.
 
-The bare ``♥`` and ``♦`` are drawn as black text glyphs by many clients; followed by the
-variation selector U+FE0F they are drawn as red emoji everywhere, so a hand reads at a glance.
+The bare suit signs are drawn as text glyphs by many clients; followed by the variation selector U+FE0F
+they are drawn as emoji everywhere (♥️ ♦️ red), all four the same size, so a hand reads at a glance.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from bot.i18n import Translator
 from durak.cards import RANK_NAMES, Card
 
-_SUITS = ("♠", "♣", "♦\ufe0f", "♥\ufe0f")
+_SUITS = ("♠\ufe0f", "♣\ufe0f", "♦\ufe0f", "♥\ufe0f")
 
 
 def suit_text(suit: int) -> str:

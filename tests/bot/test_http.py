@@ -12,7 +12,7 @@ from telegram.error import TelegramError
 from bot.http import AiohttpRequest, UpdatesRequest
 from tests.fake_telegram import TOKEN, FakeTelegram
 
-KEYBOARD = {"inline_keyboard": [[{"text": "7♠", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}
+KEYBOARD = {"inline_keyboard": [[{"text": "7♠️", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}
 
 
 def press(update_id: int) -> dict[str, object]:
@@ -63,7 +63,7 @@ async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
     bot = Bot(TOKEN, base_url=f"{fake.url}/bot", request=AiohttpRequest())
     try:
         await bot.initialize()
-        text = "🃏 Дурак · ход Анны: побить 7♠ «тузом»"
+        text = "🃏 Дурак · ход Анны: побить 7♠️ «тузом»"
         sent = await bot._post("sendMessage", {"chat_id": 101, "text": text,
                                                "reply_markup": json.dumps(KEYBOARD, ensure_ascii=False)})
         message = fake.messages[(101, sent["message_id"])]

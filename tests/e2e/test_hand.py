@@ -52,24 +52,24 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Defend" in boris.text)
-    assert buttons(boris) == ["8♠", "J♠", "✖6♦️", "9♥️★", "Take", "🚪 Leave the game"], "suit rows, trumps last"
+    assert buttons(boris) == ["8♠️", "J♠️", "✖6♦️", "9♥️★", "Take", "🚪 Leave the game"], "suit rows, trumps last"
     answer = await table.press(102, boris, "✖6♦️")
-    assert answer["text"] == "6♦️ can't cover 7♠."
+    assert answer["text"] == "6♦️ can't cover 7♠️."
     await table.press(102, boris, "9♥️★")
-    await fake.wait_for(lambda: "on 7♣" in buttons(boris))
-    assert "✅9♥️★" in buttons(boris) and "on 7♠" in buttons(boris)
+    await fake.wait_for(lambda: "on 7♣️" in buttons(boris))
+    assert "✅9♥️★" in buttons(boris) and "on 7♠️" in buttons(boris)
     assert "9♥️ covers more than one card: press «on …» under your cards to choose which." in boris.text
-    await table.press(102, boris, "on 7♣")
-    await fake.wait_for(lambda: "7♣→9♥️" in boris.text)
-    await table.press(102, boris, "8♠")  # fits only 7♠: covered at once
-    await fake.wait_for(lambda: "7♠→8♠" in boris.text)
+    await table.press(102, boris, "on 7♣️")
+    await fake.wait_for(lambda: "7♣️→9♥️" in boris.text)
+    await table.press(102, boris, "8♠️")  # fits only 7♠️: covered at once
+    await fake.wait_for(lambda: "7♠️→8♠️" in boris.text)
     # the defender who covered everything waits: he is not told to defend with every card ✖ (issue 23)
     assert "Everything is covered. Wait: the others may throw in more, or end the bout." in boris.text
     assert "Defend" not in boris.text
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Done" in buttons(anna))
     assert "Everything is covered: press Done." in anna.text
-    await fake.wait_for(lambda: "7♠→8♠" in fake.messages[(GROUP, 1)].text)
+    await fake.wait_for(lambda: "7♠️→8♠️" in fake.messages[(GROUP, 1)].text)
     await bot.stop()
 
 

@@ -74,7 +74,7 @@ async def test_a_47_card_lead_with_cheating_armed_fits(fake: FakeTelegram, tmp_p
     assert_fits(hand, 47)
     await table.press(101, hand, "🎭 Cheat: off")
     await fake.wait_for(lambda: "🎭 Cheat: on" in buttons(hand))
-    for card in ("5♠", "9♦️", "K♥️★"):  # a cheat may lead mixed ranks: every card is picked
+    for card in ("5♠️", "9♦️", "K♥️★"):  # a cheat may lead mixed ranks: every card is picked
         seen = len(hand.history)
         await table.press(101, hand, card)
         await fake.wait_for(lambda n=seen: len(hand.history) > n)
@@ -95,11 +95,11 @@ async def test_one_press_leads_a_card_and_its_partners_follow_with_one_press_eac
     await fake.wait_for(lambda: "Your lead" in anna.text)
     assert "Your lead: press a card; cards of its rank can follow right after." in anna.text
     assert not [b for b in buttons(anna) if b.startswith("▶")], "nothing to pick, nothing to confirm"
-    answer = await table.press(101, anna, "9♠")
+    answer = await table.press(101, anna, "9♠️")
     assert not answer.get("text"), answer
     group = fake.messages[(GROUP, 1)]
-    await fake.wait_for(lambda: "Anna leads 9♠" in group.text)
-    await fake.wait_for(lambda: "✖9♣" not in buttons(anna) and "9♣" in buttons(anna))
+    await fake.wait_for(lambda: "Anna leads 9♠️" in group.text)
+    await fake.wait_for(lambda: "✖9♣️" not in buttons(anna) and "9♣️" in buttons(anna))
     await table.press(101, anna, "9♦️")
     await fake.wait_for(lambda: "Anna throws in 9♦️" in group.text)
     await fake.wait_for(lambda: f"{card_text(parse_card('9S'))}→?  {card_text(parse_card('9D'))}→?" in group.text)
@@ -115,14 +115,14 @@ async def test_a_press_drawn_before_another_move_still_counts(fake: FakeTelegram
     table = Table(fake, GROUP, [101, 102])
     anna, boris = fake.messages[(101, 1)], fake.messages[(102, 1)]
     await fake.wait_for(lambda: "You may throw in" in anna.text and "Defend" in boris.text)
-    seven = Table.button(anna, "7♣")  # drawn before Boris moves
-    await table.press(102, boris, "8♠")
-    await fake.wait_for(lambda: "7♠→8♠" in anna.text)
+    seven = Table.button(anna, "7♣️")  # drawn before Boris moves
+    await table.press(102, boris, "8♠️")
+    await fake.wait_for(lambda: "7♠️→8♠️" in anna.text)
     answer = await table.press(101, anna, seven)
     assert not answer.get("text"), "the throw-in is legal now, as it was: it counts"
-    await fake.wait_for(lambda: "Anna throws in 7♣" in fake.messages[(GROUP, 1)].text)
+    await fake.wait_for(lambda: "Anna throws in 7♣️" in fake.messages[(GROUP, 1)].text)
     answer = await table.press(101, anna, seven)
-    assert answer["text"] == "7♣ is not in your hand.", "what is illegal now is refused, saying why"
+    assert answer["text"] == "7♣️ is not in your hand.", "what is illegal now is refused, saying why"
     await bot.stop()
 
 
@@ -142,7 +142,7 @@ async def test_attackers_pass_when_the_defender_takes_and_see_their_options(fake
     assert "more card" in anna.text and "Boris takes" in anna.text
     await table.press(101, anna, "Pass")
     await table.press(103, vera, "Pass")
-    await fake.wait_for(lambda: "Boris picks up 7♠" in fake.messages[(GROUP, 1)].text)
+    await fake.wait_for(lambda: "Boris picks up 7♠️" in fake.messages[(GROUP, 1)].text)
     assert "Anna: pass" in fake.messages[(GROUP, 1)].text
     await bot.stop()
 
@@ -157,7 +157,7 @@ async def test_a_game_whose_loser_is_certain_ends_at_once(fake: FakeTelegram, tm
     table = Table(fake, GROUP, [101, 102])
     anna, boris = fake.messages[(101, 1)], fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text)
-    await table.press(101, anna, "9♠")
+    await table.press(101, anna, "9♠️")
     await fake.wait_for(lambda: table.result() is not None)
     assert "Durak: Boris" in table.result().text  # type: ignore[union-attr]
     await fake.wait_for(lambda: "Game over" in boris.text and "Game over" in anna.text)
@@ -176,7 +176,7 @@ async def test_a_player_who_is_out_sees_no_room_and_no_prompt_to_play(fake: Fake
     table = Table(fake, GROUP, [101, 102, 103])
     anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text)
-    await table.press(101, anna, "9♠")
+    await table.press(101, anna, "9♠️")
     await fake.wait_for(lambda: "You have no cards left: place 1." in anna.text)
     assert "fit" not in anna.text and "🚪" not in " ".join(buttons(anna))
     await fake.wait_for(lambda: "You may throw in" not in vera.text and "Wait: Boris is defending." in vera.text)
@@ -192,8 +192,8 @@ async def test_throw_in_all_of_one_rank_or_one_press_a_card(fake: FakeTelegram, 
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "2 more cards fit." in anna.text)  # Boris holds 3 cards, one is led
     assert "▶ Throw in all 7s (2)" in buttons(anna)
-    await table.press(101, anna, "7♣")
-    await fake.wait_for(lambda: "Anna throws in 7♣" in fake.messages[(GROUP, 1)].text)
+    await table.press(101, anna, "7♣️")
+    await fake.wait_for(lambda: "Anna throws in 7♣️" in fake.messages[(GROUP, 1)].text)
     await fake.wait_for(lambda: "1 more card fits." in anna.text)
     await table.press(101, anna, "7♦️")
     await fake.wait_for(lambda: "Anna throws in 7♦️" in fake.messages[(GROUP, 1)].text)
@@ -208,9 +208,9 @@ async def test_a_card_beyond_the_room_is_refused_saying_the_table_is_full(fake: 
     table = Table(fake, GROUP, [101, 102])
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text)
-    await table.press(101, anna, "7♠")
+    await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "1 more card fits." in anna.text)
-    await table.press(101, anna, "7♣")
+    await table.press(101, anna, "7♣️")
     await fake.wait_for(lambda: "The table is full: no more cards fit." in anna.text
                         and "Wait: Boris is defending." in anna.text)
     assert "more card fits" not in anna.text and "more cards fit." not in anna.text.replace("no more cards fit.", "")
@@ -237,8 +237,8 @@ async def test_a_card_picked_and_put_back_shows_the_hand_as_it_was(fake: FakeTel
     await fake.wait_for(lambda: "Your lead" in anna.text)
     await bot.service.outbox.drain()
     before = (anna.text, buttons(anna))
-    await table.press(101, anna, "9♠")
-    await fake.wait_for(lambda: "✅9♠" in buttons(anna))
-    await table.press(101, anna, "✅9♠")
+    await table.press(101, anna, "9♠️")
+    await fake.wait_for(lambda: "✅9♠️" in buttons(anna))
+    await table.press(101, anna, "✅9♠️")
     await fake.wait_for(lambda: (anna.text, buttons(anna)) == before)
     await bot.stop()

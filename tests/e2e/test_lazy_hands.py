@@ -30,10 +30,10 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fa
     await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text)
     await bot.service.outbox.drain()
     since, vera_seen = len(fake.calls), len(vera.history)
-    await table.press(101, anna, "7♠")
+    await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "Defend" in boris.text)
-    await table.press(102, boris, "8♠")  # a second move while Vera's hand still waits
-    await fake.wait_for(lambda: "7♠→8♠" in vera.text and "7♠→8♠" in fake.messages[(GROUP, 1)].text,
+    await table.press(102, boris, "8♠️")  # a second move while Vera's hand still waits
+    await fake.wait_for(lambda: "7♠️→8♠️" in vera.text and "7♠️→8♠️" in fake.messages[(GROUP, 1)].text,
                         LAZY_SECONDS + 3)
     await asyncio.sleep(0.3)
     assert edits(fake, 102, since)[0] < edits(fake, 103, since)[0], "the defender's hand went out first"
@@ -55,8 +55,8 @@ async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the
     await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text, 15)
     await bot.service.outbox.drain()
     since = len(fake.calls)
-    await table.press(101, anna, "7♠")
-    await fake.wait_for(lambda: "7♠→?" in fake.messages[(GROUP, 1)].text and "7♠→?" in vera.text, 15)
+    await table.press(101, anna, "7♠️")
+    await fake.wait_for(lambda: "7♠️→?" in fake.messages[(GROUP, 1)].text and "7♠️→?" in vera.text, 15)
     await fake.wait_for(lambda: any(m == "sendMessage" and int(p["chat_id"]) == 102 for m, p in fake.calls[since:]))
     ping = next(i for i, (m, p) in enumerate(fake.calls) if i >= since and m == "sendMessage"
                 and int(p["chat_id"]) == 102)

@@ -132,17 +132,17 @@ async def test_no_new_ping_while_the_defender_goes_on_covering(fake: FakeTelegra
     await bot.start()
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
-    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♠ 7♣."])
+    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♠️ 7♣️."])
     await bot.service.outbox.drain()
     sends = len([c for c in fake.calls if c[0] == "sendMessage"])
-    await table.press(102, boris, "8♠")
-    await fake.wait_for(lambda: "7♠→8♠" in boris.text)
+    await table.press(102, boris, "8♠️")
+    await fake.wait_for(lambda: "7♠️→8♠️" in boris.text)
     await bot.service.outbox.drain()
     assert pings(fake, 102) == [], "his ping went when he covered"
     assert len([c for c in fake.calls if c[0] == "sendMessage"]) == sends, "and no new one was posted"
     anna = fake.messages[(101, 1)]
     await table.press(101, anna, "7♦️")
-    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♣ 7♦️."])
+    await fake.wait_for(lambda: [p.text.split(" ⏰")[0] for p in pings(fake, 102)] == ["🔔 Your move: beat 7♣️ 7♦️."])
     await bot.stop()
 
 
@@ -158,7 +158,7 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     table = Table(fake, GROUP, [101, 102])
     boris = fake.messages[(102, 1)]
     await fake.wait_for(lambda: "Take" in buttons(boris))
-    await table.press(102, boris, "8♠")
+    await table.press(102, boris, "8♠️")
     await fake.wait_for(lambda: "Done" in buttons(fake.messages[(101, 1)]))
     await bot.service.outbox.drain()
     await clock.advance(PING_DELAY * LATER - 1)

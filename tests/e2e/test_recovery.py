@@ -179,7 +179,7 @@ async def test_the_error_log_names_the_update_and_never_shows_a_hand(caplog: pyt
         "id": "q1", "chat_instance": "c", "data": "v1:c:1:0:7S",
         "from": {"id": 101, "is_bot": False, "first_name": "Anna"},
         "message": {"message_id": 5, "date": 0, "chat": {"id": 101, "type": "private", "first_name": "Anna"},
-                    "text": "🃏 Durak · you are Anna\nYour hand: 7♠ 9♥ A♦"}}}, None)
+                    "text": "🃏 Durak · you are Anna\nYour hand: 7♠️ 9♥ A♦"}}}, None)
 
     class Context:
         error = RuntimeError("boom")

@@ -40,7 +40,7 @@ async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: Fake
     await fake.wait_for(lambda: "Rules of this table" in last_text(fake))
     rules = last_text(fake)
     assert "What differs from podkidnoy:" in rules
-    assert "♠ are never trump and are covered only by a higher card of their suit or by its queen" in rules
+    assert "♠️ are never trump and are covered only by a higher card of their suit or by its queen" in rules
 
 
 async def test_the_picker_sets_a_game_that_becomes_the_groups_default(fake: FakeTelegram, bot: BotProcess) -> None:

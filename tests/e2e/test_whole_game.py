@@ -15,7 +15,7 @@ from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
 
-CARD = re.compile("(10|[2-9JQKA])(♠|♣|♦\ufe0f|♥\ufe0f)")
+CARD = re.compile("(10|[2-9JQKA])(♠️|♣️|♦\ufe0f|♥\ufe0f)")
 
 
 def stored_game(bot: BotProcess) -> sqlite3.Row:

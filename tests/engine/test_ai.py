@@ -81,7 +81,7 @@ def test_a_take_the_shown_trump_and_the_last_card_drawn_are_known_to_everyone() 
                      stock=cards("6C", "JD"), trump=2, attacker=0)
     record = Record.start(state)
     assert record.trump_card == parse_card("JD")
-    state, events = apply(state, 0, legal_actions(state, 0)[0])  # 7♠ led at Boris
+    state, events = apply(state, 0, legal_actions(state, 0)[0])  # 7♠️ led at Boris
     record = record.after(events)
     take = next(a for a in legal_actions(state, 1) if a.act is Act.TAKE)
     state, events = apply(state, 1, take)
@@ -91,7 +91,7 @@ def test_a_take_the_shown_trump_and_the_last_card_drawn_are_known_to_everyone() 
         assert seat is not None
         state, events = apply(state, seat, fallback(state, seat))
         record = record.after(events)
-    assert parse_card("7S") in record.known[1], "Boris picked up 7♠ in front of everyone"
+    assert parse_card("7S") in record.known[1], "Boris picked up 7♠️ in front of everyone"
     drew_last = [p for p, hand in enumerate(state.hands) if parse_card("JD") in hand]
     if not state.stock and drew_last:
         assert parse_card("JD") in record.known[drew_last[0]], "who drew the face-up trump card holds it"
@@ -191,7 +191,7 @@ def test_hard_accuses_a_cheat_it_can_see_and_never_cheats() -> None:
     state, events = apply(state, 0, lead)
     record = record.after(events)
     cheat = next(a for a in legal_actions(state, 1) if a.act is Act.DEFEND and a.cheat
-                 and a.card == parse_card("6H"))  # 6♥ does not beat 7♠: a cheat, face up on the table
+                 and a.card == parse_card("6H"))  # 6♥ does not beat 7♠️: a cheat, face up on the table
     state, events = apply(state, 1, cheat)
     record = record.after(events)
     accusation = choose("hard", knowledge(state, 0, record), 1, 0)
@@ -218,7 +218,7 @@ def test_easy_never_covers_with_a_dear_card_when_a_cheap_one_does() -> None:
     for seed in range(40):
         action = choose("easy", knowledge(state, 1, record), seed)
         assert action is not None
-        assert action.act is Act.TAKE or action.card == parse_card("7S"), "7♠ beats 6♠: never the aces"
+        assert action.act is Act.TAKE or action.card == parse_card("7S"), "7♠️ beats 6♠️: never the aces"
 
 
 def test_easy_passes_now_and_then_where_normal_throws_in() -> None:
