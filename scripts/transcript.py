@@ -5,11 +5,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import render
 from bot.i18n import translator
 from bot.play import advance
 from durak import Rules, attack, defend, position
+from durak.ai import greedy
 from durak.cards import parse_card
+from durak.engine import awaited
 from storage.models import Game, Seat, Status, User
 
 
@@ -28,6 +32,16 @@ def game(names: tuple[str, str, str]) -> Game:
     return advance(g, [(1, defend(parse_card("7S"), parse_card("8S")), False)], None, now=0.0)
 
 
+def to_the_end(g: Game) -> Game:
+    """The same game played on by the normal computer for everyone, to its result."""
+    state = g.state
+    while state is not None and not state.over:
+        seat = awaited(state)[0]
+        g = advance(g, [(seat, greedy.choose(state, seat), False)], None, now=0.0)
+        state = g.state
+    return replace(g, status=Status.FINISHED)
+
+
 def main() -> None:
     for language, names in (("ru", ("Аня", "Борис", "Вера")), ("en", ("Anna", "Boris", "Vera"))):
         g = game(names)
@@ -36,6 +50,10 @@ def main() -> None:
         text, markup = render.private(tr, g, 1, now=0.0)
         rows = [" ".join(f"[{b['text']}]" for b in row) for row in markup or ()]
         print(f"--- {language}: {names[1]}'s hand\n{text}\n" + "\n".join(rows) + "\n")
+        end = to_the_end(g)
+        text, result_markup = render.result(tr, end)
+        buttons = " ".join(f"[{b.text}]" for row in result_markup.inline_keyboard for b in row)
+        print(f"--- {language}: the end, in the group\n{render.table(tr, end, now=0.0)}\n\n{text}\n{buttons}\n")
 
 
 if __name__ == "__main__":

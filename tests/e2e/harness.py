@@ -14,11 +14,10 @@ from telegram.ext import Application
 
 from bot.app import allowed_updates, build_application
 from bot.clock import Clock
+from bot.i18n import translator
 from bot.service import GameService
 from bot.settings import load_settings
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
-
-PRIVATE_MARK = "🃏 Durak · "  # the first line of a private game message (English)
 
 
 class BotProcess:
@@ -69,7 +68,10 @@ class BotProcess:
 class Table:
     """A group and its members, who play by pressing the buttons they see."""
 
-    def __init__(self, fake: FakeTelegram, group_id: int, players: list[int], seed: int = 0) -> None:
+    def __init__(self, fake: FakeTelegram, group_id: int, players: list[int], seed: int = 0,
+                 language: str = "en") -> None:
+        """``language``: what the players read; they find their buttons by the bot's own translations."""
+        self.tr = translator(language)
         self.fake = fake
         self.group = group_id
         self.players = players
@@ -91,7 +93,8 @@ class Table:
         return next((m for m in self.group_messages() if m.text.startswith("🏁")), None)
 
     def hand_message(self, user: int) -> Message | None:
-        found = [m for m in self.fake.chat_messages(user) if m.text.startswith(PRIVATE_MARK)]
+        mark = self.tr.gettext("🃏 Durak · you are {name}").split("{")[0]  # a private game message's first line
+        found = [m for m in self.fake.chat_messages(user) if m.text.startswith(mark)]
         return found[-1] if found else None
 
     @staticmethod
@@ -108,7 +111,8 @@ class Table:
                    ["callback_data"])
 
     async def press(self, user: int, message: Message, label_or_data: str) -> dict[str, Any]:
-        data = label_or_data if label_or_data.startswith("v1:") else self.button(message, label_or_data)
+        data = (label_or_data if label_or_data.startswith("v1:")
+                else self.button(message, self.tr.gettext(label_or_data)))
         query = await self.fake.press(user, message.chat_id, message.message_id, data)
         self.presses += 1
         return await self.fake.answer(query)
@@ -132,25 +136,28 @@ class Table:
 
     async def configure(self, creator: int, **wanted: str) -> None:
         """Open Settings and press each option until its button shows the wanted value, then go back."""
-        labels = {"preset": "Game", "deck": "Deck", "players": "Players", "throw_in": "Throw-in",
-                  "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams",
-                  "timer": "Turn timer", "redeal": "Redeal", "pogony": "Pogony"}
+        english = {"preset": "Game", "deck": "Deck", "players": "Players", "throw_in": "Throw-in",
+                   "transfer": "Transfer", "draw": "Draw", "cheating": "Cheating", "teams": "Teams",
+                   "timer": "Turn timer", "redeal": "Redeal", "pogony": "Pogony"}
+        labels = {option: self.tr.gettext(label) for option, label in english.items()}
+        back = self.tr.gettext("« Back")
         await self.press(creator, self.lobby(), "Settings")
-        await self.fake.wait_for(lambda: "« Back" in [b["text"] for b in self.lobby().buttons()])
+        await self.fake.wait_for(lambda: back in [b["text"] for b in self.lobby().buttons()])
         for option, value in wanted.items():
             for _ in range(8):
                 message = self.lobby()
                 label = next(b["text"] for b in message.buttons() if b["text"].startswith(labels[option] + ":"))
-                if label == f"{labels[option]}: {value}":
+                if label == f"{labels[option]}: {self.tr.gettext(value)}":
                     break
                 seen = len(message.history)
-                answer = await self.press(creator, message, labels[option] + ":")
+                answer = await self.press(creator, message, self.button(message, labels[option] + ":"))
                 assert not answer.get("text"), answer
                 await self.fake.wait_for(lambda m=message, n=seen: len(m.history) > n)
             else:
                 raise AssertionError(f"{option} never became {value}")
         await self.press(creator, self.lobby(), "« Back")
-        await self.fake.wait_for(lambda: "Join" in [b["text"] for b in self.lobby().buttons()])
+        join = self.tr.gettext("Join")
+        await self.fake.wait_for(lambda: join in [b["text"] for b in self.lobby().buttons()])
 
     async def seat_everyone(self, preset: str = "", **options: str) -> None:
         """The first player opens a lobby (with options), everyone joins."""
@@ -186,7 +193,7 @@ class Table:
                     await asyncio.sleep(0.05)
                     continue
                 seen = len(message.history)
-                options = playable(message)
+                options = playable(message, self.tr.gettext("Wait for the others.").split()[0])
                 if not options:
                     await self._wait_change(message, seen)
                     continue
@@ -206,9 +213,10 @@ class Table:
         def starting(*prefixes: str) -> list[dict[str, Any]]:
             return [b for b in options if b["text"].startswith(prefixes)]
 
-        rare = starting("🎭", "Accuse")
-        done = starting("Done", "Pass")
-        take = starting("Take")
+        t = self.tr.gettext
+        rare = starting("🎭", t("Accuse {name}").split("{")[0])
+        done = starting(t("Done"), t("Pass"))
+        take = starting(t("Take"))
         several = starting("▶")
         cards = [b for b in options if b not in rare + done + take + several]
         roll = self.rng.random()
@@ -239,9 +247,9 @@ class Table:
                                      on=(message.chat_id, self.group))
 
 
-def playable(message: Message) -> list[dict[str, Any]]:
+def playable(message: Message, wait: str = "Wait") -> list[dict[str, Any]]:
     """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves;
-    no card while the message says to wait."""
-    waiting = "\nWait" in message.text
+    no card while the message says to ``wait``."""
+    waiting = "\n" + wait in message.text
     return [b for b in message.buttons() if not b["text"].startswith(("✖", "🚪", "🙋"))
             and not (waiting and b.get("callback_data", "").startswith(("v1:c:", "v1:f:", "v1:d:")))]

@@ -85,3 +85,33 @@ async def test_a_whole_game(fake: FakeTelegram, bot: BotProcess, preset: str, pl
     assert ("Durak:" in result.text) or ("losing team" in result.text) or ("draw" in result.text)
     await bot.service.outbox.drain()
     check_finished(fake, bot, table, players)
+
+
+# What a Russian player must never read (issue 23): the English of a missing translation, «(а)», «ты»-forms,
+# a digit where a rank is named, «кон» for a bout, «прикуп» for the stock.
+NOT_RUSSIAN = re.compile(r"\b(the|you|and|press|cards?|game|wait|takes?|leads?|covers?)\b|\((а|ла)\)|\bты\b|"
+                         r"все \d|нет \d|\bкон(а|е|у)?\b|прикуп", re.IGNORECASE)
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [
+    pytest.param("perevodnoy", 3, {}, id="perevodnoy-3"),
+    pytest.param("podkidnoy", 4, {"teams": "2x2"}, id="teams-2x2"),
+])
+async def test_a_whole_game_in_russian_reads_as_russian(fake: FakeTelegram, bot: BotProcess, preset: str,
+                                                       players: int, options: dict[str, str]) -> None:
+    """Everyone reads Russian: every text the group and each player saw, every version of it, is Russian."""
+    users = list(range(101, 101 + players))
+    for user in users:
+        fake.users[user].language_code = "ru"
+    table = Table(fake, GROUP, users, seed=players, language="ru")
+    await table.seat_everyone(preset, **options)
+    assert "Игроки (" in table.lobby().text
+    await table.start(101)
+    result = await table.play_to_the_end(timeout=240)
+    assert "Игра окончена" in result.text
+    await bot.service.outbox.drain()
+    seen = [text for chat in (GROUP, *users) for m in fake.chat_messages(chat) for text in m.history]
+    seen += [b["text"] for chat in (GROUP, *users) for m in fake.chat_messages(chat) for b in m.buttons()]
+    names = {fake.users[u].first_name for u in users}
+    english = [t for t in seen if NOT_RUSSIAN.search(" ".join(w for w in t.split() if w.strip(":,.") not in names))]
+    assert not english, english[:5]
