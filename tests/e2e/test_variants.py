@@ -26,7 +26,7 @@ async def test_variants_lists_every_game_with_one_line(fake: FakeTelegram, bot: 
     await fake.wait_for(lambda: "Games this bot plays" in last_text(fake))
     text = last_text(fake)
     assert "• Japanese (japanese): Spades only by spades" in text
-    assert "• Epaulettes race (pogony_race): Hang the most pairs" in text
+    assert "• Pogony race (pogony_race): Hang the most pairs" in text
     assert text.count("\n• ") == len(PRESETS) == 34
 
 
