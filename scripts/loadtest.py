@@ -94,9 +94,10 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             stats.stalls += 1
             continue
         stats.latency.append(time.monotonic() - started)
-        if answer.get("text"):
+        if answer.get("text"):  # as a person does: read the toast, then wait for the message to change
             stats.refused += 1
             stats.reasons[str(answer["text"])] += 1
+            await wait_change(fake, table, message, seen)
             continue
         stats.accepted += 1
         if stats.track_lag:
