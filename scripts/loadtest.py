@@ -142,6 +142,26 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
                                 on=(table.group,))
 
 
+def calls_by_kind(calls: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+    """The messages' calls by what they serve: the group's table (posts, edits, deletes), the hands in the
+    private chats, and the turn pings (a ping is posted anew and its old one deleted)."""
+    kinds = {"table": 0, "hands": 0, "pings": 0}
+    for method, p in calls:
+        if method not in ("editMessageText", "sendMessage", "deleteMessage"):
+            continue
+        if int(p["chat_id"]) < 0:
+            kinds["table"] += 1
+        elif method == "deleteMessage" or str(p.get("text", "")).startswith("🔔"):
+            kinds["pings"] += 1
+        else:
+            kinds["hands"] += 1
+    return kinds
+
+
+def picks(inside: dict[str, Any]) -> int:
+    return int(by_verb(inside, "handler_seconds").get("PICK", {}).get("n", 0))
+
+
 def applied_moves(database: Path) -> tuple[int, int]:
     """Moves applied in all games, and those the turn timer made."""
     with sqlite3.connect(database) as db:
@@ -214,6 +234,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
         group_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) < 0)
         hand_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) > 0)
+        kinds = calls_by_kind(fake.calls[calls_before:])
         proc.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), 30)
@@ -245,6 +266,11 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "calls_per_move": round(len(counted) / max(moves, 1), 2),
         "calls_per_move_by_method": {m: round(counted.count(m) / max(moves, 1), 2) for m in COUNTED},
         "table_edits_per_move": round(group_edits / max(moves, 1), 2),  # the rest of the edits are hands'
+        "calls_per_move_by_kind": {
+            "answers_to_moves": round((stats.accepted - picks(inside)) / max(moves, 1), 2),
+            "answers_to_picks": round(picks(inside) / max(moves, 1), 2),
+            "answers_to_refusals": round(stats.refused / max(moves, 1), 2),
+            **{kind: round(n / max(moves, 1), 2) for kind, n in kinds.items()}},
         "answers_to_refused_presses_per_move": round(stats.refused / max(moves, 1), 2),
         # what issue 10's goal lists for a move: its answer, the table's edit and the hands' (a pick, a card
         # selected for a lead of several, edits its presser's hand: left out), without the refused presses'
