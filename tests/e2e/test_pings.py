@@ -173,3 +173,24 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     await fake.wait_for(lambda: "Boris beats off the attack: bito" in group.text)
     assert "Anna: pass" in group.text and group.text.count("bito") == 1, group.text
     await bot.stop()
+
+
+async def test_a_ping_counts_the_time_left_from_when_the_player_could_see_his_turn(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """His hand reached him 10 s late (a slow network): his turn runs 60 s from then, and the ping says so."""
+    clock = ManualClock()
+    bot, table = await started(fake, tmp_path / "durak.sqlite3", clock)
+    await bot.service.outbox.drain()
+    state = state_of(table, bot)
+    attacker, defender = table.players[state.attacker or 0], table.players[state.defender or 0]
+    hand = table.hand_message(attacker)
+    assert hand is not None
+    fake.hold(defender)  # the defender's chat is slow: his hand with the attack waits
+    await table.press(attacker, hand, await table.one_card_lead(attacker, hand))
+    await clock.advance(10)
+    fake.release(defender)
+    await bot.service.outbox.drain()
+    await clock.advance(PING_DELAY + 0.5)
+    await fake.wait_for(lambda: len(pings(fake, defender)) == 1)
+    assert pings(fake, defender)[0].text.endswith("⏰ 55 s left"), pings(fake, defender)[0].text
+    await bot.stop()
