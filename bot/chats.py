@@ -48,8 +48,8 @@ class Chats:
                 return
             creator = await self.service.directory.user(game.creator_id)
             tr = self.service.directory.user_tr(creator)
-            text = (tr.gettext("I may not send messages in the group, so nobody there could see the new game. "
-                               "Ask an admin to let me write there, then send /newgame again.")
+            text = (tr.gettext("I'm not allowed to post in the group, so nobody there saw the new game. "
+                               "Ask an admin to let me post there, then send /newgame again.")
                     if "rights" in why.lower() else
                     tr.gettext("I could not post the new game in the group (Telegram answered: {why}). "
                                "Send /newgame there again.").format(why=why))

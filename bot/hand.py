@@ -276,7 +276,7 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     cards, waiting for its target."""
     take = Act.TAKE in opts.moves
     if opts.role is Role.COVER and selected is not None and not opts.swapping:
-        return tr.gettext("{card} covers more than one card: press «on …» under your cards to choose which.").format(
+        return tr.gettext("{card} can cover more than one card: press “on …” below your cards to choose which.").format(
             card=card_text(selected))
     may_pass = Act.PASS in opts.moves
     if opts.swapping:

@@ -291,8 +291,8 @@ class GameService:
         if seat is None or not game.seats[seat].user.private_chat:
             return []
         tr = self.directory.user_tr(game.seats[seat].user)
-        text = (tr.gettext("You were removed from the game in «{group}».").format(group=game.title) if game.title
-                else tr.gettext("You were removed from the game."))
+        text = (tr.gettext("You were removed from the game in the group “{group}”.").format(group=game.title)
+                if game.title else tr.gettext("You were removed from the game."))
         return [Owed(user_id, f"note:kicked:{user_id}", text)]
 
     async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:

@@ -58,7 +58,7 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     await table.press(102, boris, "9♥️★")
     await fake.wait_for(lambda: "on 7♣️" in buttons(boris))
     assert "✅9♥️★" in buttons(boris) and "on 7♠️" in buttons(boris)
-    assert "9♥️ covers more than one card: press «on …» under your cards to choose which." in boris.text
+    assert "9♥️ can cover more than one card: press “on …” below your cards to choose which." in boris.text
     await table.press(102, boris, "on 7♣️")
     await fake.wait_for(lambda: "7♣️→9♥️" in boris.text)
     await table.press(102, boris, "8♠️")  # fits only 7♠️: covered at once

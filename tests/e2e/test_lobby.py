@@ -190,8 +190,8 @@ async def test_a_lobby_telegram_will_not_post_is_closed_and_its_creator_told_why
     await fake.wait_for(lambda: bool(fake.chat_messages(101)))
     fake.mute(GROUP)
     await fake.send_text(101, GROUP, "/newgame")
-    await fake.wait_for(lambda: "nobody there could see" in fake.chat_messages(101)[-1].text)
-    assert "Ask an admin to let me write there, then send /newgame again." in fake.chat_messages(101)[-1].text
+    await fake.wait_for(lambda: "nobody there saw the new game" in fake.chat_messages(101)[-1].text)
+    assert "Ask an admin to let me post there, then send /newgame again." in fake.chat_messages(101)[-1].text
     await bot.service.outbox.drain()
     assert bot.service.store.open_in(GROUP, 0) is None
     fake.mute(GROUP, False)

@@ -344,13 +344,14 @@ async def test_kick_from_the_lobby(fake: FakeTelegram, timed_bot: BotProcess) ->
     await fake.wait_for(lambda: "➖ Boris" in [b["text"] for b in table.lobby().buttons()])
     answer = await table.press(101, table.lobby(), "➖ Boris")
     assert answer["text"] == "Boris was removed."
-    await fake.wait_for(lambda: fake.chat_messages(102)[-1].text == "You were removed from the game in «Friends».")
+    removed = "You were removed from the game in the group “Friends”."
+    await fake.wait_for(lambda: fake.chat_messages(102)[-1].text == removed)
     await fake.wait_for(lambda: "➖ Boris" not in [b["text"] for b in table.lobby().buttons()])
     await fake.send_text(102, GROUP, "/kick", reply_to_user=103)
     await fake.wait_for(lambda: table.group_messages()[-1].text.startswith("Only the creator"))
     await fake.send_text(101, GROUP, "/kick", reply_to_user=103)
     await fake.wait_for(lambda: table.group_messages()[-1].text == "Vera was removed.")
-    await fake.wait_for(lambda: fake.chat_messages(103)[-1].text == "You were removed from the game in «Friends».")
+    await fake.wait_for(lambda: fake.chat_messages(103)[-1].text == removed)
     await table.press(101, table.lobby(), "« Back")
     await fake.wait_for(lambda: "Vera" not in table.lobby().text and "Players (1/" in table.lobby().text)
 
