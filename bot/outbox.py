@@ -238,10 +238,11 @@ class Outbox:
             return None
         except Forbidden as e:
             log.info("chat %s refuses the bot: %s", row.chat_id, e)
-            await self.repo.delivered(row, row.message_id)
             if row.chat_id < 0:  # removed from a group: what it was owed can never be shown
                 await self._refused(row, e)
+                await self.repo.delivered(row, row.message_id)
             else:
+                await self.repo.delivered(row, row.message_id)
                 await self.on_forbidden(row.chat_id)
             return None
         except ChatMigrated as e:
@@ -253,14 +254,15 @@ class Outbox:
             return max(0.1, _seconds(e.retry_after))
         except BadRequest as e:
             log.warning("message for chat %s (slot %s) refused, given up: %s", row.chat_id, row.slot, e)
-            await self.repo.delivered(row, row.message_id)
             await self._refused(row, e)
+            await self.repo.delivered(row, row.message_id)
             return None
         except TelegramError as e:  # network errors, timeouts, 5xx: retried
             log.warning("sending to chat %s failed, retrying: %s", row.chat_id, e)
             return 0.0
 
     async def _refused(self, row: OutboxRow, error: TelegramError) -> None:
+        """Before the row is marked given up: a crash in between leaves it owed, refused again at the start."""
         if row.message_id is None and self.on_refused is not None:
             await self.on_refused(row, error.message)
 

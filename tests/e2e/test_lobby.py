@@ -238,3 +238,25 @@ async def test_a_group_speaks_the_language_of_whoever_opens_its_first_lobby(
     await english.newgame(110)  # the group keeps its language whoever opens the next lobby
     assert "Players (1/" in english.lobby().text
     await bot.stop()
+
+
+async def test_a_lobby_still_owed_at_a_restart_and_then_refused_is_closed(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The bot stopped (or died) before Telegram's answer to the lobby came: at the next start the lobby is
+    posted again, refused, and closed; nothing is left to block the group's next /newgame."""
+    database = tmp_path / "durak.sqlite3"
+    first = BotProcess(fake, database)
+    await first.start()
+    await fake.send_text(101, 101, "/start")
+    await fake.wait_for(lambda: bool(fake.chat_messages(101)))
+    fake.hold(GROUP)  # the lobby's post never gets its answer in this process
+    await fake.send_text(101, GROUP, "/newgame")
+    await fake.wait_for(lambda: first.service.store.open_in(GROUP, 0) is not None)
+    await first.stop()
+    fake.mute(GROUP)
+    fake.release(GROUP)
+    second = BotProcess(fake, database)
+    await second.start()
+    await fake.wait_for(lambda: "nobody there saw the new game" in fake.chat_messages(101)[-1].text)
+    await second.service.outbox.drain()
+    assert second.service.store.open_in(GROUP, 0) is None
+    await second.stop()
