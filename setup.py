@@ -16,7 +16,8 @@ if os.environ.get("DURAK_COMPILE") == "1":
     # cannot be
     ext_modules = mypycify(
         [f"durak/{name}.py" for name in
-         ("cards", "actions", "events", "rules", "state", "covering", "leads", "engine", "setup", "view")],
+         ("cards", "actions", "events", "rules", "state", "covering", "leads", "engine", "setup", "view", "record",
+          "ai/greedy", "ai/play", "ai/endgame", "ai/hard")],
         opt_level="3",
     )
 

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,12 @@ class Record:
     gone: frozenset[Card]                # the discard
     stock: int                           # cards left in the stock
     trump_card: Card | None              # the face-up card (face_drawn events say who drew a face-up card)
+
+    def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
+        """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
+        the class refuses pickle's default way back, which sets each frozen field in turn."""
+        return Record, tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
 
     @classmethod
     def start(cls, state: State, since_deal: Iterable[Event] = ()) -> Record:
@@ -131,6 +138,12 @@ class Knowledge:
     unseen: frozenset[Card]
     trump_card: Card | None              # turned up at the deal: everyone saw it
     aside: frozenset[Card] = frozenset()  # face-up cards everyone saw laid aside, out of play (чукотский, потайной)
+
+    def __reduce__(self) -> tuple[type[Knowledge], tuple[object, ...]]:
+        """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
+        the class refuses pickle's default way back, which sets each frozen field in turn."""
+        return Knowledge, tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
 
     @property
     def seat(self) -> int:

@@ -191,6 +191,12 @@ class Rules:
     pogony_rule: PogonyRule = PogonyRule.SIXES
     ranking: Ranking = Ranking.ORDER
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
+        """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
+        the class refuses pickle's default way back, which sets each frozen field in turn."""
+        return Rules, tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rules from ``{"preset": ..., option: value}``: the preset first, then the overrides."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from durak.actions import Action
@@ -55,6 +56,10 @@ class View:
     trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump (both public)
     second_card: Card | None = None  # двухкозырной: seat 1's face-up card while it lies under seat 0's
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far (every second one is recycled)
+
+    def __reduce__(self) -> tuple[type[View], tuple[object, ...]]:
+        """Pickled as its fields, as :class:`durak.rules.Rules` is (the compiled class refuses the default)."""
+        return View, tuple(getattr(self, f.name) for f in dataclasses.fields(self))
 
 
 def view(state: State, seat: int | None) -> View:

@@ -70,3 +70,24 @@ def test_the_record_knows_what_everyone_saw_and_nothing_else(preset: str, player
         state, events = apply(state, seat, greedy.choose(state, seat) or fallback(state, seat))
         record = record.after(events)
         table_knows = known_after(before, events, state, table_knows)
+
+
+@pytest.mark.parametrize(("preset", "players"), tables())
+def test_a_seats_knowledge_survives_the_trip_to_the_thinking_process(preset: str, players: int) -> None:
+    """The bot sends a computer's knowledge to another process by pickle: it must arrive whole, with the rules,
+    the view and the record as they were (each frozen class rebuilds itself from its fields)."""
+    import pickle
+
+    rules = Rules.from_dict({"preset": preset})
+    state = new_game(rules, players, seed=5)
+    record = Record.start(state)
+    for _ in range(12):
+        seat = next_seat(state)
+        if seat is None:
+            break
+        state, events = apply(state, seat, greedy.choose(state, seat) or fallback(state, seat))
+        record = record.after(events)
+    k = knowledge(state, state.defender or 0, record)
+    back = pickle.loads(pickle.dumps(k))
+    assert back == k and back.view.rules == rules and back.view.legal == k.view.legal
+    assert pickle.loads(pickle.dumps(record)) == record
