@@ -30,6 +30,8 @@ from bot.outbox import Outbox
 from bot.service import GameService
 from bot.settings import Settings
 from bot.stats_service import StatsService
+from bot.webapp_auth import Links
+from bot.webapp_server import WebApp
 from storage.db import Database
 from storage.models import OutboxRow
 from storage.repo import Repo
@@ -126,6 +128,14 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
                               computer_budget_ms=settings.computer_budget_ms)
         service.timers.heartbeat = Heartbeat(settings.health_file)
+        token = settings.bot_token.get_secret_value()
+        if settings.webapp_url:
+            service.links = Links(settings.webapp_url, settings.webapp_short_name, token)
+        if settings.webapp_port is not None:
+            webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,
+                            frames_per_second=settings.webapp_frames_per_second)
+            await webapp.start(settings.webapp_host, settings.webapp_port)
+            app.bot_data["webapp"] = webapp
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
@@ -144,6 +154,9 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
+    webapp: WebApp | None = app.bot_data.get("webapp")
+    if webapp is not None:
+        await webapp.stop()  # the pages reconnect by themselves to the next start
     metrics: Metrics | None = app.bot_data.get("metrics")
     if metrics is not None:
         metrics.write()

@@ -113,7 +113,7 @@ class Commands:
                 ui = service.store.ui_of(game.id)
                 owed = slots.owed(game, ui, await service.directory.chat_tr(game.chat_id),
                                   service.directory.default_language, service.clock.now(),
-                                  ping_delay=service.ping_delay)
+                                  ping_delay=service.ping_delay, links=service.page_links(game))
                 hand = next(o for o in owed if o.slot == slots.hand_slot(seat))
                 await self.service.repo.put_owed(game.id, [replace(hand, resend=True)])
                 slots.note_written(ui, [hand])

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
 
 from bot.callbacks import Verb, encode, pack
 from bot.i18n import Translator
@@ -33,7 +34,7 @@ MAX_PICKS = 30       # packed into the Lead button's 64 bytes of callback data
 SELECTED = "✅"
 UNPLAYABLE = "✖"
 TRUMP = "★"
-Button = dict[str, str]  # an inline button as the Bot API takes it: built as plain data, it is cheap
+Button = dict[str, Any]  # an inline button as the Bot API takes it: built as plain data, it is cheap
 
 
 class Role(Enum):

@@ -242,7 +242,7 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
         line: str | None = tr.gettext("{who} covers {target} with {card}").format(
             who=who, target=card_text(parse_card(target)), card=card_text(parse_card(card)))
     elif kind is Ev.OUT and event.get("s") is not None:  # places are counted without the players who left
-        place = _places(game).get(event["s"])
+        place = places_of(game).get(event["s"])
         line = (tr.gettext("{who} has no cards left: place {n}").format(who=who, n=place) if place is not None
                 else tr.gettext("{who} has no cards left").format(who=who))
     elif kind is Ev.COUNTER:
@@ -292,7 +292,7 @@ def _header(tr: Translator, seen: View, game: Game) -> list[str]:
 
 def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
     lines = []
-    places = _places(game) if seen.out else {}
+    places = places_of(game) if seen.out else {}
     for seat, count in enumerate(seen.counts):
         name = name_of(game, seat)
         if seat in seen.out:
@@ -313,7 +313,7 @@ def _seat_lines(tr: Translator, game: Game, seen: View) -> list[str]:
     return lines
 
 
-def _moves(tr: Translator, game: Game, shown: int = SHOWN_MOVES) -> list[str]:
+def recent_moves(tr: Translator, game: Game, shown: int = SHOWN_MOVES) -> list[str]:
     """The last ``shown`` moves worth a line, oldest first: read from the end of the log, and no further
     back than needed (a move's write renders the table and every hand, each with its moves)."""
     lines: list[str] = []
@@ -357,7 +357,7 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
              _table_cards(tr, seen)]
     if seen.taking:
         lines.append(tr.gettext("{name} takes the cards.").format(name=name_of(game, seen.defender or 0)))
-    moves = _moves(tr, game)
+    moves = recent_moves(tr, game)
     if moves:
         lines += ["", *moves]
     if not seen.over:
@@ -378,7 +378,7 @@ def _common(tr: Translator, game: Game, common: Common | None) -> tuple[View, li
     assert game.state is not None
     seen = view(game.state, None)
     shared = (seen, [*_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)],
-              _moves(tr, game, PRIVATE_MOVES))
+              recent_moves(tr, game, PRIVATE_MOVES))
     if common is not None:
         common[tr] = shared
     return shared
@@ -396,7 +396,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     seen, table_lines, moves = _common(tr, game, common)
     lines = [tr.gettext("🃏 Durak · you are {name}").format(name=name_of(game, seat))]
     if state.over:
-        return "\n".join([*lines, *_final(tr, game, seat, change), "", *moves]), None
+        return "\n".join([*lines, *final_lines(tr, game, seat, change), "", *moves]), None
     lines += table_lines
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
     opts = hand.options(state, seat, picks, cheat_armed, swapping)
@@ -409,7 +409,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
     if seat in state.out:
         if away is not Away.LEFT:
             lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
-                place=_places(game)[seat])]
+                place=places_of(game)[seat])]
     else:
         lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), selected)]
     if seat in awaited(state):
@@ -435,14 +435,14 @@ def _left(game: Game) -> set[int]:
     return {seat.seat for seat in game.seats if seat.away is Away.LEFT}
 
 
-def _places(game: Game) -> dict[int, int]:
+def places_of(game: Game) -> dict[int, int]:
     """The places of the seats that went out, numbered without the players who left (they rank last)."""
     assert game.state is not None
     left = _left(game)
     return {seat: n for n, seat in enumerate((p for p in game.state.out if p not in left), 1)}
 
 
-def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:
+def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:
     """How the game ended for this seat: his place, the durak, his rating change."""
     state = game.state
     assert state is not None
@@ -455,7 +455,7 @@ def _final(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None
     elif seat in _left(game):
         lines.append(tr.gettext("You left the game: it counts as a loss."))
     elif seat in state.out:
-        lines.append(tr.gettext("You are place {place} of {n}.").format(place=_places(game)[seat],
+        lines.append(tr.gettext("You are place {place} of {n}.").format(place=places_of(game)[seat],
                                                                        n=len(game.seats) - len(_left(game))))
     if not state.draw and seat not in state.losers:
         names = ", ".join(name_of(game, p) for p in state.losers)
@@ -472,7 +472,7 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     assert game.state is not None
     s = game.state
     lines = [tr.gettext("🏁 Game over!")]
-    places, left = _places(game), _left(game)
+    places, left = places_of(game), _left(game)
     for seat in s.out:
         name = name_of(game, seat)
         lines.append(tr.gettext("🚪 {name}: left the game").format(name=name) if seat in left

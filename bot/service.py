@@ -32,6 +32,7 @@ from bot.store import GameStore, GameUI
 from bot.timers import Timers
 from bot.turns import TIMEOUTS
 from bot.votes import Votes
+from bot.webapp_auth import Links
 from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
@@ -67,6 +68,8 @@ class GameService:
         self.votes = Votes(self)
         self.commands = Commands(self)
         self.chats = Chats(self)
+        self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp_server)
+        self.links: Links | None = None  # where a game's Mini App page opens, when it is configured
 
     # ------------------------------------------------------------ start-up
 
@@ -111,7 +114,7 @@ class GameService:
         def render(game: Game, ui: GameUI) -> list[Owed]:
             slots.track_turns(game, ui, now, movers)
             every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers,
-                                 self.ping_delay), *extra]
+                                 self.ping_delay, self.page_links(game)), *extra]
             urgent.update(o.chat_id for o in every if not o.lazy)
             owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)
@@ -135,6 +138,7 @@ class GameService:
         self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
         if saved.status is Status.PLAYING:
             self.timers.computer_soon(saved)
+        self.on_change(saved)
         return saved
 
     async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
@@ -144,10 +148,17 @@ class GameService:
         now = self.clock.now()
         slots.track_turns(game, ui, now, None)
         owed = slots.unwritten(ui, [*slots.owed(game, ui, tr, self.directory.default_language, now,
-                                                ping_delay=self.ping_delay), *extra])
+                                                ping_delay=self.ping_delay, links=self.page_links(game)), *extra])
         await self.repo.put_owed(game.id, owed)
         slots.note_written(ui, owed)
         self.outbox.kick(*{o.chat_id for o in owed})
+        self.on_change(game)
+
+    def page_links(self, game: Game) -> tuple[str, str | None] | None:
+        """Where the game's Mini App page opens from a hand and from the group (None: no Mini App)."""
+        if self.links is None:
+            return None
+        return self.links.hand(game.id), self.links.table(game.id, self.bot_username)
 
     async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
         """Run ``work`` on the game under its lock; after a lost race the game is reloaded and ``work`` runs again."""
@@ -164,8 +175,9 @@ class GameService:
     # ------------------------------------------------------------ presses
 
     async def press(self, press: Press, user: User, where: tuple[int, int] | None,
-                    telegram_code: str | None = None) -> Decision:
-        """Decide and carry out a press; the Decision's toast and url answer it."""
+                    telegram_code: str | None = None, page: bool = False) -> Decision:
+        """Decide and carry out a press; the Decision's toast and url answer it. ``page``: pressed on the Mini
+        App's page of the game (its hand's buttons only), not on a message."""
         tr = self.directory.user_tr(user, telegram_code)
         if press.verb is Verb.REPLAY:
             return await self._replay(tr, press.game, user, where)
@@ -176,7 +188,7 @@ class GameService:
 
         async def work(game: Game) -> Decision:
             ui = self.store.ui_of(game.id)
-            if not self._pressed_on_its_message(game, ui, press, user, where):
+            if not page and not self._pressed_on_its_message(game, ui, press, user, where):
                 return Decision(tr.gettext("This button is not valid any more."))
             decision = await self._decide(tr, game, ui, press, user)
             if decision.intent is not None:

@@ -39,6 +39,22 @@ class Settings(BaseSettings):
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health
     metrics_file: Path | None = None             # handler times and SQL counts, written at stop (load tests)
+    # the Mini App (README, "The table as a Mini App"): its web server starts only with a port
+    webapp_port: int | None = Field(None, ge=1, le=65535)
+    webapp_host: str = "127.0.0.1"
+    webapp_url: str | None = None                # the page's public HTTPS address: no Mini App button without it
+    webapp_short_name: str | None = None         # BotFather's short name of the app, for the group's direct link
+    webapp_max_age: float = Field(24 * 3600, gt=0)  # seconds a page's signed initData stays valid
+    webapp_max_frame: int = Field(4096, ge=256)  # bytes a page's frame may hold
+    webapp_frames_per_second: float = Field(5, gt=0)  # a page's frames, after a burst of 20
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _page_address(cls, value: str | None) -> str | None:
+        """Telegram opens Mini Apps over HTTPS only; a plain http address works only for local tests."""
+        if value is not None and not value.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            raise ValueError("WEBAPP_URL must be the page's public https:// address (its path ends in /app/)")
+        return value
 
     @field_validator("bot_token")
     @classmethod

@@ -10,6 +10,7 @@ game owes the content of every slot; the outbox skips slots whose content did no
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import orjson
 from telegram import InlineKeyboardMarkup
@@ -28,7 +29,7 @@ PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pin
 LATER = 3.0       # an attacker the game waits for only to say Done or Pass is pinged this many delays later
 
 
-def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, str]]] | None) -> str | None:
+def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, Any]]] | None) -> str | None:
     """A keyboard as stored in the outbox; button rows built as plain data need no conversion."""
     if markup is None:
         return None
@@ -171,8 +172,9 @@ def note_written(ui: GameUI, owed: list[Owed]) -> None:
 
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None, movers: frozenset[int] | None = None,
-         ping_delay: float = PING_DELAY) -> list[Owed]:
+         ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
+    ``links``: where the game's Mini App page opens from a hand and from the group's table (README).
 
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
     other seats the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick
@@ -195,17 +197,21 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             text = f"{text}\n\n{ui.note}"
         return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
     over = game.status is Status.FINISHED
+    table_link = [[{"text": tr.gettext("🃏 Open the table"), "url": links[1]}]] if links and links[1] else None
     slots = [Owed(game.chat_id, "table", None, deleted=True) if solo else
-             Owed(game.chat_id, "table", render.table(tr, game, now), None, game.thread_id,
+             Owed(game.chat_id, "table", render.table(tr, game, now), markup_json(table_link), game.thread_id,
                   lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers)
     common: render.Common = {}
     for s in game.seats:
         if is_computer(s.user):
             continue
-        text, hand = render.private(seat_tr(s, default_language), game, s.seat, ui.selected.get(s.seat),
+        seat_language = seat_tr(s, default_language)
+        text, hand = render.private(seat_language, game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
                                     ui.changes.get(s.user.id), s.seat in ui.swapping, common)
+        if links and not over:  # web_app buttons work in private chats only: the group gets a link
+            hand = [*(hand or []), [{"text": seat_language.gettext("🃏 Table"), "web_app": {"url": links[0]}}]]
         slots.append(Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo and over else
                      Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}

@@ -214,7 +214,9 @@ class FakeTelegram:
     def _check_content(self, p: dict[str, Any]) -> None:
         """Telegram's limits on one message: 4096 characters, 100 buttons, 8 in a row."""
         rows = (p.get("reply_markup") or {}).get("inline_keyboard", [])
-        problem = ("message is too long" if len(str(p.get("text", ""))) > 4096
+        web_app_in_group = int(p.get("chat_id", 0)) < 0 and any("web_app" in b for r in rows for b in r)
+        problem = ("BUTTON_TYPE_INVALID" if web_app_in_group  # Telegram allows web_app buttons in private only
+                   else "message is too long" if len(str(p.get("text", ""))) > 4096
                    else "reply markup is too long" if sum(len(r) for r in rows) > 100
                    else "too many buttons in a row" if any(len(r) > 8 for r in rows) else None)
         if problem is not None:

@@ -251,5 +251,5 @@ def playable(message: Message, wait: str = "Wait") -> list[dict[str, Any]]:
     """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves;
     no card while the message says to ``wait``."""
     waiting = "\n" + wait in message.text
-    return [b for b in message.buttons() if not b["text"].startswith(("✖", "🚪", "🙋"))
+    return [b for b in message.buttons() if "callback_data" in b and not b["text"].startswith(("✖", "🚪", "🙋"))
             and not (waiting and b.get("callback_data", "").startswith(("v1:c:", "v1:f:", "v1:d:")))]

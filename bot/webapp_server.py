@@ -1,0 +1,241 @@
+"""The Mini App's web server, in the bot's process: the page's files under ``/app/`` and its socket, ``/app/ws``.
+
+A page says hello with Telegram's signed ``initData`` (or the session token an earlier hello got) and
+the game token of its link (``bot.webapp_auth``); it then gets the frame of its seat
+(``bot.webapp_view``) at once and after every change of the game, and sends presses: the callback
+data of a button its frame offered, decided by ``GameService.press`` exactly as a chat button's
+(the same lock, legality check, write and outbox), answered with the same toast. The database stays
+the one source of truth: a page never sends state, and a reconnecting page is sent the game anew.
+
+Refusals: a hello that proves nothing closes with 4401, a game the page may not open with 4403, bad
+JSON or an unknown frame with 4400, a frame over ``max_frame`` bytes with 1009 (aiohttp's own), a
+flood of frames with 4429; the rest of the bot goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from aiohttp import WSMsgType, web
+
+from bot import webapp_view
+from bot.callbacks import Verb, decode
+from bot.service import GAME_VERBS, GameService
+from bot.store import GameUI
+from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
+from storage.models import Game, User
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "webapp"
+HELLO_SECONDS = 10.0
+PAGE_VERBS = GAME_VERBS | {Verb.LEAVE}  # what a page may press: its own hand's buttons
+
+
+@dataclass(eq=False)
+class Page:
+    """One open socket: whose it is, which game, which seat (None: not seated), and its flood allowance."""
+
+    ws: web.WebSocketResponse
+    user: PageUser
+    game_id: int
+    seat: int | None
+    token: str
+    allowance: float
+    checked: float = field(default_factory=time.monotonic)
+
+
+class Close(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class WebApp:
+    def __init__(self, service: GameService, bot_token: str, *, max_age: float, max_frame: int = 4096,
+                 frames_per_second: float = 5.0, burst: int = 20) -> None:
+        self.service = service
+        self.bot_token = bot_token
+        self.max_age = max_age
+        self.max_frame = max_frame
+        self.rate = frames_per_second
+        self.burst = burst
+        self.pages: dict[int, set[Page]] = {}
+        self._due: dict[int, Game] = {}      # games changed since their pages were last sent a frame
+        self._pushing: set[asyncio.Task[None]] = set()
+        self._runner: web.AppRunner | None = None
+        service.on_change = self.changed
+
+    def token(self, game_id: int) -> str:
+        return game_token(game_id, self.bot_token)
+
+    # ------------------------------------------------------------ the server
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=self.max_frame)
+        app.router.add_get("/app/ws", self._socket)
+        app.router.add_get("/app/", self._index)
+        app.router.add_static("/app/", STATIC, show_index=False, follow_symlinks=False)
+        return app
+
+    async def start(self, host: str, port: int) -> None:
+        self._runner = web.AppRunner(self.application(), access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, host, port).start()
+        log.info("Mini App served on http://%s:%s/app/", host, port)
+
+    async def stop(self) -> None:
+        for pages in list(self.pages.values()):
+            for page in list(pages):
+                with contextlib.suppress(Exception):
+                    await page.ws.close(code=1012, message=b"the bot restarts")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    # ------------------------------------------------------------ one socket
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=self.max_frame, heartbeat=30)
+        await ws.prepare(request)
+        page: Page | None = None
+        try:
+            page = await self._hello(ws)
+            self.pages.setdefault(page.game_id, set()).add(page)
+            await self._send_state(page, first=True)
+            async for message in ws:
+                if message.type is not WSMsgType.TEXT:
+                    raise Close(4400, "text frames only")
+                self._spend(page)
+                await self._on_frame(page, message.data)
+        except Close as refused:
+            with contextlib.suppress(Exception):
+                await ws.send_str(orjson.dumps({"type": "error", "reason": refused.reason}).decode())
+                await ws.close(code=refused.code, message=refused.reason.encode()[:120])
+            log.info("a Mini App socket was closed: %s (%s)", refused.reason, refused.code)
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            if page is not None:
+                self.pages.get(page.game_id, set()).discard(page)
+                if not self.pages.get(page.game_id):
+                    self.pages.pop(page.game_id, None)
+        return ws
+
+    async def _hello(self, ws: web.WebSocketResponse) -> Page:
+        try:
+            message = await ws.receive(timeout=HELLO_SECONDS)
+        except TimeoutError:
+            raise Close(4401, "no hello") from None
+        if message.type is not WSMsgType.TEXT:
+            raise Close(4400, "the first frame must be a hello")
+        hello = _json(message.data)
+        if hello.get("type") != "hello":
+            raise Close(4400, "the first frame must be a hello")
+        now = time.time()
+        try:
+            if isinstance(hello.get("session"), str):
+                user, game_id = check_session(hello["session"], self.bot_token, now)
+            else:
+                user = check_init_data(str(hello.get("init_data") or ""), self.bot_token, self.max_age, now)
+                asked = hello.get("game")
+                if user.start_param and isinstance(asked, str) and asked and asked != user.start_param:
+                    raise Close(4403, "this link was signed for another game")
+                named = game_of(str(user.start_param or asked or ""), self.bot_token)
+                if named is None:
+                    raise Close(4403, "no such game")
+                game_id = named
+        except Refused as why:
+            raise Close(4401, str(why)) from None
+        game = await self._game(game_id)
+        if game is None or game.state is None:
+            raise Close(4403, "no such game")
+        return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst))
+
+    def _spend(self, page: Page) -> None:
+        """A token bucket per socket: ``burst`` frames at once, ``rate`` a second after that."""
+        now = time.monotonic()
+        page.allowance = min(self.burst, page.allowance + (now - page.checked) * self.rate)
+        page.checked = now
+        if page.allowance < 1:
+            raise Close(4429, "too many frames")
+        page.allowance -= 1
+
+    async def _on_frame(self, page: Page, data: str) -> None:
+        frame = _json(data)
+        kind = frame.get("type")
+        if kind == "sync":
+            await self._send_state(page)
+        elif kind == "press":
+            toast = await self._press(page, frame.get("data"))
+            await page.ws.send_str(orjson.dumps({"type": "answer", "id": frame.get("id"), "text": toast}).decode())
+        else:
+            raise Close(4400, "unknown frame")
+
+    async def _press(self, page: Page, data: object) -> str | None:
+        user = await self.service.directory.user(page.user.id) or User(page.user.id, page.user.name)
+        tr = self.service.directory.user_tr(user, page.user.language)
+        press = decode(data) if isinstance(data, str) else None
+        if press is None or press.game != page.game_id or press.verb not in PAGE_VERBS:
+            return tr.gettext("Unknown button.")
+        decision = await self.service.press(press, user, None, page.user.language, page=True)
+        return decision.toast
+
+    # ------------------------------------------------------------ frames
+
+    async def _game(self, game_id: int) -> Game | None:
+        return self.service.store.games.get(game_id) or await self.service.repo.game(game_id)
+
+    async def _send_state(self, page: Page, game: Game | None = None, first: bool = False) -> None:
+        game = game or await self._game(page.game_id)
+        if game is None:
+            return
+        user = await self.service.directory.user(page.user.id)
+        tr = self.service.directory.user_tr(user, page.user.language)
+        ui = self.service.store.ui.get(game.id) or GameUI()
+        picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
+        if first:
+            picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
+        await page.ws.send_str(orjson.dumps(picture).decode())
+
+    def changed(self, game: Game) -> None:
+        """The service's hook after every write or refresh of a game: its open pages get a frame soon (one
+        per run of changes made in one turn of the event loop)."""
+        if game.id not in self.pages:
+            return
+        first = game.id not in self._due
+        self._due[game.id] = game
+        if first:
+            task = asyncio.get_running_loop().create_task(self._push(game.id))
+            self._pushing.add(task)
+            task.add_done_callback(self._pushing.discard)
+
+    async def _push(self, game_id: int) -> None:
+        game = self._due.pop(game_id, None)
+        if game is None:
+            return
+        for page in list(self.pages.get(game_id, ())):
+            try:
+                await self._send_state(page, game)
+            except Exception:  # a socket that went away mid-send: its handler cleans up
+                log.debug("a frame for game %s could not be sent", game_id, exc_info=True)
+
+
+def _json(data: str) -> dict[str, Any]:
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise Close(4400, "bad JSON") from None
+    if not isinstance(value, dict):
+        raise Close(4400, "a frame is a JSON object")
+    return value

@@ -1,0 +1,111 @@
+"""What a Mini App page of a game shows: one JSON frame per seat (or for a spectator). Pure: no I/O.
+
+The frame holds the public table (``durak.view`` for seat None) and, for a seated player, his own
+hand and moves exactly as his private message offers them: the same buttons (``render.private``),
+so the page can do nothing the chat could not, and each press goes through the same path. A card's
+``press`` is the callback data of its button; a page that shows a card without one shows it dimmed.
+Nothing of another hand is ever in a frame but its number of cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import render
+from bot.callbacks import Verb, decode
+from bot.computers import is_computer
+from bot.hand import SELECTED, UNPLAYABLE
+from bot.i18n import Translator
+from bot.store import GameUI
+from durak import card_code
+from durak.cards import SUIT_LETTERS
+from durak.engine import awaited
+from durak.view import view
+from storage.models import Away, Game, Status
+
+CARD_VERBS = (Verb.CARD, Verb.PICK, Verb.COVER)
+
+
+def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, token: str) -> dict[str, Any]:
+    """The page's whole picture of ``game`` for ``seat`` (None: someone who is not seated)."""
+    state = game.state
+    closed = game.status not in (Status.PLAYING, Status.FINISHED) or state is None
+    base: dict[str, Any] = {"type": "state", "game": token, "you": seat, "rules": render.rules_line(tr, game.rules),
+                            "labels": {"stock": tr.gettext("Stock"), "discard": tr.gettext("Discard")}}
+    if closed or state is None:
+        return {**base, "status": "closed", "seats": [], "table": [], "hand": [], "buttons": [],
+                "prompt": tr.gettext("This game is over.") if game.status is not Status.LOBBY else
+                tr.gettext("Wait for the start here."), "moves": [], "result": []}
+    seen = view(state, None)
+    acting = set(awaited(state))
+    places = render.places_of(game) if seen.out else {}
+    seats = []
+    for p, count in enumerate(seen.counts):
+        s = game.seats[p] if p < len(game.seats) else None
+        seats.append({
+            "name": render.name_of(game, p), "cards": count, "you": p == seat, "acting": p in acting,
+            "computer": s is not None and is_computer(s.user),
+            "away": s is not None and s.away is not Away.PLAYING,
+            "role": _role(tr, game, p, places),
+            "passed": p in seen.passed,
+        })
+    left = None if game.deadline is None or seen.over else max(0.0, game.deadline - now)
+    picture: dict[str, Any] = {
+        **base, "status": "over" if seen.over else "playing", "moves_made": seen.moves,
+        "trump": None if seen.trump is None else SUIT_LETTERS[seen.trump],
+        "trump_card": None if seen.trump_card is None else card_code(seen.trump_card),
+        "stock": seen.stock, "discard": seen.discard, "taking": seen.taking,
+        "seats": seats,
+        "table": [[card_code(a), None if c is None else card_code(c)] for a, c in seen.table],
+        "timer": None if left is None else {"left": round(left, 1), "total": game.turn_timeout},
+        "moves": [line.removeprefix("• ") for line in render.recent_moves(tr, game)[1:]],
+        "hand": [], "buttons": [], "prompt": "", "result": [],
+    }
+    if seen.over:
+        picture["result"] = render.final_lines(tr, game, seat, ui.changes.get(game.seats[seat].user.id)) \
+            if seat is not None else _public_result(tr, game)
+        return picture
+    if seat is None or is_computer(game.seats[seat].user):
+        return picture
+    text, rows = render.private(tr, game, seat, ui.selected.get(seat), seat in ui.armed, now, seat in ui.leaving,
+                                ui.picked.get(seat, ()), None, seat in ui.swapping)
+    hand_cards = {card_code(c) for c in state.hands[seat]}
+    for row in rows or []:
+        for button in row:
+            press = decode(button["callback_data"])
+            if press is not None and press.verb in CARD_VERBS and press.arg in hand_cards:
+                label = button["text"]
+                mark = ("picked" if label.startswith(SELECTED) else "dim" if label.startswith(UNPLAYABLE)
+                        else "pick" if press.verb is Verb.PICK else "play")
+                picture["hand"].append({"card": press.arg, "mark": mark,
+                                        "press": None if mark == "dim" else button["callback_data"]})
+            else:
+                picture["buttons"].append({"text": button["text"], "press": button["callback_data"]})
+    if not picture["hand"]:  # no buttons (he left the game): his cards, none playable
+        picture["hand"] = [{"card": card_code(c), "mark": "dim", "press": None} for c in sorted(state.hands[seat])]
+    picture["prompt"] = text.rsplit("\n\n", 1)[-1]
+    return picture
+
+
+def _role(tr: Translator, game: Game, seat: int, places: dict[int, int]) -> str:
+    state = game.state
+    assert state is not None
+    if seat in state.out:
+        return (tr.gettext("place {place}").format(place=places[seat]) if seat in places
+                else tr.gettext("left the game"))
+    if game.seats[seat].away is not Away.PLAYING:
+        return tr.gettext("away")
+    if seat == state.defender:
+        return tr.gettext("takes") if state.taking else tr.gettext("defends")
+    if seat == state.attacker:
+        return tr.gettext("attacks")
+    return tr.gettext("throws in") if state.attacks else ""
+
+
+def _public_result(tr: Translator, game: Game) -> list[str]:
+    state = game.state
+    assert state is not None
+    if state.draw:
+        return [tr.gettext("🤝 A draw: nobody is the durak.")]
+    names = ", ".join(render.name_of(game, p) for p in state.losers)
+    return [tr.gettext("🏁 Game over!"), tr.gettext("🃏 Durak: {names}").format(names=names)]

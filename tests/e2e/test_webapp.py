@@ -1,0 +1,257 @@
+"""The Mini App's socket, through the real Application and the fake Bot API: who may open a game's page,
+what each page is sent, and presses from a page going the way of chat buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.webapp_auth import game_token
+from durak import card_code
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
+from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram
+
+ANNA, BORIS, VERA = 101, 102, 103
+
+
+def page_settings(port: int) -> dict[str, Any]:
+    return {"webapp_port": port, "webapp_url": f"http://127.0.0.1:{port}/app/", "webapp_short_name": "table"}
+
+
+@pytest.fixture
+async def port() -> int:
+    return free_port()
+
+
+@pytest.fixture
+async def served(fake: FakeTelegram, tmp_path: Path, port: int) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fake, tmp_path / "durak.sqlite3", **page_settings(port))
+    await process.start()
+    yield process
+    await process.stop()
+
+
+async def started(fake: FakeTelegram, players: list[int]) -> Table:
+    table = Table(fake, GROUP, players)
+    await table.seat_everyone()
+    await table.start(players[0])
+    return table
+
+
+def hand_codes(bot: BotProcess, seat: int) -> set[str]:
+    game = next(iter(bot.service.store.games.values()))
+    assert game.state is not None
+    return {card_code(c) for c in game.state.hands[seat]}
+
+
+async def test_links_open_the_page_from_a_hand_and_from_the_group(fake: FakeTelegram, served: BotProcess) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    assert hand_link(anna).startswith(f"http://127.0.0.1:{served.settings.webapp_port}/app/?g=")
+    await fake.wait_for(lambda: any("url" in b for m in table.group_messages() for b in m.buttons()))
+    group_table = next(m for m in table.group_messages() if "Trump" in m.text)
+    url = next(b["url"] for b in group_table.buttons() if "url" in b)
+    assert url.startswith(f"https://t.me/{BOT_USERNAME}/table?startapp=")
+    assert game_param(url) == game_param(hand_link(anna)), "one token names the game everywhere"
+    assert str(next(iter(served.service.store.games))) != game_param(url), "never the bare game id"
+    assert not fake.rejected, "web_app buttons went to private chats only"
+
+
+async def test_no_mini_app_button_without_its_address(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None and not any("web_app" in b or "url" in b for b in anna.buttons())
+    assert not any("url" in b for m in table.group_messages() for b in m.buttons())
+
+
+async def test_a_page_shows_its_seat_and_plays_like_a_button(fake: FakeTelegram, served: BotProcess,
+                                                             port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna, boris = table.hand_message(ANNA), table.hand_message(BORIS)
+    assert anna is not None and boris is not None
+    token = game_param(hand_link(anna))
+    page, other = PageSocket(port), PageSocket(port)
+    try:
+        first = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
+        assert first["type"] == "state" and first["you"] == 0 and first["status"] == "playing"
+        assert {h["card"] for h in first["hand"]} == hand_codes(served, 0)
+        assert [s["cards"] for s in first["seats"]] == [len(hand_codes(served, 0)), len(hand_codes(served, 1))]
+        assert not any(f'"{code}"' in page.raw[0] for code in hand_codes(served, 1)), "no card of Boris's hand"
+        chat_cards = [b["callback_data"] for b in anna.buttons() if b.get("callback_data", "")[:5] in
+                      ("v1:c:", "v1:d:", "v1:f:") and not b["text"].startswith("✖")]
+        assert sorted(h["press"] for h in first["hand"] if h["press"]) == sorted(chat_cards), "the chat's own buttons"
+        await other.open({"type": "hello", "init_data": init_data(BORIS, "Boris", start_param=token)})
+        game = next(iter(served.service.store.games.values()))
+        assert game.state is not None
+        leader = game.state.attacker
+        leading = page if leader == 0 else other
+        lead_frame = leading.frames[0]
+        card = next(h for h in lead_frame["hand"] if h["press"])
+        seen = {u: len(m.history) for u, m in ((ANNA, anna), (BORIS, boris))}
+        answer = await leading.press(card["press"])
+        assert answer == {"type": "answer", "id": 1, "text": None}
+        for watcher in (page, other):
+            after = await watcher.state_where(lambda f: bool(f["table"]))
+            assert after["table"] == [[card["card"], None]]
+        await fake.wait_for(lambda: len(anna.history) > seen[ANNA] and len(boris.history) > seen[BORIS])
+        defender = boris if leader == 0 else anna
+        assert "→?" in defender.text and " leads " in defender.text, "the chat moved with the page's move"
+        again = await leading.press(card["press"])
+        assert again["text"], "a stale press from a page is refused with the chat's toast"
+    finally:
+        await page.close()
+        await other.close()
+
+
+async def test_someone_not_seated_sees_the_public_table_only(fake: FakeTelegram, served: BotProcess,
+                                                            port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    page = PageSocket(port)
+    try:
+        frame = await page.open({"type": "hello", "init_data": init_data(VERA, "Vera"),
+                                 "game": game_param(hand_link(anna))})
+        assert frame["you"] is None and frame["hand"] == [] and frame["buttons"] == []
+        hidden = hand_codes(served, 0) | hand_codes(served, 1)
+        assert not any(f'"{code}"' in page.raw[0] for code in hidden)
+        lead = next(b["callback_data"] for b in anna.buttons() if b.get("callback_data", "").startswith("v1:c:"))
+        answer = await page.press(lead)
+        assert answer["text"] == "You are not in this game."
+    finally:
+        await page.close()
+
+
+async def refused(port: int, hello: dict[str, Any] | str) -> tuple[int | None, str]:
+    page = PageSocket(port)
+    try:
+        frame = await page.open(hello)
+        code, _ = await page.closed()
+        return code, frame.get("reason", "")
+    finally:
+        await page.close()
+
+
+async def test_every_hello_that_proves_nothing_is_refused(fake: FakeTelegram, served: BotProcess, port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    token = game_param(hand_link(anna))
+    game_id = next(iter(served.service.store.games))
+    good = init_data(ANNA, "Anna")
+    forged_user = good.replace("%22id%22%3A101", "%22id%22%3A102")
+    assert forged_user != good
+    cases: list[tuple[dict[str, Any] | str, int, str]] = [
+        ({"type": "hello", "game": token}, 4401, "no initData"),
+        ({"type": "hello", "init_data": good.split("&hash=")[0], "game": token}, 4401, "signature"),
+        ({"type": "hello", "init_data": forged_user, "game": token}, 4401, "signature"),
+        ({"type": "hello", "init_data": init_data(ANNA, "Anna", token="1:" + "x" * 35), "game": token}, 4401,
+         "signature"),
+        ({"type": "hello", "init_data": init_data(ANNA, "Anna", age=2 * 86400), "game": token}, 4401, "too old"),
+        ({"type": "hello", "session": "AAAA" + token, "game": token}, 4401, "session"),
+        ({"type": "hello", "init_data": good, "game": str(game_id)}, 4403, "no such game"),
+        ({"type": "hello", "init_data": good, "game": game_token(game_id + 1, TOKEN)}, 4403, "no such game"),
+        ({"type": "hello", "init_data": init_data(ANNA, "Anna", start_param=game_token(game_id + 1, TOKEN)),
+          "game": token}, 4403, "another game"),
+        ("{not json", 4400, "bad JSON"),
+        ({"type": "press", "data": "v1:c:1:0:AS"}, 4400, "hello"),
+    ]
+    for hello, code, reason in cases:
+        got, why = await refused(port, hello)
+        assert (got, reason in why) == (code, True), (hello, got, why)
+    # the game is as it was, and the chat still plays
+    lead = await table.one_card_lead(ANNA, anna) if "Your move" in anna.text else None
+    if lead is not None:
+        assert (await table.press(ANNA, anna, lead)).get("text") is None
+
+
+async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, served: BotProcess, port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    hello = {"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(hand_link(anna))}
+    page = PageSocket(port)
+    try:
+        await page.open(hello)
+        assert page.ws is not None
+        await page.ws.send_str(json.dumps({"type": "sync", "pad": "x" * 10_000}))
+        code, _ = await page.closed()
+        assert code == 1009, "a frame over WEBAPP_MAX_FRAME"
+    finally:
+        await page.close()
+    page = PageSocket(port)
+    try:
+        await page.open(hello)
+        assert page.ws is not None
+        for _ in range(60):
+            await page.ws.send_str('{"type": "sync"}')
+        code, frames = await page.closed()
+        assert code == 4429 and frames[-1] == {"type": "error", "reason": "too many frames"}
+    finally:
+        await page.close()
+    forged = PageSocket(port)
+    try:
+        await forged.open(hello)
+        other_game = "v1:c:999:0:AS"
+        assert (await forged.press(other_game))["text"] == "Unknown button."
+        lobby_verb = f"v1:g:{next(iter(served.service.store.games))}:0:"
+        assert (await forged.press(lobby_verb))["text"] == "Unknown button.", "a page presses its hand's buttons only"
+    finally:
+        await forged.close()
+    with_cards = table.hand_message(ANNA)
+    assert with_cards is not None and "Trump" in with_cards.text, "the bot goes on"
+
+
+async def test_a_page_comes_back_after_a_restart(fake: FakeTelegram, tmp_path: Path, port: int) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, **page_settings(port))
+    await bot.start()
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    page = PageSocket(port)
+    try:
+        first = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"),
+                                 "game": game_param(hand_link(anna))})
+        session = first["session"]
+        closing = asyncio.create_task(page.closed())  # a page reads its socket all the time
+        await bot.stop()
+        code, _ = await closing
+        assert code == 1012, "the page is told the bot restarts"
+        bot = BotProcess(fake, database, **page_settings(port))
+        await bot.start()
+        await page.close()
+        page = PageSocket(port)
+        again = await page.open({"type": "hello", "session": session})
+        assert again["you"] == 0 and again["hand"] == first["hand"] and again["table"] == first["table"]
+    finally:
+        await page.close()
+        await bot.stop()
+
+
+async def test_two_pages_of_one_player_both_follow(fake: FakeTelegram, served: BotProcess, port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna, boris = table.hand_message(ANNA), table.hand_message(BORIS)
+    assert anna is not None and boris is not None
+    hello = {"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(hand_link(anna))}
+    pages = [PageSocket(port), PageSocket(port)]
+    try:
+        for page in pages:
+            await page.open(hello)
+        game = next(iter(served.service.store.games.values()))
+        assert game.state is not None
+        leader, message = (ANNA, anna) if game.state.attacker == 0 else (BORIS, boris)
+        await table.press(leader, message, await table.one_card_lead(leader, message))
+        frames = await asyncio.gather(*(p.state_where(lambda f: bool(f["table"])) for p in pages))
+        assert frames[0]["table"] == frames[1]["table"] != []
+    finally:
+        for page in pages:
+            await page.close()
