@@ -3,7 +3,9 @@
 The frame holds the public table (``durak.view`` for seat None) and, for a seated player, his own
 hand and moves exactly as his private message offers them: the same buttons (``render.private``),
 so the page can do nothing the chat could not, and each press goes through the same path. A card's
-``press`` is the callback data of its button; a page that shows a card without one shows it dimmed.
+``press`` is the callback data of its button; its ``mark`` says how to show it: ``play`` (a tap plays it:
+lifted), ``pick`` / ``picked`` (a tap picks it for a move of several cards), ``dim`` (it cannot be played
+now: no press), ``idle`` (the seat waits: a tap is answered with why, as in the chat).
 Nothing of another hand is ever in a frame but its number of cards.
 """
 
@@ -11,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import render
+from bot import hand, render
 from bot.callbacks import Verb, decode
 from bot.computers import is_computer
 from bot.hand import SELECTED, UNPLAYABLE
 from bot.i18n import Translator
+from bot.labels import suit_text
 from bot.store import GameUI
 from durak import card_code
 from durak.cards import SUIT_LETTERS
@@ -54,6 +57,8 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
         **base, "status": "over" if seen.over else "playing", "moves_made": seen.moves,
         "trump": None if seen.trump is None else SUIT_LETTERS[seen.trump],
         "trump_card": None if seen.trump_card is None else card_code(seen.trump_card),
+        "trump_text": tr.gettext("Trump: {trump}").format(
+            trump=tr.gettext("no trump") if seen.trump is None else suit_text(seen.trump)),
         "stock": seen.stock, "discard": seen.discard, "taking": seen.taking,
         "seats": seats,
         "table": [[card_code(a), None if c is None else card_code(c)] for a, c in seen.table],
@@ -70,13 +75,15 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
     text, rows = render.private(tr, game, seat, ui.selected.get(seat), seat in ui.armed, now, seat in ui.leaving,
                                 ui.picked.get(seat, ()), None, seat in ui.swapping)
     hand_cards = {card_code(c) for c in state.hands[seat]}
+    waiting = hand.options(state, seat, ui.picked.get(seat, ()), seat in ui.armed,
+                           seat in ui.swapping).role is hand.Role.WAIT  # no card lifted: a tap says why
     for row in rows or []:
         for button in row:
             press = decode(button["callback_data"])
             if press is not None and press.verb in CARD_VERBS and press.arg in hand_cards:
                 label = button["text"]
                 mark = ("picked" if label.startswith(SELECTED) else "dim" if label.startswith(UNPLAYABLE)
-                        else "pick" if press.verb is Verb.PICK else "play")
+                        else "idle" if waiting else "pick" if press.verb is Verb.PICK else "play")
                 picture["hand"].append({"card": press.arg, "mark": mark,
                                         "press": None if mark == "dim" else button["callback_data"]})
             else:

@@ -90,6 +90,7 @@
       el.type = "button";
       el.textContent = b.text;
       el.dataset.press = b.press;
+      if (["l", "z", "q", "h", "a", "i"].includes(verbOf(b.press))) el.className = "secondary";
       el.addEventListener("click", () => press(b.press));
       return el;
     });
@@ -130,12 +131,13 @@
     $("trump").replaceChildren(...(st.trump_card && st.stock ? [card(st.trump_card)] : []));
     const stock = [];
     if (st.stock > 1 || (st.stock === 1 && !st.trump_card)) stock.push(card(null));
-    if (st.stock !== undefined) {
+    if (st.stock) {
       stock.push(Object.assign(document.createElement("div"), { className: "count",
-        textContent: (labels.stock || "") + " " + st.stock + (st.trump ? " " + SUITS[st.trump] : "") }));
+        textContent: (labels.stock || "") + " " + st.stock }));
     }
     $("stock").replaceChildren(...stock);
     $("discard").textContent = st.discard ? (labels.discard || "") + " " + st.discard : "";
+    $("trumpline").textContent = st.trump_text || "";
   }
 
   function drawTable(st) {

@@ -184,8 +184,8 @@ class Table:
         return result
 
     async def play(self, until: Callable[[], bool], timeout: float = 120,
-                   choose: Callable[..., Any] | None = None) -> None:
-        """Everyone plays at once until ``until()`` holds or the game is over."""
+                   choose: Callable[..., Any] | None = None, players: list[int] | None = None) -> None:
+        """Everyone (or ``players``) plays at once until ``until()`` holds or the game is over."""
         async def player(user: int) -> None:
             while not self.over() and not until():
                 message = self.hand_message(user)
@@ -206,7 +206,7 @@ class Table:
                 self.accepted += 1
                 await self._wait_change(message, seen)
 
-        await asyncio.wait_for(asyncio.gather(*(player(p) for p in self.players)), timeout)
+        await asyncio.wait_for(asyncio.gather(*(player(p) for p in players or self.players)), timeout)
 
     def choose(self, options: list[dict[str, Any]]) -> str:
         """Like a quick, casual player: mostly cover or finish the bout, now and then something else."""

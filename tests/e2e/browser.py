@@ -1,0 +1,99 @@
+"""A real Chromium (Debian's ``chromium``, driven by Playwright; no browser is downloaded) opening the Mini App
+inside a stand-in of Telegram's ``window.Telegram.WebApp`` that carries initData signed with the test token."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, Page, Route, async_playwright
+
+from tests.e2e.webapp_client import init_data
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or ""
+if not CHROMIUM and not os.environ.get("REQUIRE_BROWSER"):  # .ci/run installs it and requires these tests
+    pytest.skip("no chromium: install Debian's chromium (apt install chromium) to run the Mini App's browser tests",
+                allow_module_level=True)
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--no-first-run"]
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579", "button_color": "#3390ec",
+         "button_text_color": "#ffffff", "secondary_bg_color": "#e8f0e6"}
+DARK = {"bg_color": "#212121", "text_color": "#ffffff", "hint_color": "#aaaaaa", "button_color": "#8774e1",
+        "button_text_color": "#ffffff", "secondary_bg_color": "#181818"}
+
+# What telegram-web-app.js would give the page: initData, the theme, events, haptics (recorded for the test)
+STAND_IN = """
+(() => {
+  const handlers = {};
+  window.telegramCalls = [];
+  const note = (name) => (...args) => { window.telegramCalls.push([name, ...args]); };
+  window.Telegram = { WebApp: {
+    initData: %(init_data)s, initDataUnsafe: {}, themeParams: %(theme)s, colorScheme: %(scheme)s,
+    viewportStableHeight: 740, platform: "tdesktop", version: "8.0",
+    ready: note("ready"), expand: note("expand"),
+    enableClosingConfirmation: note("closing on"), disableClosingConfirmation: note("closing off"),
+    disableVerticalSwipes: note("swipes off"), enableVerticalSwipes: note("swipes on"),
+    HapticFeedback: { impactOccurred: note("impact"), notificationOccurred: note("notification") },
+    onEvent: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
+    fire: (name) => (handlers[name] || []).forEach((f) => f()),
+  } };
+})();
+"""
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Browser]:
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark: bool = False,
+                    language: str = "en", width: int = 390, start_param: str | None = None) -> Page:
+    """The Mini App at ``url`` as Telegram opens it for this user; the frames its socket receives are kept in
+    the page's ``frames`` list (see ``frames``)."""
+    context = await browser.new_context(viewport={"width": width, "height": 800}, device_scale_factor=2,
+                                        color_scheme="dark" if dark else "light")
+    page = await context.new_page()
+
+    async def no_network(route: Route) -> None:  # telegram-web-app.js: the stand-in takes its place
+        await route.fulfill(status=200, content_type="application/javascript", body="")
+
+    await page.route("https://telegram.org/**", no_network)
+    signed = init_data(user_id, name, start_param=start_param, language=language)
+    await page.add_init_script(STAND_IN % {"init_data": json.dumps(signed),
+                                           "theme": json.dumps(DARK if dark else LIGHT),
+                                           "scheme": json.dumps("dark" if dark else "light")})
+    received: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
+    page.received = received  # type: ignore[attr-defined]
+    await page.goto(url)
+    return page
+
+
+def frames(page: Page) -> list[dict[str, Any]]:
+    return [json.loads(raw) for raw in page.received]  # type: ignore[attr-defined]
+
+
+async def dom(page: Page) -> dict[str, Any]:
+    """What the page shows now: the hand's cards (and which are playable), the table, the seats, the buttons."""
+    result: dict[str, Any] = await page.evaluate("""() => ({
+      hand: [...document.querySelectorAll('#hand .card')].map(c => [c.dataset.card, c.className]),
+      table: [...document.querySelectorAll('#table .pair')]
+        .map(p => [...p.querySelectorAll('.card')].map(c => c.dataset.card)),
+      seats: [...document.querySelectorAll('#seats .seat')]
+        .map(s => [s.querySelector('.name').textContent, s.querySelector('.count').textContent]),
+      buttons: [...document.querySelectorAll('#buttons button')].map(b => [b.textContent, b.dataset.press]),
+      prompt: document.querySelector('#prompt').textContent,
+      result: document.querySelector('#result').textContent,
+      cards: [...document.querySelectorAll('[data-card]')].map(c => c.dataset.card),
+    })""")
+    return result
