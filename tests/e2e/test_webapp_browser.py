@@ -183,3 +183,49 @@ async def test_screenshots_of_the_table_in_russian(fake: FakeTelegram, tmp_path:
             await page.screenshot(path=str((SHOTS or tmp_path) / name), full_page=True)
     finally:
         await bot.stop()
+
+
+async def test_the_page_comes_back_by_itself_after_a_restart(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The bot restarts mid-game: the open page reconnects on its own and shows the game as stored."""
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    table = Table(fake, GROUP, [ANNA, BORIS])
+    await table.seat_everyone()
+    await table.start(ANNA)
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    try:
+        async with chromium() as browser:
+            page = await open_page(browser, hand_link(anna), ANNA, "Anna")
+            await page.wait_for_selector("#hand .card")
+            before = await dom(page)
+            await bot.stop()
+            bot = BotProcess(fake, database, **settings)
+            await bot.start()
+            count = len(page.received)  # type: ignore[attr-defined]
+            for _ in range(100):  # its own new socket's first frame
+                if len(page.received) > count:  # type: ignore[attr-defined]
+                    break
+                await asyncio.sleep(0.1)
+            assert len(page.received) > count, "the page reconnected"  # type: ignore[attr-defined]
+            after = await dom(page)
+            assert after["hand"] == before["hand"] and after["seats"] == before["seats"]
+    finally:
+        await bot.stop()
+
+
+async def test_the_page_follows_telegrams_theme_live(fake: FakeTelegram, served: BotProcess) -> None:
+    table = Table(fake, GROUP, [ANNA, BORIS])
+    await table.seat_everyone()
+    await table.start(ANNA)
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    async with chromium() as browser:
+        page = await open_page(browser, hand_link(anna), ANNA, "Anna")
+        await page.wait_for_selector("#hand .card")
+        background = "getComputedStyle(document.body).backgroundColor"
+        assert await page.evaluate(background) == "rgb(255, 255, 255)"
+        await page.evaluate("Telegram.WebApp.themeParams = {bg_color: '#212121', text_color: '#ffffff'};"
+                            "Telegram.WebApp.fire('themeChanged')")
+        assert await page.evaluate(background) == "rgb(33, 33, 33)"
