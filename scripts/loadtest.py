@@ -15,6 +15,9 @@ group, which the fake server enforces, and 30 calls a second overall) and also p
 timeouts the bot's own backlog caused and the lag from a move to the last of its table's updates.
 ``--computers N`` seats N computers of ``--level`` at each table besides the players (their moves
 are thought out in the bot's worker process, whose CPU is not counted as the bot's).
+``--pages N`` opens the Mini App (the bot serves it on a local port) for the first N players of each
+game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
+the first frame each page of its game got after it (p50/p95/p99).
 """
 
 from __future__ import annotations
@@ -35,9 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.e2e.harness import Table, playable
+from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
 
 COUNTED = ("answerCallbackQuery", "editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
@@ -53,6 +59,8 @@ class Stats:
     lag: list[float] = field(default_factory=list)  # a move's answer to the last of its table's updates
     track_lag: bool = False
     watching: set[asyncio.Future[None]] = field(default_factory=set)  # the lag watchers still waiting
+    page_lag: list[float] = field(default_factory=list)  # an accepted press to the next frame of each page
+    page_frames: int = 0
 
 
 def cpu_seconds(pid: int) -> float:
@@ -73,7 +81,7 @@ async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: 
 
 
 async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
-                 rng: random.Random) -> None:
+                 rng: random.Random, pressed: list[float] | None = None) -> None:
     while not table.over() and time.monotonic() < stop_at:
         message = table.hand_message(user)
         if message is None:
@@ -100,6 +108,8 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             await wait_change(fake, table, message, seen)
             continue
         stats.accepted += 1
+        if pressed is not None:
+            pressed.append(started)
         if stats.track_lag:
             watcher = asyncio.ensure_future(lag(fake, table, started, stats))
             stats.watching.add(watcher)
@@ -118,8 +128,42 @@ async def lag(fake: FakeTelegram, table: Table, pressed: float, stats: Stats) ->
         stats.lag.append(time.monotonic() - pressed)
 
 
+async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[PageSocket, list[float]]]:
+    """A Mini App page for each of ``users``: its socket, and the times its state frames arrived."""
+    opened = []
+    for user in users:
+        hand = table.hand_message(user)
+        assert hand is not None
+        page, arrivals = PageSocket(port), []
+        await page.open({"type": "hello", "init_data": init_data(user, f"P{user}"),
+                         "game": game_param(hand_link(hand))})
+        opened.append((page, arrivals))
+    return opened
+
+
+async def read_frames(page: PageSocket, arrivals: list[float]) -> None:
+    assert page.ws is not None
+    async for message in page.ws:
+        if message.type is not aiohttp.WSMsgType.TEXT:
+            break
+        if message.data.startswith('{"type":"state"'):
+            arrivals.append(time.monotonic())
+
+
+def page_lags(pressed: list[float], arrivals: list[float]) -> list[float]:
+    """For each press, the wait until the page's next frame (presses the page saw no frame after: none)."""
+    lags, i = [], 0
+    for t in sorted(pressed):
+        while i < len(arrivals) and arrivals[i] < t:
+            i += 1
+        if i < len(arrivals):
+            lags.append(arrivals[i] - t)
+    return lags
+
+
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
-                stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard") -> None:
+                stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard",
+                pages: int = 0, port: int = 0) -> None:
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
@@ -136,7 +180,16 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             stats.stalls += 1
             await asyncio.sleep(5)
             continue
-        await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng) for u in users))
+        opened = await open_pages(table, users[:pages], port) if pages else []
+        readers = [asyncio.ensure_future(read_frames(page, arrivals)) for page, arrivals in opened]
+        pressed: list[float] = []
+        await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng, pressed) for u in users))
+        await asyncio.sleep(0.5)  # the last move's frames
+        for (page, arrivals), reader in zip(opened, readers, strict=True):
+            reader.cancel()
+            await page.close()
+            stats.page_lag += page_lags(pressed, arrivals)
+            stats.page_frames += len(arrivals)
         with contextlib.suppress(TimeoutError):  # the result comes last: the next lobby is not mistaken for it
             await fake.wait_for(lambda t=table: t.result() is not None, max(0.0, stop_at - time.monotonic()),
                                 on=(table.group,))
@@ -185,7 +238,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
-              computers: int = 0, level: str = "hard") -> dict[str, Any]:
+              computers: int = 0, level: str = "hard", pages: int = 0) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budget for a group, enforced with 429s
         fake.group_budget, fake.group_window = 20, 60.0
@@ -195,6 +248,9 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
            "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
            "METRICS_FILE": str(folder / "metrics.json"),
            "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000"}
+    port = free_port()
+    if pages:  # the Mini App's server, on a local port
+        env.update(WEBAPP_PORT=str(port), WEBAPP_URL=f"http://127.0.0.1:{port}/app/")
     chats = []
     for g in range(games):
         chat = -100_000 - g
@@ -225,8 +281,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         # otherwise each group thinks before its /newgame as before any press (all at once with no think)
         arrivals = [i * 12 / 30 if limited else random.Random(chat).uniform(0, 2 * think)
                     for i, (chat, _) in enumerate(chats)]
-        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i], computers, level)
-                               for i, (chat, users) in enumerate(chats)))
+        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i], computers, level,
+                                     pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
         sampler.cancel()
@@ -281,6 +337,10 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             / max(moves, 1), 2),
         "bot_rss_mb_over_time": memory,
     }
+    if pages:
+        result["pages_per_game"] = pages
+        result["page_frames"] = stats.page_frames
+        result["press_to_page_frame_ms"] = percentiles(stats.page_lag)
     if limited:
         result["turn_timeouts"] = timed_out
         result["lag_to_last_update_ms"] = percentiles(stats.lag)
@@ -297,10 +357,11 @@ def main() -> None:
     parser.add_argument("--limited", action="store_true", help="Telegram's real budget (enforced by the fake server)")
     parser.add_argument("--computers", type=int, default=0, help="computer seats the creator adds to each game")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard")
+    parser.add_argument("--pages", type=int, default=0, help="Mini App pages open per game (its first players')")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
-                             args.level))
+                             args.level, args.pages))
     if args.json:
         print(json.dumps(result))
         return

@@ -210,6 +210,7 @@
         state = frame;
         received = Date.now();
         draw();
+        if (!performance.getEntriesByName("table").length) performance.mark("table");  // first drawn
       } else if (frame.type === "answer") {
         if (frame.text) { toast(frame.text); haptic("error"); }
       } else if (frame.type === "error") {
