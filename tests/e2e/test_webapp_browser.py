@@ -229,3 +229,29 @@ async def test_the_page_follows_telegrams_theme_live(fake: FakeTelegram, served:
         await page.evaluate("Telegram.WebApp.themeParams = {bg_color: '#212121', text_color: '#ffffff'};"
                             "Telegram.WebApp.fire('themeChanged')")
         assert await page.evaluate(background) == "rgb(33, 33, 33)"
+
+
+async def test_a_card_that_covers_two_attacks_is_laid_on_the_one_tapped(fake: FakeTelegram, tmp_path: Path) -> None:
+    from tests.e2e.test_hand import stored_position
+
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    await stored_position(fake, database, [["7S", "7C", "KD"], ["9H", "8S", "6D", "JS"]], ["7S", "7C"])
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    try:
+        boris = fake.messages[(BORIS, 1)]
+        await fake.wait_for(lambda: any("web_app" in b for b in boris.buttons()))
+        async with chromium() as browser:
+            page = await open_page(browser, hand_link(boris), BORIS, "Boris")
+            await page.wait_for_selector('#hand .card.play[data-card="9H"]')
+            assert await page.locator("#table .card.target").count() == 0
+            await page.click('#hand .card[data-card="9H"]')
+            await page.wait_for_selector("#table .card.target")
+            targets = await page.eval_on_selector_all("#table .card.target", "els => els.map(e => e.dataset.card)")
+            assert sorted(targets) == ["7C", "7S"], "both attacks it covers light up"
+            await page.click('#table .card.target[data-card="7C"]')
+            await page.wait_for_function("window.durakState().table.some(p => p[0] === '7C' && p[1] === '9H')")
+            shown = await dom(page)
+            assert ["7C", "9H"] in shown["table"] and ["7S"] in shown["table"]
+    finally:
+        await bot.stop()
