@@ -180,7 +180,7 @@ class GameService:
         App's page of the game (its hand's buttons only), not on a message."""
         tr = self.directory.user_tr(user, telegram_code)
         if press.verb is Verb.REPLAY:
-            return await self._replay(tr, press.game, user, where)
+            return await self._replay(tr, press.game, user, where, page)
         if press.game not in self.store.games:
             return Decision(tr.gettext("This game is over."))
         if where is not None and where not in self.store.ui_of(press.game).messages.values():
@@ -370,16 +370,19 @@ class GameService:
 
         return await self.with_game(game_id, work) or tr.gettext("That game has already started or ended.")
 
-    async def _replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None) -> Decision:
-        """Play again: only on the result message of that game, in its own chat."""
+    async def _replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None,
+                      page: bool = False) -> Decision:
+        """Play again: only on the result message of that game, in its own chat, or on the Mini App page of one
+        of its players."""
         result = (await self.repo.slot_messages(game_id)).get("result")
         if result != where and where is not None:  # the result may be so new that its id is being recorded
             await self.outbox.settle(where[0], SETTLE_SECONDS)
             result = (await self.repo.slot_messages(game_id)).get("result")
-        if result is None or where != result:
+        if not page and (result is None or where != result):
             return Decision(tr.gettext("This button is not valid any more."))
         old = await self.repo.game(game_id)
-        if old is None or old.state is None or old.status is not Status.FINISHED:
+        if old is None or old.state is None or old.status is not Status.FINISHED or (
+                page and old.seat_of(user.id) is None):
             return Decision(tr.gettext("This button is not valid any more."))
         if self.store.open_in(old.chat_id, old.thread_id) is not None:
             return Decision(tr.gettext("A game is already open here."))
@@ -389,7 +392,8 @@ class GameService:
         if await self.open_lobby(old.chat_id, old.thread_id, user, None, Previous(loser, winner), players,
                                  old.title) is None:
             return Decision(tr.gettext("A game is already open here."))
-        return Decision()
+        return Decision(tr.gettext("A new game is open in the group: join it there.") if page and old.chat_id < 0
+                        else None)
 
     # ------------------------------------------------------------ playing
 

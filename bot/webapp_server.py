@@ -35,7 +35,7 @@ from storage.models import Game, User
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "webapp"
 HELLO_SECONDS = 10.0
-PAGE_VERBS = GAME_VERBS | {Verb.LEAVE}  # what a page may press: its own hand's buttons
+PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY}  # what a page may press: its hand's buttons, Play again
 
 
 @dataclass(eq=False)
@@ -177,19 +177,26 @@ class WebApp:
         if kind == "sync":
             await self._send_state(page)
         elif kind == "press":
-            toast = await self._press(page, frame.get("data"))
-            await page.ws.send_str(orjson.dumps({"type": "answer", "id": frame.get("id"), "text": toast}).decode())
+            toast, refused = await self._press(page, frame.get("data"))
+            await page.ws.send_str(orjson.dumps({"type": "answer", "id": frame.get("id"), "text": toast,
+                                                 "refused": refused}).decode())
         else:
             raise Close(4400, "unknown frame")
 
-    async def _press(self, page: Page, data: object) -> str | None:
+    async def _press(self, page: Page, data: object) -> tuple[str | None, bool]:
+        """The press's toast, and whether it was refused (it changed nothing: the page buzzes)."""
         user = await self.service.directory.user(page.user.id) or User(page.user.id, page.user.name)
         tr = self.service.directory.user_tr(user, page.user.language)
         press = decode(data) if isinstance(data, str) else None
         if press is None or press.game != page.game_id or press.verb not in PAGE_VERBS:
-            return tr.gettext("Unknown button.")
+            return tr.gettext("Unknown button."), True
+        game = await self._game(page.game_id)
+        where = None if game is None else (game.chat_id, game.thread_id)
+        opened = where is not None and self.service.store.open_in(*where) is not None
         decision = await self.service.press(press, user, None, page.user.language, page=True)
-        return decision.toast
+        acted = decision.intent is not None or (  # a move, a pick, back in … or Play again's new lobby
+            where is not None and not opened and self.service.store.open_in(*where) is not None)
+        return decision.toast, decision.toast is not None and not acted
 
     # ------------------------------------------------------------ frames
 

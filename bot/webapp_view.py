@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import hand, render
-from bot.callbacks import Verb, decode
+from bot.callbacks import Verb, decode, encode
 from bot.computers import is_computer
 from bot.hand import SELECTED, UNPLAYABLE
 from bot.i18n import Translator
@@ -69,6 +69,9 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
     if seen.over:
         picture["result"] = render.final_lines(tr, game, seat, ui.changes.get(game.seats[seat].user.id)) \
             if seat is not None else _public_result(tr, game)
+        if seat is not None and game.status is Status.FINISHED:  # as under the group's result message
+            picture["buttons"] = [{"text": tr.gettext("🔁 Play again"),
+                                   "press": encode(Verb.REPLAY, game.id, game.version)}]
         return picture
     if seat is None or is_computer(game.seats[seat].user):
         return picture

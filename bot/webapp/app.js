@@ -212,7 +212,8 @@
         draw();
         if (!performance.getEntriesByName("table").length) performance.mark("table");  // first drawn
       } else if (frame.type === "answer") {
-        if (frame.text) { toast(frame.text); haptic("error"); }
+        if (frame.text) toast(frame.text);
+        if (frame.refused) haptic("error");
       } else if (frame.type === "error") {
         $("prompt").textContent = frame.reason;
       }

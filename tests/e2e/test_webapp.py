@@ -97,7 +97,7 @@ async def test_a_page_shows_its_seat_and_plays_like_a_button(fake: FakeTelegram,
         card = next(h for h in lead_frame["hand"] if h["press"])
         seen = {u: len(m.history) for u, m in ((ANNA, anna), (BORIS, boris))}
         answer = await leading.press(card["press"])
-        assert answer == {"type": "answer", "id": 1, "text": None}
+        assert answer == {"type": "answer", "id": 1, "text": None, "refused": False}
         for watcher in (page, other):
             after = await watcher.state_where(lambda f: bool(f["table"]))
             assert after["table"] == [[card["card"], None]]
@@ -105,7 +105,7 @@ async def test_a_page_shows_its_seat_and_plays_like_a_button(fake: FakeTelegram,
         defender = boris if leader == 0 else anna
         assert "→?" in defender.text and " leads " in defender.text, "the chat moved with the page's move"
         again = await leading.press(card["press"])
-        assert again["text"], "a stale press from a page is refused with the chat's toast"
+        assert again["text"] and again["refused"], "a stale press from a page is refused with the chat's toast"
     finally:
         await page.close()
         await other.close()
@@ -255,3 +255,28 @@ async def test_two_pages_of_one_player_both_follow(fake: FakeTelegram, served: B
     finally:
         for page in pages:
             await page.close()
+
+
+async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, served: BotProcess, port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    link = hand_link(anna)
+    await table.play_to_the_end()
+    spectator, page = PageSocket(port), PageSocket(port)
+    try:
+        watching = await spectator.open({"type": "hello", "init_data": init_data(VERA, "Vera"), "game": game_param(link)})
+        assert watching["status"] == "over" and watching["buttons"] == [], "only players may play again"
+        over = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(link)})
+        assert over["status"] == "over" and over["result"][0] == "🏁 Game over!"
+        assert [b["text"] for b in over["buttons"]] == ["🔁 Play again"]
+        lobbies = len(table.group_messages())
+        answer = await page.press(over["buttons"][0]["press"])
+        assert answer["text"] == "A new game is open in the group: join it there." and not answer["refused"]
+        await fake.wait_for(lambda: len(table.group_messages()) > lobbies)
+        assert "Join" in [b["text"] for b in table.group_messages()[-1].buttons()]
+        again = await page.press(over["buttons"][0]["press"])
+        assert again["text"] == "A game is already open here."
+    finally:
+        await page.close()
+        await spectator.close()
