@@ -125,6 +125,10 @@ class WebApp:
             log.info("a Mini App socket was closed: %s (%s)", refused.reason, refused.code)
         except (ConnectionError, asyncio.CancelledError):
             pass
+        except Exception:  # a bug of ours: this page goes (it reconnects), the bot and the game stay
+            log.exception("a Mini App socket of game %s failed", page.game_id if page else "?")
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011, message=b"server error")
         finally:
             if page is not None:
                 self.pages.get(page.game_id, set()).discard(page)
