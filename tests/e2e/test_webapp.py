@@ -15,7 +15,7 @@ from bot.webapp_auth import game_token
 from durak import card_code
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
+from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, hello, init_data
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram
 
 ANNA, BORIS, VERA = 101, 102, 103
@@ -118,8 +118,7 @@ async def test_someone_not_seated_sees_the_public_table_only(fake: FakeTelegram,
     assert anna is not None
     page = PageSocket(port)
     try:
-        frame = await page.open({"type": "hello", "init_data": init_data(VERA, "Vera"),
-                                 "game": game_param(hand_link(anna))})
+        frame = await page.open(hello(VERA, "Vera", anna))
         assert frame["you"] is None and frame["hand"] == [] and frame["buttons"] == []
         hidden = hand_codes(served, 0) | hand_codes(served, 1)
         assert not any(f'"{code}"' in page.raw[0] for code in hidden)
@@ -130,10 +129,10 @@ async def test_someone_not_seated_sees_the_public_table_only(fake: FakeTelegram,
         await page.close()
 
 
-async def refused(port: int, hello: dict[str, Any] | str) -> tuple[int | None, str]:
+async def refused(port: int, case: dict[str, Any] | str) -> tuple[int | None, str]:
     page = PageSocket(port)
     try:
-        frame = await page.open(hello)
+        frame = await page.open(case)
         code, _ = await page.closed()
         return code, frame.get("reason", "")
     finally:
@@ -164,9 +163,9 @@ async def test_every_hello_that_proves_nothing_is_refused(fake: FakeTelegram, se
         ("{not json", 4400, "bad JSON"),
         ({"type": "press", "data": "v1:c:1:0:AS"}, 4400, "hello"),
     ]
-    for hello, code, reason in cases:
-        got, why = await refused(port, hello)
-        assert (got, reason in why) == (code, True), (hello, got, why)
+    for case, code, reason in cases:
+        got, why = await refused(port, case)
+        assert (got, reason in why) == (code, True), (case, got, why)
     # the game is as it was, and the chat still plays
     lead = await table.one_card_lead(ANNA, anna) if "Your move" in anna.text else None
     if lead is not None:
@@ -177,10 +176,10 @@ async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, s
     table = await started(fake, [ANNA, BORIS])
     anna = table.hand_message(ANNA)
     assert anna is not None
-    hello = {"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(hand_link(anna))}
+    first = hello(ANNA, "Anna", anna)
     page = PageSocket(port)
     try:
-        await page.open(hello)
+        await page.open(first)
         assert page.ws is not None
         await page.ws.send_str(json.dumps({"type": "sync", "pad": "x" * 10_000}))
         code, _ = await page.closed()
@@ -189,7 +188,7 @@ async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, s
         await page.close()
     page = PageSocket(port)
     try:
-        await page.open(hello)
+        await page.open(first)
         assert page.ws is not None
         for _ in range(60):
             await page.ws.send_str('{"type": "sync"}')
@@ -199,7 +198,7 @@ async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, s
         await page.close()
     forged = PageSocket(port)
     try:
-        await forged.open(hello)
+        await forged.open(first)
         other_game = "v1:c:999:0:AS"
         assert (await forged.press(other_game))["text"] == "Unknown button."
         lobby_verb = f"v1:g:{next(iter(served.service.store.games))}:0:"
@@ -219,8 +218,7 @@ async def test_a_page_comes_back_after_a_restart(fake: FakeTelegram, tmp_path: P
     assert anna is not None
     page = PageSocket(port)
     try:
-        first = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"),
-                                 "game": game_param(hand_link(anna))})
+        first = await page.open(hello(ANNA, "Anna", anna))
         session = first["session"]
         closing = asyncio.create_task(page.closed())  # a page reads its socket all the time
         await bot.stop()
@@ -241,11 +239,11 @@ async def test_two_pages_of_one_player_both_follow(fake: FakeTelegram, served: B
     table = await started(fake, [ANNA, BORIS])
     anna, boris = table.hand_message(ANNA), table.hand_message(BORIS)
     assert anna is not None and boris is not None
-    hello = {"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(hand_link(anna))}
+    first = hello(ANNA, "Anna", anna)
     pages = [PageSocket(port), PageSocket(port)]
     try:
         for page in pages:
-            await page.open(hello)
+            await page.open(first)
         game = next(iter(served.service.store.games.values()))
         assert game.state is not None
         leader, message = (ANNA, anna) if game.state.attacker == 0 else (BORIS, boris)
@@ -265,9 +263,10 @@ async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, s
     await table.play_to_the_end()
     spectator, page = PageSocket(port), PageSocket(port)
     try:
-        watching = await spectator.open({"type": "hello", "init_data": init_data(VERA, "Vera"), "game": game_param(link)})
+        token = game_param(link)  # the hand's button is gone with the game's end: its link was kept
+        watching = await spectator.open({"type": "hello", "init_data": init_data(VERA, "Vera"), "game": token})
         assert watching["status"] == "over" and watching["buttons"] == [], "only players may play again"
-        over = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(link)})
+        over = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
         assert over["status"] == "over" and over["result"][0] == "🏁 Game over!"
         assert [b["text"] for b in over["buttons"]] == ["🔁 Play again"]
         lobbies = len(table.group_messages())

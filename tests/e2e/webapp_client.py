@@ -46,6 +46,11 @@ def game_param(url: str) -> str:
     return (query.get("g") or query["startapp"])[0]
 
 
+def hello(user_id: int, name: str, hand: Message) -> dict[str, Any]:
+    """The first frame of a page opened from ``hand``'s button by this user."""
+    return {"type": "hello", "init_data": init_data(user_id, name), "game": game_param(hand_link(hand))}
+
+
 class PageSocket:
     """One open page: its socket, and every frame it was sent."""
 
