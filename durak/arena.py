@@ -7,7 +7,7 @@ equally often and a lucky deal counts for neither. Each player decides from its 
 
 It prints A's wins, losses and draws, the win rate among decided games with its 95 % Wilson
 interval, how often each side is the durak (per seat: with four players B has three seats a game),
-and each side's thinking time per move (p50, p95). ``--jobs`` plays deals in parallel processes.
+and each side's thinking time per move (p50, p95, the slowest). ``--jobs`` plays deals in parallel processes.
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def summary(args: argparse.Namespace, tally: Tally, seconds: float) -> dict[str,
         "win_rate_95": [round(low, 4), round(high, 4)],
         "durak_rate_a": round(tally.a_durak / tally.games, 4) if tally.games else None,
         "durak_rate_b_per_seat": round(tally.b_durak / tally.b_seats, 4) if tally.b_seats else None,
-        "ms_per_move": {side: {"p50": round(_percentile(v, 0.5), 2), "p95": round(_percentile(v, 0.95), 2)}
-                        for side, v in tally.ms.items()},
+        "ms_per_move": {side: {"p50": round(_percentile(v, 0.5), 2), "p95": round(_percentile(v, 0.95), 2),
+                               "max": round(max(v, default=0.0), 2)} for side, v in tally.ms.items()},
         "seconds": round(seconds, 1),
     }
 
