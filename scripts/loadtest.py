@@ -17,7 +17,8 @@ timeouts the bot's own backlog caused and the lag from a move to the last of its
 are thought out in the bot's worker process, whose CPU is not counted as the bot's).
 ``--pages N`` opens the Mini App (the bot serves it on a local port) for the first N players of each
 game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
-the first frame each page of its game got after it (p50/p95/p99).
+the first frame each page of its game got after it (p50/p95/p99). ``--python`` runs the bot with
+another interpreter (a venv with the compiled build: ``DURAK_COMPILE=1 pip install .``).
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
-              computers: int = 0, level: str = "hard", pages: int = 0) -> dict[str, Any]:
+              computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budget for a group, enforced with 429s
         fake.group_budget, fake.group_window = 20, 60.0
@@ -259,7 +260,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             fake.add_user(u, f"P{u}")
         fake.add_group(chat, f"Group {g}", admins=[users[0]])
         chats.append((chat, users))
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=folder, env=env,
+    proc = await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=env,
                                                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
     try:
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
@@ -358,10 +359,12 @@ def main() -> None:
     parser.add_argument("--computers", type=int, default=0, help="computer seats the creator adds to each game")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard")
     parser.add_argument("--pages", type=int, default=0, help="Mini App pages open per game (its first players')")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter that runs the bot: a venv with the compiled build, say")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
-                             args.level, args.pages))
+                             args.level, args.pages, args.python))
     if args.json:
         print(json.dumps(result))
         return
