@@ -74,6 +74,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
                                    "press": encode(Verb.REPLAY, game.id, game.version)}]
         return picture
     if seat is None or is_computer(game.seats[seat].user):
+        picture["prompt"] = render.waiting_line(tr, game, now)  # as the group's table says it
         return picture
     text, rows = render.private(tr, game, seat, ui.selected.get(seat), seat in ui.armed, now, seat in ui.leaving,
                                 ui.picked.get(seat, ()), None, seat in ui.swapping)

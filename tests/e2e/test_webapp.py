@@ -120,6 +120,7 @@ async def test_someone_not_seated_sees_the_public_table_only(fake: FakeTelegram,
     try:
         frame = await page.open(hello(VERA, "Vera", anna))
         assert frame["you"] is None and frame["hand"] == [] and frame["buttons"] == []
+        assert frame["prompt"].startswith("⏳ Waiting for: "), "what the group's table says"
         hidden = hand_codes(served, 0) | hand_codes(served, 1)
         assert not any(f'"{code}"' in page.raw[0] for code in hidden)
         lead = next(b["callback_data"] for b in anna.buttons() if b.get("callback_data", "").startswith("v1:c:"))
