@@ -37,7 +37,7 @@ from durak.state import State
 
 BUDGET_MS = 300.0     # thinking time per move by default
 MIN_DEALS = 8         # deals every choice gets, whatever the budget
-MAX_DEALS = 2000      # enough to spend the budget compiled (400 did in ~20 ms); more rarely changes the choice
+MAX_DEALS = 400       # more rarely changes the choice (2,000 did not: README, Computer opponents)
 PRIOR_ERRORS = 1.0    # standard errors a move must beat the greedy move's result by to be played instead
 MAX_CANDIDATES = 16   # moves searched at most (the rest are dearer by the greedy player's measure)
 ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the deals (exact beats sampled)
