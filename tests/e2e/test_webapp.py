@@ -280,3 +280,25 @@ async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, s
     finally:
         await page.close()
         await spectator.close()
+
+
+async def test_a_solo_game_in_private_opens_the_page_the_same_way(fake: FakeTelegram, tmp_path: Path,
+                                                                  port: int) -> None:
+    from tests.e2e.test_computers import add_computer
+
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", computer_pause=0, computer_budget_ms=5, **page_settings(port))
+    await bot.start()
+    page = PageSocket(port)
+    try:
+        table = Table(fake, ANNA, [ANNA], seed=3)  # the "table" is Anna's private chat
+        await table.newgame(ANNA)
+        await add_computer(table, ANNA, "🤖+ normal")
+        await table.start(ANNA)
+        anna = table.hand_message(ANNA)
+        assert anna is not None
+        frame = await page.open(hello(ANNA, "Anna", anna))
+        assert frame["you"] == 0 and frame["seats"][1]["computer"] and frame["hand"]
+        assert not fake.rejected
+    finally:
+        await page.close()
+        await bot.stop()
