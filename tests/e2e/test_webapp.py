@@ -164,13 +164,16 @@ async def test_every_hello_that_proves_nothing_is_refused(fake: FakeTelegram, se
         ("{not json", 4400, "bad JSON"),
         ({"type": "press", "data": "v1:c:1:0:AS"}, 4400, "hello"),
     ]
+    before = served.service.store.games[game_id]
     for case, code, reason in cases:
         got, why = await refused(port, case)
         assert (got, reason in why) == (code, True), (case, got, why)
-    # the game is as it was, and the chat still plays
-    lead = await table.one_card_lead(ANNA, anna) if "Your move" in anna.text else None
-    if lead is not None:
-        assert (await table.press(ANNA, anna, lead)).get("text") is None
+    assert served.service.store.games[game_id] == before, "the game is as it was"
+    leader = ANNA if before.state is not None and before.state.attacker == 0 else BORIS
+    message = table.hand_message(leader)
+    assert message is not None
+    answer = await table.press(leader, message, await table.one_card_lead(leader, message))
+    assert answer.get("text") is None, "and the chat still plays"
 
 
 async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, served: BotProcess, port: int) -> None:
