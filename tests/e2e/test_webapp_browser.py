@@ -19,7 +19,7 @@ from storage.models import Game
 from tests.e2e.browser import chromium, dom, frames, open_page
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
-from tests.e2e.test_webapp import page_settings
+from tests.e2e.test_webapp import page_settings, started
 from tests.e2e.webapp_client import free_port, hand_link
 from tests.fake_telegram import FakeTelegram
 
@@ -125,9 +125,7 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
 
 
 async def test_a_refused_tap_says_why_like_the_chat(fake: FakeTelegram, served: BotProcess) -> None:
-    table = Table(fake, GROUP, [ANNA, BORIS])
-    await table.seat_everyone()
-    await table.start(ANNA)
+    table = await started(fake, [ANNA, BORIS])
     game = next(iter(served.service.store.games.values()))
     assert game.state is not None
     waiting = ANNA if game.state.attacker == 1 else BORIS
@@ -190,9 +188,7 @@ async def test_the_page_comes_back_by_itself_after_a_restart(fake: FakeTelegram,
     database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
     bot = BotProcess(fake, database, **settings)
     await bot.start()
-    table = Table(fake, GROUP, [ANNA, BORIS])
-    await table.seat_everyone()
-    await table.start(ANNA)
+    table = await started(fake, [ANNA, BORIS])
     anna = table.hand_message(ANNA)
     assert anna is not None
     try:
@@ -216,9 +212,7 @@ async def test_the_page_comes_back_by_itself_after_a_restart(fake: FakeTelegram,
 
 
 async def test_the_page_follows_telegrams_theme_live(fake: FakeTelegram, served: BotProcess) -> None:
-    table = Table(fake, GROUP, [ANNA, BORIS])
-    await table.seat_everyone()
-    await table.start(ANNA)
+    table = await started(fake, [ANNA, BORIS])
     anna = table.hand_message(ANNA)
     assert anna is not None
     async with chromium() as browser:
