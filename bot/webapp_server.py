@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
 from aiohttp import WSMsgType, web
 
 from bot import webapp_view
 from bot.callbacks import Verb, decode
+from bot.i18n import N_
 from bot.service import GAME_VERBS, GameService
 from bot.store import GameUI
 from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
@@ -52,10 +55,20 @@ class Page:
 
 
 class Close(Exception):
+    """Close the socket: ``reason`` for tools and the log (the contract's English), and the page shows the
+    player the words of its code, in ``language`` when the page said which."""
+
     def __init__(self, code: int, reason: str) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.language: str | None = None
+
+
+# what the player reads when the page closes for good, by close code
+CLOSED_TEXT = {4401: N_("This table link is no longer valid: open the table again from the chat."),
+               4403: N_("This game cannot be opened here.")}
+CLOSED_OTHER = N_("The table lost its connection: open it again from the chat.")
 
 
 class WebApp:
@@ -121,8 +134,10 @@ class WebApp:
                 self._spend(page)
                 await self._on_frame(page, message.data)
         except Close as refused:
+            language = refused.language or (page.user.language if page else None)
+            text = self.service.directory.user_tr(None, language).gettext(CLOSED_TEXT.get(refused.code, CLOSED_OTHER))
             with contextlib.suppress(Exception):
-                await ws.send_str(orjson.dumps({"type": "error", "reason": refused.reason}).decode())
+                await ws.send_str(orjson.dumps({"type": "error", "reason": refused.reason, "text": text}).decode())
                 await ws.close(code=refused.code, message=refused.reason.encode()[:120])
             log.info("a Mini App socket was closed: %s (%s)", refused.reason, refused.code)
         except ConnectionError:
@@ -148,6 +163,13 @@ class WebApp:
         hello = _json(message.data)
         if hello.get("type") != "hello":
             raise Close(4400, "the first frame must be a hello")
+        try:
+            return await self._check_hello(ws, hello)
+        except Close as refused:
+            refused.language = _language_hint(hello)
+            raise
+
+    async def _check_hello(self, ws: web.WebSocketResponse, hello: dict[str, Any]) -> Page:
         now = time.time()
         try:
             if isinstance(hello.get("session"), str):
@@ -242,6 +264,16 @@ class WebApp:
                 await self._send_state(page, game)
             except Exception:  # a socket that went away mid-send: its handler cleans up
                 log.debug("a frame for game %s could not be sent", game_id, exc_info=True)
+
+
+def _language_hint(hello: dict[str, Any]) -> str | None:
+    """The language an unproven hello's initData names: only to word its refusal, never to trust it."""
+    try:
+        user = json.loads(dict(parse_qsl(str(hello.get("init_data") or ""))).get("user", "{}"))
+        code = user.get("language_code") if isinstance(user, dict) else None
+    except ValueError:
+        return None
+    return code if isinstance(code, str) else None
 
 
 def _json(data: str) -> dict[str, Any]:

@@ -215,7 +215,7 @@
         if (frame.text) toast(frame.text);
         if (frame.refused) haptic("error");
       } else if (frame.type === "error") {
-        $("prompt").textContent = frame.reason;
+        $("prompt").textContent = frame.text || frame.reason;
       }
     };
     socket.onclose = (event) => {

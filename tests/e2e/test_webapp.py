@@ -169,6 +169,16 @@ async def test_every_hello_that_proves_nothing_is_refused(fake: FakeTelegram, se
         got, why = await refused(port, case)
         assert (got, reason in why) == (code, True), (case, got, why)
     assert served.service.store.games[game_id] == before, "the game is as it was"
+    # the player reads why in his language (what the page's initData names), the tools read the reason
+    for language, text in (("en", "This table link is no longer valid: open the table again from the chat."),
+                           ("ru", "Ссылка на стол устарела: откройте стол заново из чата.")):
+        page = PageSocket(port)
+        try:
+            frame = await page.open({"type": "hello", "game": token,
+                                     "init_data": init_data(ANNA, "Anna", age=2 * 86400, language=language)})
+            assert frame == {"type": "error", "reason": "initData is too old: open the table again", "text": text}
+        finally:
+            await page.close()
     leader = ANNA if before.state is not None and before.state.attacker == 0 else BORIS
     message = table.hand_message(leader)
     assert message is not None
@@ -197,7 +207,8 @@ async def test_floods_and_huge_frames_close_the_page_alone(fake: FakeTelegram, s
         for _ in range(60):
             await page.ws.send_str('{"type": "sync"}')
         code, frames = await page.closed()
-        assert code == 4429 and frames[-1] == {"type": "error", "reason": "too many frames"}
+        assert code == 4429 and frames[-1] == {"type": "error", "reason": "too many frames",
+                                               "text": "The table lost its connection: open it again from the chat."}
     finally:
         await page.close()
     forged = PageSocket(port)
