@@ -1,40 +1,81 @@
-"""The bot's overall Telegram budget as the outbox spends it: evenly spaced, the most urgent first.
+"""The bot's overall Telegram budget as the outbox spends it: evenly spaced slots, shared fairly among chats.
 
-Telegram allows a bot about 30 calls a second. When more is owed than that, what waits should be
-the group's table and the hands of players the game is not waiting for, never the hand of the
-player who must act. PTB's limiter serves its waiters in arrival order; this gate hands out the
-same evenly spaced slots by priority (0 first), then arrival. PTB's limiter stays behind it for
-the calls that do not go through the outbox (replies to commands).
+Telegram allows a bot about 30 calls a second. When more is owed than that (a few hundred busy
+tables), every slot is a choice of which chat to call, and the choice is what players feel:
+
+- the hand of a player who must act (or who just moved, to see his card leave his hand) goes first:
+  the game waits for him, and every other message follows from his moves;
+- then the group's table, then the hands of players the game is not waiting for;
+- but no message may show an old position for ever: one whose first unsent change is older than its
+  ``OVERDUE`` bound goes ahead of everything, the longest overdue first. So under any load each table
+  and each hand is refreshed at a steady pace (about ``OVERDUE`` plus the queue's own wait), and the
+  players who must act share what that leaves;
+- within a kind, the chat that has waited longest goes first (round-robin: no chat starves).
+
+A chat waits in the queue with its newest content unread: the content is read when its slot comes,
+so the moves made meanwhile fold into one call (fold by need: with slots to spare nothing waits).
+PTB's own limiter stays behind this gate for the calls that do not go through the outbox (replies to
+commands).
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
+import math
+from dataclasses import dataclass
 
-URGENT, LATER = 0, 1
+ACTING, TABLE, WAITING = 0, 1, 2
+# seconds a message of each kind may show an old position before it goes ahead of the players who must act:
+# about what 30 calls a second can give each of ~650 messages (200 busy games), so that a refresh of each
+# table and hand costs a fixed share of the budget and the rest goes to the players the games wait for
+OVERDUE = {ACTING: math.inf, TABLE: 30.0, WAITING: 40.0}
+
+
+@dataclass
+class _Waiter:
+    kind: int
+    since: float  # loop time of the chat's oldest change not yet sent
+    future: asyncio.Future[None]
 
 
 class Budget:
-    def __init__(self, per_second: float) -> None:
+    def __init__(self, per_second: float, overdue: dict[int, float] | None = None) -> None:
         self.spacing = 1 / per_second
+        self.overdue = overdue or OVERDUE
         self._free_at = 0.0  # loop time of the next free slot
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
+        self._waiting: dict[int, _Waiter] = {}  # chat -> its worker's wait (one worker per chat)
         self._dispatcher: asyncio.Task[None] | None = None
 
-    async def take(self, priority: int) -> None:
-        """Wait for a slot; with others waiting, the lower ``priority`` goes first."""
+    @property
+    def queued(self) -> int:
+        """Chats waiting for a slot now: the budget is short."""
+        return len(self._waiting)
+
+    async def take(self, chat_id: int, kind: int, since: float) -> None:
+        """Wait for a slot for ``chat_id``, whose oldest unsent change of ``kind`` dates from ``since``."""
         loop = asyncio.get_running_loop()
         if not self._waiting and loop.time() >= self._free_at:
             self._free_at = loop.time() + self.spacing
             return
-        future: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        waiter = _Waiter(kind, since, loop.create_future())
+        self._waiting[chat_id] = waiter
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch(), name="outbox-budget")
-        await future
+        try:
+            await waiter.future
+        finally:
+            if self._waiting.get(chat_id) is waiter:  # cancelled while waiting: its place goes
+                del self._waiting[chat_id]
+
+    def promote(self, chat_id: int, kind: int) -> None:
+        """A waiting chat is now owed something more urgent (its player must act)."""
+        waiter = self._waiting.get(chat_id)
+        if waiter is not None and kind < waiter.kind:
+            waiter.kind = kind
+
+    def _key(self, waiter: _Waiter, now: float) -> tuple[float, float, float]:
+        due = waiter.since + self.overdue[waiter.kind]
+        return (0, due, 0) if now >= due else (1, waiter.kind, waiter.since)
 
     async def close(self) -> None:
         """Stop handing out slots (the bot stops): nobody is left waiting on a sleeping dispatcher."""
@@ -48,8 +89,12 @@ class Budget:
             wait = self._free_at - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            _, _, future = heapq.heappop(self._waiting)
-            if future.done():  # its worker was cancelled meanwhile: the slot goes to the next
+                if not self._waiting:
+                    break
+            now = loop.time()
+            chat_id = min(self._waiting, key=lambda c: self._key(self._waiting[c], now))
+            waiter = self._waiting.pop(chat_id)
+            if waiter.future.done():  # its worker was cancelled meanwhile: the slot goes to the next
                 continue
-            self._free_at = loop.time() + self.spacing
-            future.set_result(None)
+            self._free_at = now + self.spacing
+            waiter.future.set_result(None)

@@ -11,9 +11,14 @@ recorded in the transaction right after Telegram's answer: only a kill between T
 it and that local write (its answer in flight) can post a message twice, since Telegram offers
 no idempotency key.
 
-A waiting player's hand is lazy: his chat's worker waits LAZY_SECONDS before sending, and an
-urgent row (his turn, his own move) ends the wait. So the player who must act is served first,
-and a quick run of moves (throw-ins, the computer's moves) edits a waiting hand once.
+Every chat's calls are paced by Telegram's budgets, and what waits for its pace folds: a group's
+table is called at most every ``group_spacing`` seconds, a private chat about once a second (a
+short burst allowed for the player who must act; a waiting player's hand never twice within a
+second), and the overall budget (``bot.budget``) shares its slots among the chats by what each is
+owed: the hand of a player who must act first, then the table, then waiting hands, and none of them
+left showing an old position for long. Nothing waits for a fixed time: with slots to spare a move
+reaches every message at once, and under pressure a message waits and folds more moves into its
+next call.
 
 Only Forbidden means a chat is unreachable; network errors, timeouts and 5xx answers are retried
 with backoff, and 429 waits as long as Telegram says.
@@ -24,13 +29,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from bot.budget import LATER, URGENT, Budget
+from bot.budget import ACTING, TABLE, WAITING, Budget
 from storage.models import OutboxRow
 from storage.repo import Repo
 
@@ -41,7 +47,7 @@ OnMigrated = Callable[[int, int], Awaitable[None]]
 OnShown = Callable[[OutboxRow, int], None]
 OnRefused = Callable[[OutboxRow, str], Awaitable[None]]
 MAX_BACKOFF = 60.0
-LAZY_SECONDS = 2.0  # how long a waiting player's hand may wait for more moves to fold into one edit
+PRIVATE_BURST = 3  # Telegram allows a private chat about a call a second, with short bursts (a move, the next, a ping)
 
 
 def _seconds(value: object) -> float:
@@ -52,10 +58,13 @@ def _seconds(value: object) -> float:
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
                  on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
-                 per_second: float = 1000.0) -> None:
+                 per_second: float = 1000.0, private_spacing: float = 0.0) -> None:
         self.repo = repo
-        self.budget = Budget(per_second)  # the overall budget, the most urgent chats first
-        self._urgent: set[int] = set()    # private chats owed a row of a seat that must act or just moved
+        self.budget = Budget(per_second)  # the overall budget, shared among chats by what each is owed
+        self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
+        self._since: dict[int, float] = {}  # chat -> loop time of its oldest unsent change
+        self.private_spacing = private_spacing  # seconds per call in one private chat, after its burst
+        self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last called)
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
         self._last_call: dict[int, float] = {}  # group -> when its last call started (loop time)
         # a group not called since the start is assumed called at the start: the process before may have
@@ -68,9 +77,7 @@ class Outbox:
         self.on_refused = on_refused  # a message never shown was refused for good (no rights, no topic, no group)
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
-        self._lazy: set[int] = set()       # chats owed only lazy rows: their worker waits LAZY_SECONDS first
-        self._wake: dict[int, asyncio.Event] = {}  # ends a lazy wait when something urgent is owed
-        self._flushing = 0                 # drains under way: nothing waits
+        self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
 
     async def resume(self) -> None:
@@ -81,38 +88,36 @@ class Outbox:
 
     def kick(self, *chat_ids: int, lazy: Iterable[int] = ()) -> None:
         """Rows were written for these chats: make sure a worker delivers them. A chat in ``lazy`` was
-        owed only lazy rows (a waiting player's hand): its worker waits a moment first, so that a quick
-        run of moves costs one edit and the player who must act is served before it."""
+        owed only rows that may wait (the table of a move, a waiting player's hand): under pressure they
+        give way to the chats of players who must act, and fold more moves into their next call."""
         if self._closed:
             return
         may_wait = set(lazy)
-        # urgent chats first: their workers start, and so ask for the budget, before the others
-        for chat_id in sorted(chat_ids, key=lambda c: c in may_wait or c < 0):
-            if chat_id > 0 and chat_id not in may_wait:
-                self._urgent.add(chat_id)
+        now = asyncio.get_running_loop().time()
+        for chat_id in chat_ids:
+            kind = ACTING if chat_id not in may_wait else TABLE if chat_id < 0 else WAITING
+            self._owe(chat_id, kind, now)
             self._dirty.add(chat_id)
-            if chat_id in may_wait and not self._flushing:
-                self._lazy.add(chat_id)
-            else:
-                self._end_lazy_wait(chat_id)
             worker = self._workers.get(chat_id)
             if worker is None or worker.done():
                 self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
 
     def hurry(self, *chat_ids: int) -> None:
-        """Nothing new is owed to these chats, but their player must act now: a lazy wait for what was
-        written earlier (his hand, while he was waiting) ends at once."""
+        """Nothing new is owed to these chats, but their player must act now: what was written earlier
+        (his hand, while he was waiting) is now urgent."""
+        now = asyncio.get_running_loop().time()
         for chat_id in chat_ids:
-            if chat_id in self._lazy and chat_id in self._workers:
-                if chat_id > 0:
-                    self._urgent.add(chat_id)
-                self._end_lazy_wait(chat_id)
+            if chat_id in self._kind:
+                self._owe(chat_id, ACTING, now)
 
-    def _end_lazy_wait(self, chat_id: int) -> None:
-        self._lazy.discard(chat_id)
-        wake = self._wake.get(chat_id)
-        if wake is not None:
-            wake.set()
+    def _owe(self, chat_id: int, kind: int, now: float) -> None:
+        self._since.setdefault(chat_id, now)
+        if kind < self._kind.get(chat_id, WAITING + 1):
+            self._kind[chat_id] = kind
+            self.budget.promote(chat_id, kind)
+            wake = self._wake.get(chat_id)
+            if wake is not None:
+                wake.set()
 
     async def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is owed (or ``timeout`` passes); True when everything was delivered."""
@@ -120,16 +125,10 @@ class Outbox:
             while self._workers:
                 await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
 
-        self._flushing += 1
-        self._lazy.clear()
-        for wake in self._wake.values():
-            wake.set()
         try:
             await asyncio.wait_for(idle(), timeout)
         except TimeoutError:
             return False
-        finally:
-            self._flushing -= 1
         return True
 
     def owes(self, chat_id: int) -> bool:
@@ -153,18 +152,18 @@ class Outbox:
 
     async def _work(self, chat_id: int) -> None:
         backoff = 1.0
+        kind = ACTING  # of rows owed together with one already sent (a hand and its ping)
+        since = asyncio.get_running_loop().time()
         try:
             while True:
-                if chat_id in self._lazy:
-                    wake = self._wake.setdefault(chat_id, asyncio.Event())
-                    wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), LAZY_SECONDS)
-                    self._lazy.discard(chat_id)
-                if chat_id < 0:
-                    await self._wait_for_budget(chat_id)
-                await self.budget.take(URGENT if chat_id in self._urgent else LATER)
+                await self._pace(chat_id)
+                kind = self._kind.get(chat_id, kind)
+                since = self._since.get(chat_id, since)
+                await self.budget.take(chat_id, kind, since)
+                self._spend(chat_id)
                 self._dirty.discard(chat_id)
+                self._kind.pop(chat_id, None)  # what is read now is sent now: later changes are owed anew
+                self._since.pop(chat_id, None)
                 row, more = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
                     if chat_id in self._dirty:
@@ -189,7 +188,49 @@ class Outbox:
             if self._workers.get(chat_id) is asyncio.current_task():
                 del self._workers[chat_id]
                 self._wake.pop(chat_id, None)
-                self._urgent.discard(chat_id)
+                self._kind.pop(chat_id, None)
+                self._since.pop(chat_id, None)
+
+    async def _pace(self, chat_id: int) -> None:
+        """Wait for the chat's own budget before asking for a slot of the overall one: its content is read
+        only when the call can go (moves made meanwhile fold into it). A private chat's wait ends early when
+        its player must act."""
+        loop = asyncio.get_running_loop()
+        if chat_id < 0:
+            await self._wait_for_budget(chat_id)
+            return
+        wake = self._wake.setdefault(chat_id, asyncio.Event())
+        while (wait := self._private_ready(chat_id, self._kind.get(chat_id, ACTING), loop.time()) - loop.time()) > 0:
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), wait)
+
+    def _private_ready(self, chat_id: int, kind: int, now: float) -> float:
+        """When the private chat may be called: a token of its burst is back, and for a waiting player's
+        hand a whole second has passed since its last call (it folds the moves of that second)."""
+        if not self.private_spacing:
+            return now
+        left, at = self._private.get(chat_id, (PRIVATE_BURST, -math.inf))
+        left = min(PRIVATE_BURST, left + (now - at) / self.private_spacing)
+        ready = now if left >= 1 else now + (1 - left) * self.private_spacing
+        return max(ready, at + self.private_spacing) if kind == WAITING else ready
+
+    def _spend(self, chat_id: int) -> None:
+        """The chat is called now: its own budget counts from here (not from when its wait began)."""
+        now = asyncio.get_running_loop().time()
+        if chat_id < 0:
+            if len(self._last_call) > 1000:  # forget groups whose budget has long recovered
+                self._last_call = {g: t for g, t in self._last_call.items() if t > now - self.group_spacing}
+            self._last_call[chat_id] = now
+            return
+        if not self.private_spacing:
+            return
+        left, at = self._private.get(chat_id, (PRIVATE_BURST, -math.inf))
+        left = min(PRIVATE_BURST, left + (now - at) / self.private_spacing)
+        if len(self._private) > 1000:  # forget chats whose burst has long come back
+            full = PRIVATE_BURST * self.private_spacing
+            self._private = {c: (n, t) for c, (n, t) in self._private.items() if t > now - full}
+        self._private[chat_id] = (max(0.0, left - 1), now)
 
     async def _wait_for_budget(self, group: int) -> None:
         """A group's next call waits for its slot *before* the content is read, so that what Telegram gets
@@ -199,10 +240,6 @@ class Outbox:
         wait = self._last_call.get(group, self._started) + self.group_spacing - loop.time()
         if wait > 0:
             await asyncio.sleep(wait)
-        now = loop.time()
-        if len(self._last_call) > 1000:  # forget groups whose budget has long recovered
-            self._last_call = {g: t for g, t in self._last_call.items() if t > now - self.group_spacing}
-        self._last_call[group] = now
 
     async def _deliver(self, row: OutboxRow) -> float | None:
         """Deliver one row; None when done (or given up for good), else seconds to wait (0: back off)."""

@@ -31,6 +31,7 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     group_edits_per_minute: int = Field(20, ge=1)
     sends_per_second: int = Field(30, ge=1)      # the bot's overall budget (Telegram allows about 30)
+    private_sends_per_second: float = Field(1, gt=0)  # one private chat's, after a short burst (about 1)
     lobby_timeout: float = Field(15 * 60, gt=0)  # seconds an idle lobby stays open
     ping_delay: float = Field(5, ge=0)           # seconds a player may take to act before his turn is pinged
     computer_pause: float = Field(1, ge=0)       # seconds before a computer seat answers a move

@@ -5,7 +5,8 @@ root. Scripted users talk to it from the other side: they send commands, read th
 the bot left in their chats, and press the buttons they see. It answers like Telegram does:
 long polling with updates confirmed by the next ``offset`` (and so redelivered to a bot that
 crashed before confirming them), "message is not modified", 403 for a private chat the user
-never opened, 429 with ``retry_after`` when a group goes over its budget, a migrated group,
+never opened, 429 with ``retry_after`` when a group goes over its budget (and, when they are set, a
+private chat or the whole bot over its own), a migrated group,
 messages users delete, and calls that fail on purpose (``fail``) or stop the bot (``trap``).
 """
 
@@ -75,12 +76,20 @@ class FakeTelegram:
         self.updates: list[dict[str, Any]] = []
         self.answers: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.call_times: list[float] = []                  # when each of ``calls`` came (time.monotonic)
         self.errors: list[tuple[str, int, str]] = []       # method, code, description sent to the bot
         self.rejected: list[dict[str, Any]] = []            # messages refused for breaking Telegram's limits
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
         self.group_budget = group_budget        # sends and edits a group allows per window
         self.group_window = group_window
         self.group_sends: defaultdict[int, deque[float]] = defaultdict(deque)
+        # Telegram's other budgets, as token buckets (None: not enforced): about one message a second in a
+        # private chat with short bursts, and about 30 a second over all chats
+        self.private_rate: float | None = None
+        self.private_burst = 4
+        self.overall_rate: float | None = None
+        self.overall_burst = 30
+        self._buckets: dict[int | None, tuple[float, float]] = {}  # chat (None: overall) -> (calls left, when)
         self._ids = itertools.count(1)
         self._message_ids: defaultdict[int, itertools.count[int]] = defaultdict(lambda: itertools.count(1))
         self._changed = asyncio.Condition()  # getUpdates waits on it
@@ -128,6 +137,7 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": 500, "description": "Internal Server Error"},
                                      status=500)
         self.calls.append((method, params))
+        self.call_times.append(time.monotonic())
         if self.failures.get(method):
             code, description = self.failures[method].pop(0)
             self.errors.append((method, code, description))
@@ -196,6 +206,7 @@ class FakeTelegram:
                                {"migrate_to_chat_id": group["migrated_to"]})
             if group.get("muted"):
                 raise ApiError(400, "Bad Request: not enough rights to send text messages to the chat")
+            self._check_overall()
             now = time.monotonic()
             sends = self.group_sends[chat_id]
             while sends and sends[0] < now - self.group_window:
@@ -204,12 +215,33 @@ class FakeTelegram:
                 wait = max(1, int(sends[0] + self.group_window - now + 0.999))
                 raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
             sends.append(now)
+            self._spend(None, self.overall_rate, self.overall_burst)
         elif chat_id > 0:
             user = self.users.get(chat_id)
             if user is None or not user.started:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+            self._check_overall()
+            self._spend(chat_id, self.private_rate, self.private_burst, check=True)
+            self._spend(None, self.overall_rate, self.overall_burst)
         else:
             raise ApiError(400, "Bad Request: chat not found")
+
+    def _check_overall(self) -> None:
+        self._spend(None, self.overall_rate, self.overall_burst, check=True, spend=False)
+
+    def _spend(self, key: int | None, rate: float | None, burst: int, check: bool = False,
+               spend: bool = True) -> None:
+        """A token bucket: ``burst`` calls at once, then ``rate`` a second; over it, a 429 and nothing spent."""
+        if rate is None:
+            return
+        now = time.monotonic()
+        left, at = self._buckets.get(key, (float(burst), now))
+        left = min(float(burst), left + (now - at) * rate)
+        if check and left < 1:
+            wait = max(1, int((1 - left) / rate + 0.999))
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
+        if spend:
+            self._buckets[key] = (left - 1, now)
 
     def _check_content(self, p: dict[str, Any]) -> None:
         """Telegram's limits on one message: 4096 characters, 100 buttons, 8 in a row."""

@@ -29,7 +29,7 @@ class BotProcess:
         self.fake = fake
         self.clock = clock
         options: dict[str, Any] = {"default_language": "en", "poll_timeout": 1, "group_edits_per_minute": 6000,
-                                   "sends_per_second": 1000, **settings}
+                                   "sends_per_second": 1000, "private_sends_per_second": 1000, **settings}
         self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database, **options)
         self.app: Application | None = None  # type: ignore[type-arg]
 

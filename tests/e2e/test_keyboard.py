@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.labels import card_text
-from bot.outbox import LAZY_SECONDS
 from durak import Rules
 from durak.cards import card_code, deck, parse_card
 from tests.e2e.conftest import GROUP
@@ -54,7 +53,7 @@ async def test_a_45_card_hand_defends_and_leads_within_telegrams_limits(fake: Fa
     await fake.wait_for(lambda: "Pass" in buttons(anna))
     await table.press(101, anna, "Pass")
     await fake.wait_for(lambda: "Boris picks up" in fake.messages[(GROUP, 1)].text)
-    await fake.wait_for(lambda: len(card_buttons(hand)) == 49, LAZY_SECONDS + 5)  # he waits now: lazy
+    await fake.wait_for(lambda: len(card_buttons(hand)) == 49, 5)  # he waits now: his hand may fold moves
     assert_fits(hand, 49)
     assert not fake.rejected
     await bot.stop()

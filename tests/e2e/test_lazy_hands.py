@@ -1,12 +1,11 @@
-"""The player who must act is served first; the table and a waiting player's hand fold a quick run of moves
-into one edit."""
+"""The player who must act is served first; with calls to spare every message follows a move at once, and a
+waiting player's hand folds a quick run of moves (it is never edited twice within a second)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from bot.outbox import LAZY_SECONDS
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_hand import stored_position
@@ -19,11 +18,15 @@ def edits(fake: FakeTelegram, chat: int, since: int) -> list[int]:
             and int(p["chat_id"]) == chat]
 
 
-async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fake: FakeTelegram,
-                                                                              tmp_path: Path) -> None:
+async def edit_times(fake: FakeTelegram, chat: int, since: int) -> list[float]:
+    return [fake.call_times[i] for i in edits(fake, chat, since)]
+
+
+async def test_the_defender_is_served_first_and_a_waiting_hand_folds_quick_moves(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
-    await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
-    bot = BotProcess(fake, database, group_edits_per_minute=6000)  # the group's budget folds nothing here
+    await stored_position(fake, database, [["7S", "7D", "KD"], ["8S", "9D", "QD", "JC"], ["6C", "AS"]], [])
+    bot = BotProcess(fake, database, private_sends_per_second=1)  # Telegram's pace in a private chat
     await bot.start()
     table = Table(fake, GROUP, [101, 102, 103])
     anna, boris, vera = (fake.messages[(u, 1)] for u in (101, 102, 103))
@@ -31,16 +34,38 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_is_edited_once(fa
     await bot.service.outbox.drain()
     since, vera_seen = len(fake.calls), len(vera.history)
     await table.press(101, anna, "7♠️")
-    await fake.wait_for(lambda: "Defend" in boris.text)
-    await table.press(102, boris, "8♠️")  # a second move while Vera's hand still waits
-    await fake.wait_for(lambda: "7♠️→8♠️" in vera.text and "7♠️→8♠️" in fake.messages[(GROUP, 1)].text,
-                        LAZY_SECONDS + 3)
+    await fake.wait_for(lambda: "Defend" in boris.text and "7♠️→?" in vera.text, 3)  # at once: nothing is short
+    await table.press(101, anna, "7♦️")  # a second move within Vera's second: she waits for the defender
+    await fake.wait_for(lambda: "7♦️→?" in vera.text and "7♦️→?" in fake.messages[(GROUP, 1)].text,
+                        1.0 + 3)
     await asyncio.sleep(0.3)
     assert edits(fake, 102, since)[0] < edits(fake, 103, since)[0], "the defender's hand went out first"
     assert edits(fake, 102, since)[0] < edits(fake, GROUP, since)[0], "and before the table"
-    assert len(vera.history) == vera_seen + 1, "two moves, one edit of the waiting player's hand"
-    assert len(edits(fake, GROUP, since)) == 1, "and one edit of the table"
-    assert len(edits(fake, 102, since)) >= 2, "the movers' own hands follow every move"
+    assert len(vera.history) == vera_seen + 2, "one edit of the waiting player's hand per move here"
+    first, second = (fake.call_times[i] for i in edits(fake, 103, since))
+    assert second - first >= 1.0 - 0.05, "but not two within a second: the second move waited"
+    assert len(edits(fake, 101, since)) >= 2, "the mover's own hand follows every move"
+    await bot.stop()
+
+
+async def test_three_quick_moves_edit_a_waiting_hand_twice(fake: FakeTelegram, tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7D", "KD"], ["8S", "9D", "QD", "JC"], ["6C", "AS"]], [])
+    bot = BotProcess(fake, database, private_sends_per_second=1)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102, 103])
+    anna, boris, vera = (fake.messages[(u, 1)] for u in (101, 102, 103))
+    await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text)
+    await bot.service.outbox.drain()
+    since, vera_seen = len(fake.calls), len(vera.history)
+    await table.press(101, anna, "7♠️")
+    await table.press(101, anna, "7♦️")
+    await fake.wait_for(lambda: "7♦️→?" in boris.text)
+    await table.press(102, boris, "8♠️")
+    await fake.wait_for(lambda: "7♠️→8♠️" in vera.text and "7♦️→?" in vera.text, 1.0 + 3)
+    await asyncio.sleep(0.3)
+    assert fake.call_times[edits(fake, 103, since)[-1]] - fake.call_times[since] < 1.0 + 0.5
+    assert len(vera.history) <= vera_seen + 2, "three moves within a second: at most two edits"
     await bot.stop()
 
 
