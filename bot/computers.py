@@ -29,7 +29,7 @@ from storage.models import Game, User
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it
 MOST = 5             # computers of one level at a table
-WORKER_NICENESS = 10  # the thinking process yields the CPU to the bot's event loop
+WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
 THINK_LIMIT = 10.0    # seconds past its budget before a computer's thinking counts as failed
 _BASE = 1000
 log = logging.getLogger(__name__)
@@ -83,6 +83,16 @@ def waiting_computer(game: Game) -> tuple[int, str] | None:
     return next(((seat, levels[seat]) for seat in awaited(state) if seat in levels), None)
 
 
+def yield_cpu() -> None:
+    """The thinking process runs only on CPU the bot leaves idle (Linux's SCHED_IDLE; elsewhere the lowest
+    niceness): its search is bounded by time, not by work, so on a busy machine a computer thinks less
+    deeply for a move, and the people's presses are never answered later because of it."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(WORKER_NICENESS)
+
+
 class Thinker:
     """Chooses computer moves; ``hard`` thinks in a worker process (started on first use).
 
@@ -129,10 +139,9 @@ class Thinker:
             return None
 
     async def _think(self, k: Knowledge, seed: int) -> Action | None:
-        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it; and
-            # niced, so that on a busy machine the bot's answers come before the computer's thinking
+        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=os.nice, initargs=(WORKER_NICENESS,))
+                                             initializer=yield_cpu)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, choose, "hard", k, seed, self.budget_ms)  # imports durak only
 

@@ -114,7 +114,7 @@ class GameService:
         def render(game: Game, ui: GameUI) -> list[Owed]:
             slots.track_turns(game, ui, now, movers)
             every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers,
-                                 self.ping_delay, self.page_links(game)), *extra]
+                                 self.ping_delay, self.page_links(game), self.outbox.budget.queued > 0), *extra]
             urgent.update(o.chat_id for o in every if not o.lazy)
             owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)
@@ -132,8 +132,8 @@ class GameService:
         ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)
         if ui is not None:
             slots.note_written(ui, written)
-            ui.shown_at.clear()  # the new position is shown to nobody yet
-            ui.unseen = {s.seat for s in saved.seats}
+            ui.shown_at.clear()  # the new position is shown to nobody yet (a hand it left unchanged showed it)
+            ui.unseen = {int(o.slot[5:]) for o in written if o.slot.startswith("hand:") and o.text is not None}
         self.outbox.kick(*chats, lazy=chats - urgent)
         self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
         if saved.status is Status.PLAYING:

@@ -9,6 +9,7 @@ game owes the content of every slot; the outbox skips slots whose content did no
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -94,7 +95,11 @@ def ping_due(ui: GameUI, seat: int, now: float, delay: float) -> bool:
 
 
 def ping_at(ui: GameUI, seat: int, now: float, delay: float) -> float:
-    """When the seat's ping is due (see ``ping_due``): fixed while his turn lasts, so its text is too."""
+    """When the seat's ping is due (see ``ping_due``): fixed while his turn lasts, so its text is too. Never
+    while his hand has not shown the position yet: a ping before it would call him to an old hand (and under
+    pressure spend two calls of Telegram's budget, its post and its deletion, on nothing he can do)."""
+    if seat in ui.unseen:
+        return math.inf
     since = ui.turn_since.setdefault(seat, now)
     return max(since, ui.shown_at.get(seat, since)) + delay
 
@@ -104,11 +109,14 @@ def in_play(game: Game, movers: frozenset[int] | None) -> bool:
     return movers is not None and game.state is not None and game.status is Status.PLAYING and not game.state.over
 
 
-def lazy_seats(game: Game, movers: frozenset[int] | None) -> frozenset[int]:
-    """The seats whose private message may wait: neither awaited nor among the movers (never at the end)."""
+def lazy_seats(game: Game, movers: frozenset[int] | None, short: bool = False) -> frozenset[int]:
+    """The seats whose private message may wait: not awaited, and not among the movers unless Telegram's
+    budget is ``short`` (never at the end). A mover's own card leaving his hand is then folded into his
+    next turn: the call it would cost is a turn of another game."""
     if movers is None or game.state is None or not in_play(game, movers):
         return frozenset()
-    return frozenset(s.seat for s in game.seats) - set(awaited(game.state)) - movers
+    waiting = frozenset(s.seat for s in game.seats) - set(awaited(game.state))
+    return waiting if short else waiting - movers
 
 
 def pings(game: Game, default_language: str, ui: GameUI | None = None, now: float = 0.0,
@@ -128,22 +136,27 @@ def pings(game: Game, default_language: str, ui: GameUI | None = None, now: floa
         if (s.seat in acting and ui is not None and s.seat not in ui.quiet and s.away is Away.PLAYING
                 and s.user.notify and ping_due(ui, s.seat, now, wait)):
             owed.append(Owed(s.user.id, ping_slot(s.seat), ping_text(seat_tr(s, default_language), game, cards,
-                                                                     later, ping_at(ui, s.seat, now, wait))))
+                                                                     later, ping_at(ui, s.seat, now, wait),
+                                                                     ui.shown_at.get(s.seat))))
         else:
             owed.append(Owed(s.user.id, ping_slot(s.seat), None, deleted=True))
     return owed
 
 
-def ping_text(tr: Translator, game: Game, cards: tuple[Card, ...], later: bool, at: float) -> str:
+def ping_text(tr: Translator, game: Game, cards: tuple[Card, ...], later: bool, at: float,
+              shown: float | None = None) -> str:
     """«🔔 [Friends] Your move: beat 7♠. ⏰ 42 s left»: the group (he may play in two), what to do, and the time
-    left when the ping was due (``at``: the text stays the same however often the game is written)."""
+    left when the ping was due (``at``: the text stays the same however often the game is written). His turn
+    runs from when his hand showed it (``shown``; ``Timers.turn_deadline``), never ending before the stored
+    deadline."""
     text = (tr.gettext("🔔 The game is waiting for you.") if later
             else tr.gettext("🔔 Your move: beat {cards}.").format(cards=cards_text(cards)) if cards
             else tr.gettext("🔔 Your move: lead."))
     if game.title:
         text = f"🔔 [{game.title}] {text.removeprefix('🔔 ')}"
     if game.turn_timeout and game.deadline is not None:
-        text += " " + tr.gettext("⏰ {n} s left").format(n=max(0, round(game.deadline - at)))
+        deadline = game.deadline if shown is None else max(game.deadline, shown + game.turn_timeout)
+        text += " " + tr.gettext("⏰ {n} s left").format(n=max(0, round(deadline - at)))
     return text
 
 
@@ -172,13 +185,15 @@ def note_written(ui: GameUI, owed: list[Owed]) -> None:
 
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None, movers: frozenset[int] | None = None,
-         ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None) -> list[Owed]:
+         ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None,
+         short: bool = False) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
     ``links``: where the game's Mini App page opens from a hand and from the group's table (README).
 
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
-    other seats the game is not waiting for are lazy: the outbox may hold them a moment, so that a quick
-    run of moves edits them once, and the seat that must act gets his hand first."""
+    other seats the game is not waiting for are lazy: under pressure the outbox holds them while the seats
+    that must act get their hands, and a run of moves edits them once. ``short``: Telegram's budget is short
+    now, and the movers' own hands are lazy too."""
     solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, the hand, the end)
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
@@ -201,7 +216,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     slots = [Owed(game.chat_id, "table", None, deleted=True) if solo else
              Owed(game.chat_id, "table", render.table(tr, game, now), markup_json(table_link), game.thread_id,
                   lazy=in_play(game, movers))]
-    lazy = lazy_seats(game, movers)
+    lazy = lazy_seats(game, movers, short)
     common: render.Common = {}
     for s in game.seats:
         if is_computer(s.user):

@@ -47,6 +47,9 @@ from tests.e2e.harness import Table, playable
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
 
+PATIENCE = 30.0  # seconds a player waits for his message to change after a press before he looks again
+WATCH = 180.0  # seconds a move is watched for: not shown by then (or by the end of the run's tail) is never shown
+TAIL = 60.0    # seconds after the players stop that the moves already made are still watched (--limited)
 COUNTED = ("answerCallbackQuery", "editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
 
 
@@ -57,7 +60,11 @@ class Stats:
     refused: int = 0
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
-    lag: list[float] = field(default_factory=list)  # a move's answer to the last of its table's updates
+    lag: list[float] = field(default_factory=list)  # an accepted press until the table and every hand showed it
+    acting_lag: list[float] = field(default_factory=list)  # ... until a hand showed something to press
+    table_lag: list[float] = field(default_factory=list)   # ... until the group's table showed it
+    hand_lag: list[float] = field(default_factory=list)    # ... until each hand showed it (one sample per hand)
+    never_shown: int = 0  # accepted presses not shown to everyone before the watch ended
     track_lag: bool = False
     watching: set[asyncio.Future[None]] = field(default_factory=set)  # the lag watchers still waiting
     page_lag: list[float] = field(default_factory=list)  # an accepted press to the next frame of each page
@@ -76,9 +83,10 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int) -> None:
+async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int, timeout: float = 2.0) -> None:
     with contextlib.suppress(TimeoutError):
-        await fake.wait_for(lambda: len(message.history) > seen or table.over(), 2.0, on=(message.chat_id, table.group))
+        await fake.wait_for(lambda: len(message.history) > seen or table.over(), timeout,
+                            on=(message.chat_id, table.group))
 
 
 async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
@@ -97,6 +105,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             await asyncio.sleep(rng.uniform(0, 2 * think))
         data = table.choose(options)
         started = time.monotonic()
+        before = shown_now(table)  # before the press: the bot may show the move before its answer arrives
         try:
             answer = await table.press(user, message, data)
         except TimeoutError:
@@ -106,27 +115,46 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         if answer.get("text"):  # as a person does: read the toast, then wait for the message to change
             stats.refused += 1
             stats.reasons[str(answer["text"])] += 1
-            await wait_change(fake, table, message, seen)
+            await wait_change(fake, table, message, seen, PATIENCE)
             continue
         stats.accepted += 1
         if pressed is not None:
             pressed.append(started)
         if stats.track_lag:
-            watcher = asyncio.ensure_future(lag(fake, table, started, stats))
+            watcher = asyncio.ensure_future(lag(fake, before, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)
-        await wait_change(fake, table, message, seen)
+        await wait_change(fake, table, message, seen, PATIENCE)  # as a person: his card must leave his hand
 
 
-async def lag(fake: FakeTelegram, table: Table, pressed: float, stats: Stats) -> None:
-    """How long until the table and every hand of the game showed something newer than before the press."""
-    messages = [m for m in (table.hand_message(u) for u in table.players) if m is not None]
-    messages += table.group_messages()[-1:]
-    seen = [len(m.history) for m in messages]
-    with contextlib.suppress(TimeoutError):
-        await fake.wait_for(lambda: all(len(m.history) > n for m, n in zip(messages, seen, strict=True)), 120,
-                            on={m.chat_id for m in messages})
+def shown_now(table: Table) -> tuple[list[tuple[Message, int]], list[tuple[Message, int]]]:
+    """The game's table and hands, each with how many versions of it were shown so far."""
+    hands = [m for m in (table.hand_message(u) for u in table.players) if m is not None]
+    return [(m, len(m.history)) for m in table.group_messages()[-1:]], [(m, len(m.history)) for m in hands]
+
+
+async def lag(fake: FakeTelegram, before: tuple[list[tuple[Message, int]], list[tuple[Message, int]]],
+              pressed: float, stats: Stats) -> None:
+    """How long until the table and every hand of the game showed something newer than before the press; and
+    the first hand to show it with something to press (the player who must act), the table, each hand."""
+    tables, hands = before
+    firsts: list[float] = []
+
+    async def shown(message: Message, n: int, kind: list[float]) -> None:
+        await fake.wait_for(lambda: len(message.history) > n, WATCH, on=(message.chat_id,))
+        kind.append(time.monotonic() - pressed)
+        if kind is stats.hand_lag and playable(message):
+            firsts.append(time.monotonic() - pressed)
+
+    watchers = [*(shown(m, n, stats.table_lag) for m, n in tables), *(shown(m, n, stats.hand_lag) for m, n in hands)]
+    try:
+        await asyncio.gather(*watchers)
         stats.lag.append(time.monotonic() - pressed)
+    except (TimeoutError, asyncio.CancelledError):
+        stats.never_shown += 1
+    finally:
+        if firsts:
+            stats.acting_lag.append(min(firsts))
 
 
 async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[PageSocket, list[float]]]:
@@ -241,14 +269,17 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable) -> dict[str, Any]:
     fake = FakeTelegram()
-    if limited:  # Telegram's own budget for a group, enforced with 429s
+    if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
+        fake.private_rate, fake.private_burst = 1.0, 4
+        fake.overall_rate, fake.overall_burst = 30.0, 30
     await fake.start()
     folder = Path(tempfile.mkdtemp(prefix="durak-load-"))
     env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "DATABASE_PATH": str(folder / "db.sqlite3"),
            "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
            "METRICS_FILE": str(folder / "metrics.json"),
-           "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000"}
+           "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000",
+           "PRIVATE_SENDS_PER_SECOND": "1" if limited else "100000"}
     port = free_port()
     if pages:  # the Mini App's server, on a local port
         env.update(WEBAPP_PORT=str(port), WEBAPP_URL=f"http://127.0.0.1:{port}/app/")
@@ -286,6 +317,11 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
                                      pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
+        if stats.watching:  # the moves made before the players stopped: shown by the end of a tail, or never
+            await asyncio.wait(set(stats.watching), timeout=TAIL)
+            for watcher in list(stats.watching):
+                watcher.cancel()
+            await asyncio.gather(*stats.watching, return_exceptions=True)
         sampler.cancel()
         memory.append(round(rss_mb(proc.pid), 1))
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
@@ -344,9 +380,20 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["press_to_page_frame_ms"] = percentiles(stats.page_lag)
     if limited:
         result["turn_timeouts"] = timed_out
-        result["lag_to_last_update_ms"] = percentiles(stats.lag)
+        result["everyone_sees_the_move_s"] = seconds_percentiles(stats.lag, (50, 90, 99))
+        result["never_shown_to_everyone"] = stats.never_shown
+        result["acting_player_sees_it_s"] = seconds_percentiles(stats.acting_lag, (50, 90, 99))
+        result["table_shows_it_s"] = seconds_percentiles(stats.table_lag, (50, 90, 99, 100))
+        result["each_hand_shows_it_s"] = seconds_percentiles(stats.hand_lag, (50, 90, 99, 100))
         result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
     return result
+
+
+def seconds_percentiles(samples: list[float], at: tuple[int, ...]) -> dict[str, float]:
+    """Percentiles in seconds (100: the largest)."""
+    ordered = sorted(samples) or [0.0]
+    return {f"p{q}" if q < 100 else "max": round(ordered[min(len(ordered) - 1, len(ordered) * q // 100)], 2)
+            for q in at}
 
 
 def main() -> None:

@@ -154,3 +154,21 @@ async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too()
         assert thinker.failures == 4
     finally:
         thinker.close()
+
+
+async def test_the_thinking_process_runs_only_on_cpu_the_bot_leaves_idle() -> None:
+    game, seat = _hard_game()
+    thinker = Thinker(budget_ms=2000)
+    try:
+        thinking = asyncio.create_task(thinker.move(game, seat, "hard"))
+        pids = await _wait_for_worker(thinker)
+        for _ in range(200):  # its initializer runs as it starts
+            if all(os.sched_getscheduler(pid) == os.SCHED_IDLE for pid in pids):
+                break
+            await asyncio.sleep(0.01)
+        assert [os.sched_getscheduler(pid) for pid in pids] == [os.SCHED_IDLE] * len(pids)
+        assert os.sched_getscheduler(0) != os.SCHED_IDLE, "the bot itself keeps its priority"
+        action = await asyncio.wait_for(thinking, 10)
+        assert action is not None and thinker.failures == 0
+    finally:
+        thinker.close()
