@@ -10,9 +10,13 @@ group as long before its first ``/newgame``).
 Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99; also the
 part before the answer was sent, the rest being the wait for Telegram's reply to it),
 the bot's CPU per press, SQL statements per press, Telegram calls per applied move (by method),
-and the bot's memory over time. ``--limited`` keeps Telegram's real budget (20 edits a minute per
-group, which the fake server enforces, and 30 calls a second overall) and also prints the turn
-timeouts the bot's own backlog caused and the lag from a move to the last of its table's updates.
+and the bot's memory over time. ``--limited`` keeps Telegram's real budgets (the fake server answers
+429 past 20 calls a minute in a group, about one a second in a private chat after a burst of four,
+and 30 a second in all; the bot paces itself by its settings), and prints, for the accepted presses
+made after ``--warmup`` seconds, how long until a hand showed the move with something to press (the
+player who must act), until the group's table showed it, each hand, and all of them (everyone sees
+the move); moves not shown to everyone within a minute after the players stop count as never shown;
+and the turn timeouts the bot's own backlog caused.
 ``--computers N`` seats N computers of ``--level`` at each table besides the players (their moves
 are thought out in the bot's worker process, whose CPU is not counted as the bot's).
 ``--pages N`` opens the Mini App (the bot serves it on a local port) for the first N players of each
@@ -65,6 +69,7 @@ class Stats:
     table_lag: list[float] = field(default_factory=list)   # ... until the group's table showed it
     hand_lag: list[float] = field(default_factory=list)    # ... until each hand showed it (one sample per hand)
     never_shown: int = 0  # accepted presses not shown to everyone before the watch ended
+    watch_from: float = 0.0  # presses before this (time.monotonic) are not watched: the groups still arrive
     track_lag: bool = False
     watching: set[asyncio.Future[None]] = field(default_factory=set)  # the lag watchers still waiting
     page_lag: list[float] = field(default_factory=list)  # an accepted press to the next frame of each page
@@ -120,7 +125,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         stats.accepted += 1
         if pressed is not None:
             pressed.append(started)
-        if stats.track_lag:
+        if stats.track_lag and started >= stats.watch_from:
             watcher = asyncio.ensure_future(lag(fake, before, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)
@@ -267,7 +272,8 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
-              computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable) -> dict[str, Any]:
+              computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
+              warmup: float = 0.0) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -313,6 +319,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         # otherwise each group thinks before its /newgame as before any press (all at once with no think)
         arrivals = [i * 12 / 30 if limited else random.Random(chat).uniform(0, 2 * think)
                     for i, (chat, _) in enumerate(chats)]
+        stats.watch_from = started + warmup
         await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i], computers, level,
                                      pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
@@ -341,6 +348,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     presses = len(stats.latency)
     result = {
         "games": games, "players": players, "computers": computers, "think": think, "limited": limited,
+        "watched_after_s": warmup,
         "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
@@ -408,10 +416,12 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=0, help="Mini App pages open per game (its first players')")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter that runs the bot: a venv with the compiled build, say")
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="with --limited: seconds before the moves are watched (the groups' arrivals: 0.4 s each)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
-                             args.level, args.pages, args.python))
+                             args.level, args.pages, args.python, args.warmup))
     if args.json:
         print(json.dumps(result))
         return
