@@ -17,8 +17,9 @@ made after ``--warmup`` seconds, how long until a hand showed the move with some
 player who must act), until the group's table showed it, each hand, and all of them (everyone sees
 the move); moves not shown to everyone within a minute after the players stop count as never shown;
 and the turn timeouts the bot's own backlog caused.
-``--computers N`` seats N computers of ``--level`` at each table besides the players (their moves
-are thought out in the bot's worker process, whose CPU is not counted as the bot's).
+``--computers N`` seats N computers of ``--level`` at each table (at every K-th: ``--computer-every K``)
+besides the players (their moves are thought out in the bot's worker process, whose CPU is not counted
+as the bot's).
 ``--pages N`` opens the Mini App (the bot serves it on a local port) for the first N players of each
 game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
 the first frame each page of its game got after it (p50/p95/p99). ``--python`` runs the bot with
@@ -273,7 +274,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
-              warmup: float = 0.0) -> dict[str, Any]:
+              warmup: float = 0.0, computer_every: int = 1) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -320,7 +321,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         arrivals = [i * 12 / 30 if limited else random.Random(chat).uniform(0, 2 * think)
                     for i, (chat, _) in enumerate(chats)]
         stats.watch_from = started + warmup
-        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i], computers, level,
+        await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i],
+                                     computers if i % computer_every == 0 else 0, level,
                                      pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
@@ -347,7 +349,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     inside = json.loads((folder / "metrics.json").read_text()) if (folder / "metrics.json").exists() else {}
     presses = len(stats.latency)
     result = {
-        "games": games, "players": players, "computers": computers, "think": think, "limited": limited,
+        "games": games, "players": players, "computers": computers, "computer_every": computer_every,
+        "think": think, "limited": limited,
         "watched_after_s": warmup,
         "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
@@ -412,6 +415,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--limited", action="store_true", help="Telegram's real budget (enforced by the fake server)")
     parser.add_argument("--computers", type=int, default=0, help="computer seats the creator adds to each game")
+    parser.add_argument("--computer-every", type=int, default=1, help="computers at every K-th table only")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard")
     parser.add_argument("--pages", type=int, default=0, help="Mini App pages open per game (its first players')")
     parser.add_argument("--python", default=sys.executable,
@@ -421,7 +425,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
-                             args.level, args.pages, args.python, args.warmup))
+                             args.level, args.pages, args.python, args.warmup,
+                             args.computer_every))
     if args.json:
         print(json.dumps(result))
         return

@@ -1,0 +1,83 @@
+"""The overall budget's slots under pressure: the player who must act first, then the table, then waiting
+hands; the longest-waiting chat first within a kind; and nothing left showing an old position past its bound."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.budget import ACTING, TABLE, WAITING, Budget
+
+SPACING = 0.02  # 50 slots a second: the tests' queues drain in a fraction of a second
+
+
+async def served(budget: Budget, waiters: list[tuple[int, int, float]]) -> list[int]:
+    """Queue ``(chat, kind, since)`` behind a slot just taken; the chats in the order they got their slots."""
+    order: list[int] = []
+    await budget.take(0, ACTING, 0.0)  # the next slot is a spacing away: everyone below queues
+
+    async def one(chat: int, kind: int, since: float) -> None:
+        await budget.take(chat, kind, since)
+        order.append(chat)
+
+    await asyncio.gather(*(one(*w) for w in waiters))
+    return order
+
+
+async def test_the_player_who_must_act_goes_first_then_the_table_then_waiting_hands() -> None:
+    now = asyncio.get_running_loop().time()
+    order = await served(Budget(1 / SPACING), [(3, WAITING, now - 1), (-1, TABLE, now - 1), (2, ACTING, now)])
+    assert order == [2, -1, 3]
+
+
+async def test_within_a_kind_the_chat_that_has_waited_longest_goes_first() -> None:
+    now = asyncio.get_running_loop().time()
+    order = await served(Budget(1 / SPACING), [(1, ACTING, now - 0.1), (2, ACTING, now - 0.3), (3, ACTING, now - 0.2)])
+    assert order == [2, 3, 1]
+
+
+async def test_an_overdue_table_or_hand_goes_ahead_of_the_players_who_must_act() -> None:
+    now = asyncio.get_running_loop().time()
+    budget = Budget(1 / SPACING, {ACTING: float("inf"), TABLE: 30.0, WAITING: 40.0})
+    order = await served(budget, [(1, ACTING, now - 100), (-5, TABLE, now - 31), (7, WAITING, now - 45),
+                                  (8, WAITING, now - 10)])
+    assert order == [7, -5, 1, 8], "the longest overdue first (45 s past 40 before 31 past 30), then by kind"
+
+
+async def test_a_waiting_chat_whose_player_must_now_act_is_promoted() -> None:
+    now = asyncio.get_running_loop().time()
+    budget = Budget(1 / SPACING)
+    order: list[int] = []
+    await budget.take(0, ACTING, 0.0)
+
+    async def one(chat: int, kind: int) -> None:
+        await budget.take(chat, kind, now)
+        order.append(chat)
+
+    tasks = [asyncio.create_task(one(chat, kind)) for chat, kind in ((1, ACTING), (2, TABLE), (3, WAITING))]
+    await asyncio.sleep(0)
+    budget.promote(3, ACTING)
+    budget.promote(1, WAITING)  # a promotion never demotes
+    await asyncio.gather(*tasks)
+    assert order == [1, 3, 2]
+
+
+async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place() -> None:
+    budget = Budget(1 / SPACING)
+    loop = asyncio.get_running_loop()
+    await budget.take(0, ACTING, 0.0)
+    times: list[float] = []
+
+    async def one(chat: int) -> None:
+        await budget.take(chat, ACTING, loop.time())
+        times.append(loop.time())
+
+    gone = asyncio.create_task(one(1))
+    tasks = [asyncio.create_task(one(chat)) for chat in (2, 3, 4)]
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.gather(*tasks)
+    assert budget.queued == 0 and len(times) == 3
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert all(gap >= SPACING * 0.9 for gap in gaps), gaps
+    assert times[-1] - times[0] < SPACING * 2 + 0.05, "the cancelled wait's slot went to the next"
+    await budget.close()
