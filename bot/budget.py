@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections import deque
 from dataclasses import dataclass
 
 ACTING, TABLE, WAITING = 0, 1, 2
 # seconds a message of each kind may show an old position before it goes ahead of the players who must act:
 # about what 30 calls a second can give each of ~650 messages (200 busy games), so that a refresh of each
 # table and hand costs a fixed share of the budget and the rest goes to the players the games wait for
-OVERDUE = {ACTING: math.inf, TABLE: 30.0, WAITING: 40.0}
+OVERDUE = {ACTING: math.inf, TABLE: 25.0, WAITING: 30.0}
+SHORT_WINDOW = 2.0  # seconds over which the budget counts as short when nearly every slot was taken
+SHORT_SHARE = 0.8
 
 
 @dataclass
@@ -45,17 +48,35 @@ class Budget:
         self._free_at = 0.0  # loop time of the next free slot
         self._waiting: dict[int, _Waiter] = {}  # chat -> its worker's wait (one worker per chat)
         self._dispatcher: asyncio.Task[None] | None = None
+        self._taken: deque[float] = deque()  # when the slots of the last SHORT_WINDOW seconds were given
 
     @property
     def queued(self) -> int:
-        """Chats waiting for a slot now: the budget is short."""
+        """Chats waiting for a slot now."""
         return len(self._waiting)
+
+    @property
+    def short(self) -> bool:
+        """More is owed than the budget carries: chats wait for slots, or nearly every slot of the last
+        seconds was taken (a queue that empties between two slots is still a full budget)."""
+        if self._waiting:
+            return True
+        now = asyncio.get_running_loop().time()
+        while self._taken and self._taken[0] < now - SHORT_WINDOW:
+            self._taken.popleft()
+        return len(self._taken) * self.spacing >= SHORT_SHARE * SHORT_WINDOW
+
+    def _give(self, now: float) -> None:
+        self._free_at = now + self.spacing
+        self._taken.append(now)
+        if len(self._taken) > 2 * SHORT_WINDOW / self.spacing:
+            self._taken.popleft()
 
     async def take(self, chat_id: int, kind: int, since: float) -> None:
         """Wait for a slot for ``chat_id``, whose oldest unsent change of ``kind`` dates from ``since``."""
         loop = asyncio.get_running_loop()
         if not self._waiting and loop.time() >= self._free_at:
-            self._free_at = loop.time() + self.spacing
+            self._give(loop.time())
             return
         waiter = _Waiter(kind, since, loop.create_future())
         self._waiting[chat_id] = waiter
@@ -96,5 +117,5 @@ class Budget:
             waiter = self._waiting.pop(chat_id)
             if waiter.future.done():  # its worker was cancelled meanwhile: the slot goes to the next
                 continue
-            self._free_at = now + self.spacing
+            self._give(now)
             waiter.future.set_result(None)

@@ -81,3 +81,17 @@ async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place(
     assert all(gap >= SPACING * 0.9 for gap in gaps), gaps
     assert times[-1] - times[0] < SPACING * 2 + 0.05, "the cancelled wait's slot went to the next"
     await budget.close()
+
+
+async def test_the_budget_is_short_while_nearly_every_slot_is_taken_and_not_after() -> None:
+    budget = Budget(100)  # a slot every 10 ms
+    assert not budget.short
+    for _ in range(20):  # a few calls: far from full
+        await budget.take(1, ACTING, 0.0)
+    assert not budget.short
+    for _ in range(170):  # every slot of 1.7 s taken: more was owed than the budget carried
+        await budget.take(1, ACTING, 0.0)
+    assert budget.short
+    await asyncio.sleep(2.1)
+    assert not budget.short, "a quiet moment and the budget has room again"
+    await budget.close()
