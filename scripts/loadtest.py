@@ -13,7 +13,7 @@ the bot's CPU per press, SQL statements per press, Telegram calls per applied mo
 and the bot's memory over time. ``--limited`` keeps Telegram's real budgets (the fake server answers
 429 past 20 calls a minute in a group, about one a second in a private chat after a burst of four,
 and 30 a second in all; the bot paces itself by its settings), and prints, for the accepted presses
-made after ``--warmup`` seconds, how long until a hand showed the move with something to press (the
+made after ``--warmup`` seconds, how long until a hand showed its player that the game awaits him (the
 player who must act), until the group's table showed it, each hand, and all of them (everyone sees
 the move); moves not shown to everyone within a minute after the players stop count as never shown;
 and the turn timeouts the bot's own backlog caused.
@@ -66,7 +66,7 @@ class Stats:
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
     lag: list[float] = field(default_factory=list)  # an accepted press until the table and every hand showed it
-    acting_lag: list[float] = field(default_factory=list)  # ... until a hand showed something to press
+    acting_lag: list[float] = field(default_factory=list)  # ... until a hand showed its player the game awaits him
     table_lag: list[float] = field(default_factory=list)   # ... until the group's table showed it
     hand_lag: list[float] = field(default_factory=list)    # ... until each hand showed it (one sample per hand)
     never_shown: int = 0  # accepted presses not shown to everyone before the watch ended
@@ -133,6 +133,13 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         await wait_change(fake, table, message, seen, PATIENCE)  # as a person: his card must leave his hand
 
 
+def awaits(hand: Message) -> bool:
+    """The hand shows its player that the game waits for him: his lead, or a move only he can make (cover or
+    Take, Done, Pass); not a throw-in he may make while the defender thinks."""
+    return "Your lead" in hand.text or any(not b["callback_data"].startswith(("v1:c:", "v1:f:", "v1:d:"))
+                                           for b in playable(hand))
+
+
 def shown_now(table: Table) -> tuple[list[tuple[Message, int]], list[tuple[Message, int]]]:
     """The game's table and hands, each with how many versions of it were shown so far."""
     hands = [m for m in (table.hand_message(u) for u in table.players) if m is not None]
@@ -142,14 +149,14 @@ def shown_now(table: Table) -> tuple[list[tuple[Message, int]], list[tuple[Messa
 async def lag(fake: FakeTelegram, before: tuple[list[tuple[Message, int]], list[tuple[Message, int]]],
               pressed: float, stats: Stats) -> None:
     """How long until the table and every hand of the game showed something newer than before the press; and
-    the first hand to show it with something to press (the player who must act), the table, each hand."""
+    the first hand to show its player that the game awaits him (the player who must act), the table, each hand."""
     tables, hands = before
     firsts: list[float] = []
 
     async def shown(message: Message, n: int, kind: list[float]) -> None:
         await fake.wait_for(lambda: len(message.history) > n, WATCH, on=(message.chat_id,))
         kind.append(time.monotonic() - pressed)
-        if kind is stats.hand_lag and playable(message):
+        if kind is stats.hand_lag and awaits(message):
             firsts.append(time.monotonic() - pressed)
 
     watchers = [*(shown(m, n, stats.table_lag) for m, n in tables), *(shown(m, n, stats.hand_lag) for m, n in hands)]
