@@ -4,6 +4,7 @@ hands; the longest-waiting chat first within a kind; and nothing left showing an
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from bot.budget import ACTING, TABLE, WAITING, Budget
 
@@ -77,7 +78,7 @@ async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place(
     gone.cancel()
     await asyncio.gather(*tasks)
     assert budget.queued == 0 and len(times) == 3
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     assert all(gap >= SPACING * 0.9 for gap in gaps), gaps
     assert times[-1] - times[0] < SPACING * 2 + 0.05, "the cancelled wait's slot went to the next"
     await budget.close()
