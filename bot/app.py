@@ -125,7 +125,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
                         on_refused=refused, group_spacing=60 / settings.group_edits_per_minute,
                         per_second=settings.sends_per_second,
-                        private_spacing=1 / settings.private_sends_per_second)
+                        private_spacing=1 / settings.private_sends_per_second,
+                        record=metrics.calls if metrics.on else None)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
                               computer_budget_ms=settings.computer_budget_ms)

@@ -4,7 +4,7 @@ Off unless ``METRICS_FILE`` is set (scripts/loadtest.py sets it). Then every but
 how long the handler took (update in, press answered) and how much of it came before the answer was
 sent (deciding and carrying out the move: the rest is Telegram's reply to the answer), every SQL
 statement is counted (SQLite's trace callback), and the figures are written to the file when the bot
-stops.
+stops; so is each outbox call's kind and how long its chat had been owed it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ class Metrics:
         self.verbs: list[str] = []  # the press of each handler time
         self.statements = 0
         self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
+        # each outbox call: the kind its chat was owed (bot.budget) and how old its oldest change was then
+        self.calls: list[tuple[int, float]] = []
 
     @property
     def on(self) -> bool:
@@ -47,5 +49,5 @@ class Metrics:
         if self.path is not None:
             self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds,
                                              "decide_seconds": self.decide_seconds, "verbs": self.verbs,
-                                             "statements": self.statements,
+                                             "statements": self.statements, "outbox_calls": self.calls,
                                              "statement_kinds": dict(self.kinds.most_common())}))

@@ -58,7 +58,8 @@ def _seconds(value: object) -> float:
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
                  on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
-                 per_second: float = 1000.0, private_spacing: float = 0.0) -> None:
+                 per_second: float = 1000.0, private_spacing: float = 0.0,
+                 record: list[tuple[int, float]] | None = None) -> None:
         self.repo = repo
         self.budget = Budget(per_second)  # the overall budget, shared among chats by what each is owed
         self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
@@ -79,6 +80,7 @@ class Outbox:
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
+        self.record = record  # (kind, seconds owed) of each call, for the load test (bot.metrics)
 
     async def resume(self) -> None:
         """Deliver everything a previous run still owed."""
@@ -161,6 +163,9 @@ class Outbox:
                 since = self._since.get(chat_id, since)
                 await self.budget.take(chat_id, kind, since)
                 self._spend(chat_id)
+                kind = self._kind.get(chat_id, kind)  # promoted while it waited: the player must act now
+                if self.record is not None:
+                    self.record.append((kind, asyncio.get_running_loop().time() - since))
                 self._dirty.discard(chat_id)
                 self._kind.pop(chat_id, None)  # what is read now is sent now: later changes are owed anew
                 self._since.pop(chat_id, None)

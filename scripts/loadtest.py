@@ -127,7 +127,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         if pressed is not None:
             pressed.append(started)
         if stats.track_lag and started >= stats.watch_from:
-            watcher = asyncio.ensure_future(lag(fake, before, started, stats))
+            watcher = asyncio.ensure_future(lag(fake, before, message, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)
         await wait_change(fake, table, message, seen, PATIENCE)  # as a person: his card must leave his hand
@@ -146,28 +146,43 @@ def shown_now(table: Table) -> tuple[list[tuple[Message, int]], list[tuple[Messa
     return [(m, len(m.history)) for m in table.group_messages()[-1:]], [(m, len(m.history)) for m in hands]
 
 
+class NotAMove(Exception):
+    """The press selected a card (its hand shows ✅ and the targets): nothing for the others to see."""
+
+
 async def lag(fake: FakeTelegram, before: tuple[list[tuple[Message, int]], list[tuple[Message, int]]],
-              pressed: float, stats: Stats) -> None:
+              own: Message, pressed: float, stats: Stats) -> None:
     """How long until the table and every hand of the game showed something newer than before the press; and
-    the first hand to show its player that the game awaits him (the player who must act), the table, each hand."""
+    the first hand to show its player that the game awaits him (the player who must act), the table, each hand.
+    ``own``: the presser's hand (a press that only selected a card is no move, and not counted)."""
     tables, hands = before
+    delays: dict[int, float] = {}
     firsts: list[float] = []
 
-    async def shown(message: Message, n: int, kind: list[float]) -> None:
+    async def shown(i: int, message: Message, n: int) -> None:
         await fake.wait_for(lambda: len(message.history) > n, WATCH, on=(message.chat_id,))
-        kind.append(time.monotonic() - pressed)
-        if kind is stats.hand_lag and awaits(message):
-            firsts.append(time.monotonic() - pressed)
+        if message is own and any(b["text"].startswith("✅") for b in message.buttons()):
+            raise NotAMove
+        delays[i] = time.monotonic() - pressed
+        if i >= len(tables) and awaits(message):
+            firsts.append(delays[i])
 
-    watchers = [*(shown(m, n, stats.table_lag) for m, n in tables), *(shown(m, n, stats.hand_lag) for m, n in hands)]
+    watchers = [asyncio.ensure_future(shown(i, m, n)) for i, (m, n) in enumerate(tables + hands)]
     try:
         await asyncio.gather(*watchers)
-        stats.lag.append(time.monotonic() - pressed)
+    except NotAMove:
+        return
     except (TimeoutError, asyncio.CancelledError):
         stats.never_shown += 1
+        return
     finally:
-        if firsts:
-            stats.acting_lag.append(min(firsts))
+        for watcher in watchers:
+            watcher.cancel()
+    stats.lag.append(max(delays.values(), default=0.0))
+    stats.table_lag += [delays[i] for i in range(len(tables))]
+    stats.hand_lag += [delays[i] for i in range(len(tables), len(delays))]
+    if firsts:
+        stats.acting_lag.append(min(firsts))
 
 
 async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[PageSocket, list[float]]]:
@@ -397,6 +412,12 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["page_frames"] = stats.page_frames
         result["press_to_page_frame_ms"] = percentiles(stats.page_lag)
     if limited:
+        owed: dict[str, list[float]] = {"acting": [], "table": [], "waiting": []}
+        for kind, seconds in inside.get("outbox_calls", []):
+            owed[("acting", "table", "waiting")[kind]].append(seconds)
+        # inside the bot: how long each call's chat had been owed something when the call went, by its kind
+        result["owed_when_called_s"] = {k: {"n": len(v), **seconds_percentiles(v, (50, 90, 99))}
+                                        for k, v in owed.items()}
         result["turn_timeouts"] = timed_out
         result["everyone_sees_the_move_s"] = seconds_percentiles(stats.lag, (50, 90, 99))
         result["never_shown_to_everyone"] = stats.never_shown
