@@ -20,6 +20,7 @@ from telegram.ext import (
 )
 
 from bot import texts
+from bot.budget import OUTBOX_SHARE
 from bot.clock import Clock, RealClock
 from bot.directory import Directory
 from bot.health import Heartbeat
@@ -124,7 +125,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
 
         outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
                         on_refused=refused, group_spacing=60 / settings.group_edits_per_minute,
-                        per_second=settings.sends_per_second,
+                        per_second=settings.sends_per_second * OUTBOX_SHARE,
                         private_spacing=1 / settings.private_sends_per_second,
                         record=metrics.calls if metrics.on else None)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,

@@ -30,6 +30,11 @@ ACTING, TABLE, WAITING = 0, 1, 2
 # about what 30 calls a second can give each of ~650 messages (200 busy games), so that a refresh of each
 # table and hand costs a fixed share of the budget and the rest goes to the players the games wait for
 OVERDUE = {ACTING: math.inf, TABLE: 25.0, WAITING: 30.0}
+# the outbox's share of the bot's overall budget: the rest is for replies to commands, which only PTB's limiter
+# spaces; and PTB's limiter (aiolimiter, one call per slot) lets through about 29.3 a second when 30 are asked
+# for: fed 30 a second by the outbox, a queue grew inside it without bound, first come first served, and every
+# call, the hand of the player who must act included, waited in it (13 s at 200 games)
+OUTBOX_SHARE = 0.9
 SHORT_WINDOW = 2.0  # seconds over which the budget counts as short when nearly every slot was taken
 SHORT_SHARE = 0.8
 
