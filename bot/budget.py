@@ -3,8 +3,8 @@
 Telegram allows a bot about 30 calls a second. When more is owed than that (a few hundred busy
 tables), every slot is a choice of which chat to call, and the choice is what players feel:
 
-- the hand of a player who must act (or who just moved, to see his card leave his hand) goes first:
-  the game waits for him, and every other message follows from his moves;
+- the hand of a player who must act goes first (and, while the budget is not ``short``, the mover's own
+  hand, to see his card leave it): the game waits for him, and every other message follows from his moves;
 - then the group's table, then the hands of players the game is not waiting for;
 - but no message may show an old position for ever: one whose first unsent change is older than its
   ``OVERDUE`` bound goes ahead of everything, the longest overdue first. So under any load each table
