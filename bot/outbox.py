@@ -210,13 +210,17 @@ class Outbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), wait)
 
+    def _private_left(self, chat_id: int, now: float) -> tuple[float, float]:
+        """The private chat's burst left now (a token back every ``private_spacing``), and its last call."""
+        left, at = self._private.get(chat_id, (PRIVATE_BURST, -math.inf))
+        return min(PRIVATE_BURST, left + (now - at) / self.private_spacing), at
+
     def _private_ready(self, chat_id: int, kind: int, now: float) -> float:
         """When the private chat may be called: a token of its burst is back, and for a waiting player's
         hand a whole second has passed since its last call (it folds the moves of that second)."""
         if not self.private_spacing:
             return now
-        left, at = self._private.get(chat_id, (PRIVATE_BURST, -math.inf))
-        left = min(PRIVATE_BURST, left + (now - at) / self.private_spacing)
+        left, at = self._private_left(chat_id, now)
         ready = now if left >= 1 else now + (1 - left) * self.private_spacing
         return max(ready, at + self.private_spacing) if kind == WAITING else ready
 
@@ -230,8 +234,7 @@ class Outbox:
             return
         if not self.private_spacing:
             return
-        left, at = self._private.get(chat_id, (PRIVATE_BURST, -math.inf))
-        left = min(PRIVATE_BURST, left + (now - at) / self.private_spacing)
+        left, _ = self._private_left(chat_id, now)
         if len(self._private) > 1000:  # forget chats whose burst has long come back
             full = PRIVATE_BURST * self.private_spacing
             self._private = {c: (n, t) for c, (n, t) in self._private.items() if t > now - full}
