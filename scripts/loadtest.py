@@ -6,7 +6,8 @@ Starts the fake Bot API server (``tests/fake_telegram.py``, answering at once) i
 and ``python -m bot`` as a child with the limiter raised, so the bot's own cost shows. Each of
 ``--games`` groups plays game after game with ``--players`` scripted players who press only
 buttons they see, waiting up to twice ``--think`` seconds (uniformly) before each press (and each
-group as long before its first ``/newgame``).
+group as long before its first ``/newgame``); a player whose hand changed while he thought decides
+again, as a person looks again (``rethought`` counts those), and one who takes presses no card.
 Prints presses per second, the press-to-answer time and the bot's handler time (p50/p95/p99; also the
 part before the answer was sent, the rest being the wait for Telegram's reply to it),
 the bot's CPU per press, SQL statements per press, Telegram calls per applied move (by method),
@@ -64,6 +65,7 @@ class Stats:
     accepted: int = 0
     refused: int = 0
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
+    rethought: int = 0  # decisions dropped because the hand changed during the think (he looked again)
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
     lag: list[float] = field(default_factory=list)  # an accepted press until the table and every hand showed it
     acting_lag: list[float] = field(default_factory=list)  # ... until a hand showed its player the game awaits him
@@ -109,6 +111,9 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             continue
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))
+            if len(message.history) > seen:  # as a person: his hand changed while he thought, he looks again
+                stats.rethought += 1
+                continue
         data = table.choose(options)
         started = time.monotonic()
         before = shown_now(table)  # before the press: the bot may show the move before its answer arrives
@@ -376,7 +381,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "watched_after_s": warmup,
         "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
-        "refused": stats.refused, "stalls": stats.stalls, "top_refusals": dict(stats.reasons.most_common(3)),
+        "refused": stats.refused, "rethought": stats.rethought, "stalls": stats.stalls,
+        "top_refusals": dict(stats.reasons.most_common(3)),
         "answer_ms": percentiles(stats.latency),
         "handler_ms": percentiles(inside.get("handler_seconds", [])),
         "handler_before_answer_ms": percentiles(inside.get("decide_seconds", [])),

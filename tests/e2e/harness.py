@@ -183,6 +183,12 @@ class Table:
         assert result is not None
         return result
 
+    def waits(self) -> tuple[str, ...]:
+        """:data:`WAITS` in the table's language."""
+        t = self.tr.gettext
+        return (t("Wait for the others.").split()[0],
+                t("You take the cards; the others may throw in more.").split(";")[0])
+
     async def play(self, until: Callable[[], bool], timeout: float = 120,
                    choose: Callable[..., Any] | None = None, players: list[int] | None = None) -> None:
         """Everyone (or ``players``) plays at once until ``until()`` holds or the game is over."""
@@ -193,7 +199,7 @@ class Table:
                     await asyncio.sleep(0.05)
                     continue
                 seen = len(message.history)
-                options = playable(message, self.tr.gettext("Wait for the others.").split()[0])
+                options = playable(message, self.waits())
                 if not options:
                     await self._wait_change(message, seen)
                     continue
@@ -247,9 +253,13 @@ class Table:
                                      on=(message.chat_id, self.group))
 
 
-def playable(message: Message, wait: str = "Wait") -> list[dict[str, Any]]:
+WAITS = ("Wait", "You take the cards")  # how the English hand's prompt line begins when its player waits
+
+
+def playable(message: Message, waits: tuple[str, ...] = WAITS) -> list[dict[str, Any]]:
     """Buttons a person playing on would consider: hand cards not marked unplayable (✖), and the moves;
-    no card while the message says to ``wait``."""
-    waiting = "\n" + wait in message.text
+    no card while the message says he waits (a line beginning with one of ``waits``: told to wait, or taking
+    while the others may throw in)."""
+    waiting = any("\n" + wait in message.text for wait in waits)
     return [b for b in message.buttons() if "callback_data" in b and not b["text"].startswith(("✖", "🚪", "🙋"))
             and not (waiting and b.get("callback_data", "").startswith(("v1:c:", "v1:f:", "v1:d:")))]
