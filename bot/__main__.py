@@ -16,7 +16,8 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.app import allowed_updates, build_application
 from bot.http import let_go_all
 from bot.settings import Settings, SettingsError, load_settings
-from storage.db import Database, DatabaseError
+from storage.db import DatabaseError
+from storage.engines import open_database
 
 
 class _NoTraceback(logging.Filter):
@@ -30,7 +31,7 @@ class _NoTraceback(logging.Filter):
 
 async def _check_database(settings: Settings) -> None:
     """Open (create, migrate) the database once before going online: a bad file fails at once."""
-    db = await Database.open(settings.database_path)
+    db = await open_database(settings.database)
     await db.close()
 
 

@@ -34,7 +34,7 @@ from bot.stats_service import StatsService
 from bot.webapp_auth import Links
 from bot.webapp_server import WebApp
 from durak.ai import hard
-from storage.db import Database
+from storage.engines import Engine, open_database
 from storage.models import OutboxRow
 from storage.repo import Repo
 
@@ -97,12 +97,12 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
 
 def _started(settings: Settings, clock: Clock) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        db = await Database.open(settings.database_path)
+        db = await open_database(settings.database)
         app.bot_data["db"] = db
         metrics = Metrics(settings.metrics_file)
         app.bot_data["metrics"] = metrics
         if metrics.on:
-            await db.conn.set_trace_callback(metrics.statement)
+            await db.trace(metrics.statement)
         repo = Repo(db, now=clock.now)
         directory = Directory(repo, app.bot, clock, settings.default_language)
         service: GameService | None = None
@@ -174,7 +174,7 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.get("service")
     if service is not None:
         service.thinker.close()
-    db: Database | None = app.bot_data.get("db")
+    db: Engine | None = app.bot_data.get("db")
     if service is not None and db is not None:
         await service.repo.write_marks()  # the edits Telegram shows, before the connection goes
     if db is not None:

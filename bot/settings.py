@@ -22,6 +22,7 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr
     database_path: Path = Path("durak.sqlite3")
+    database_url: str | None = None              # postgresql://…: PostgreSQL instead of the SQLite file
     telegram_api_url: str = "https://api.telegram.org"
     default_language: Literal["ru", "en"] = "ru"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
@@ -48,6 +49,19 @@ class Settings(BaseSettings):
     webapp_max_age: float = Field(24 * 3600, gt=0)  # seconds a page's signed initData stays valid
     webapp_max_frame: int = Field(4096, ge=256)  # bytes a page's frame may hold
     webapp_frames_per_second: float = Field(5, gt=0)  # a page's frames, after a burst of 20
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("DATABASE_URL must be a postgresql:// URL (leave it out to use the SQLite file "
+                             "DATABASE_PATH)")
+        return value or None
+
+    @property
+    def database(self) -> str | Path:
+        """The database the bot keeps its games in: DATABASE_URL's server, or else the file DATABASE_PATH."""
+        return self.database_url or self.database_path
 
     @field_validator("webapp_url")
     @classmethod

@@ -35,6 +35,9 @@ class DatabaseError(Exception):
 class Database:
     """A connection in autocommit mode; writes go through :meth:`write` one at a time."""
 
+    engine = "sqlite"
+    integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._write_lock = asyncio.Lock()
@@ -188,3 +191,16 @@ class Database:
     async def version(self) -> int:
         row = await self.one("PRAGMA user_version")
         return int(row[0]) if row else 0
+
+    async def trace(self, callback: Callable[[str], Any] | None) -> None:
+        """``callback`` gets every statement run from now on (None: no more)."""
+        await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as in sqlite3
+
+    # the few places where the two dialects differ (storage/repo.py; storage/postgres.py has PostgreSQL's)
+    @staticmethod
+    def json_text(column: str, key: str) -> str:
+        return f"json_extract({column}, '$.{key}')"
+
+    @staticmethod
+    def joined(expression: str) -> str:
+        return f"GROUP_CONCAT({expression})"

@@ -5,19 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import TypeVar
 
-import aiosqlite
 import orjson
 
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
-from storage.db import Database
+from storage.engines import Engine, SqlConnection, SqlRow
 from storage.models import (
     Away,
     ChatSettings,
@@ -49,7 +47,7 @@ MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
 
 
 class Repo:
-    def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Engine, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now  # the service's clock, so stored times and timers agree
         # the outbox's owed rows (chat -> row id -> row) as the database has them: read once (``owed``), then
@@ -71,7 +69,8 @@ class Repo:
                 "VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, "
                 "telegram_language = COALESCE(excluded.telegram_language, users.telegram_language), "
-                "private_chat = MAX(users.private_chat, excluded.private_chat), updated_at = excluded.updated_at",
+                "private_chat = CASE WHEN excluded.private_chat > users.private_chat THEN excluded.private_chat "
+                "ELSE users.private_chat END, updated_at = excluded.updated_at",
                 (user.id, user.name, user.username, user.telegram_language, int(bool(private_chat)), self.now()),
             )
             if private_chat is False:
@@ -120,14 +119,20 @@ class Repo:
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its settings, games, ratings and owed messages follow the new id."""
         async with self.db.write() as conn:
-            await conn.execute("UPDATE OR IGNORE chats SET id = ? WHERE id = ?", (new_id, old_id))
+            # a row of the new id wins over the old one's (sqlite's UPDATE OR IGNORE, in SQL both engines speak)
+            await conn.execute("UPDATE chats SET id = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM chats WHERE id = ?)",
+                               (new_id, old_id, new_id))
             await conn.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
             # ratings follow the chat; a player rated in both ids keeps the newer chat's rating
-            await conn.execute("UPDATE OR IGNORE ratings SET scope = ? WHERE scope = ?", (new_id, old_id))
+            await conn.execute("UPDATE ratings SET scope = ? WHERE scope = ? AND user_id NOT IN "
+                               "(SELECT user_id FROM ratings WHERE scope = ?)", (new_id, old_id, new_id))
             await conn.execute("DELETE FROM ratings WHERE scope = ?", (old_id,))
-            await conn.execute("UPDATE OR IGNORE rating_history SET scope = ? WHERE scope = ?", (new_id, old_id))
+            await conn.execute("UPDATE rating_history SET scope = ? WHERE scope = ? AND NOT EXISTS (SELECT 1 FROM "
+                               "rating_history h WHERE h.scope = ? AND h.user_id = rating_history.user_id AND "
+                               "h.game_id = rating_history.game_id)", (new_id, old_id, new_id))
             await conn.execute("DELETE FROM rating_history WHERE scope = ?", (old_id,))
-            await conn.execute("UPDATE OR IGNORE panels SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+            await conn.execute("UPDATE panels SET chat_id = ? WHERE chat_id = ? AND message_id NOT IN "
+                               "(SELECT message_id FROM panels WHERE chat_id = ?)", (new_id, old_id, new_id))
             # the old chat refuses messages: open games' group messages are posted anew in the supergroup
             await conn.execute(
                 "UPDATE outbox SET chat_id = ?, message_id = NULL, delivered = 0 WHERE chat_id = ? AND game_id IN "
@@ -149,16 +154,16 @@ class Repo:
         prev = None if previous is None else json.dumps(list(previous))
         async with self.db.write() as conn:
             try:
-                cur = await conn.execute(
+                inserted = await conn.execute_fetchall(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
-                    "turn_timeout, created_at, updated_at, title) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "turn_timeout, created_at, updated_at, title) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "RETURNING id",
                     (chat_id, thread_id, creator.id, _rules_json(rules), max_players, prev, turn_timeout,
                      now, now, title),
                 )
-            except aiosqlite.IntegrityError:
+            except self.db.integrity_errors:
                 raise Conflict("this chat already has an open game") from None
-            game_id = cur.lastrowid
-            assert game_id is not None
+            game_id = int(next(iter(inserted))[0])
             seated = [creator, *[p for p in players if p.id != creator.id]][:max_players]
             for seat, user in enumerate(seated):
                 await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
@@ -190,7 +195,7 @@ class Repo:
                   for n in range(first, len(new.log))]
         rules = _rules_json(new.rules)
 
-        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+        def work(conn: SqlConnection) -> list[OutboxRow]:
             cur = conn.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
                 f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
@@ -227,8 +232,9 @@ class Repo:
                     "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
                     (u.scope, u.user_id, u.mu, u.sigma))
-                conn.execute("INSERT OR REPLACE INTO rating_history (scope, user_id, game_id, ordinal) "
-                             "VALUES (?, ?, ?, ?)", (u.scope, u.user_id, old.id, u.ordinal))
+                conn.execute("INSERT INTO rating_history (scope, user_id, game_id, ordinal) VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT (scope, user_id, game_id) DO UPDATE SET ordinal = excluded.ordinal",
+                             (u.scope, u.user_id, old.id, u.ordinal))
             return _put_owed(conn, old.id, owed)
 
         await self._with_marks(work, self._note)
@@ -250,7 +256,7 @@ class Repo:
         """Every row whose newest content Telegram does not show yet, read from the database (at the start):
         from then on this process keeps them as it writes them. Read in a write's place in the queue, and kept
         in that order: the writes before it are in what it reads, those after it are kept as they commit."""
-        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+        def work(conn: SqlConnection) -> list[OutboxRow]:
             return [_outbox_row(r) for r in conn.execute("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
 
         def committed(rows: list[OutboxRow]) -> None:
@@ -285,13 +291,13 @@ class Repo:
             self._marks[row.id] = (max(done, row.wanted), message_id)
             self._marks_later()
             return
-        mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = resend AND wanted > ? WHERE id = ? "
-                "RETURNING *", (row.wanted, message_id, row.wanted, row.id))
+        mark = ("UPDATE outbox SET delivered = ?, message_id = ?, resend = CASE WHEN resend <> 0 AND wanted > ? "
+                "THEN 1 ELSE 0 END WHERE id = ? RETURNING *", (row.wanted, message_id, row.wanted, row.id))
         if message_id == row.message_id:  # an edit of a message of no game: one statement, its own transaction
             await self.db.write_one(*mark, then=self._note_rows)
             return
 
-        def work(conn: sqlite3.Connection) -> list[OutboxRow]:
+        def work(conn: SqlConnection) -> list[OutboxRow]:
             marked = [_outbox_row(r) for r in conn.execute(*mark).fetchall()]
             if row.game_id is not None and row.slot == "table":
                 conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
@@ -327,7 +333,7 @@ class Repo:
             log.warning("delivered edits could not be recorded yet (%s); trying again", e)
             self._marks_later()
 
-    async def _with_marks(self, work: Callable[[sqlite3.Connection], T], then: Callable[[T], None] | None = None) -> T:
+    async def _with_marks(self, work: Callable[[SqlConnection], T], then: Callable[[T], None] | None = None) -> T:
         """A write that takes the delivered edits along: they leave ``_marks`` as it is queued (so the writes
         queued after it do not write them again) and come back if it fails (or its caller is cancelled: it
         may commit all the same, and a mark written twice changes nothing)."""
@@ -336,7 +342,7 @@ class Repo:
             async with self.db.locked():
                 marks, self._marks = self._marks, {}
 
-                def with_marks(conn: sqlite3.Connection) -> T:
+                def with_marks(conn: SqlConnection) -> T:
                     _write_marks(conn, marks)
                     return work(conn)
 
@@ -352,7 +358,7 @@ class Repo:
                 self._marks_later()
             raise
 
-    def _note_rows(self, rows: Iterable[aiosqlite.Row]) -> None:
+    def _note_rows(self, rows: Iterable[SqlRow]) -> None:
         self._note(_outbox_row(r) for r in rows)
 
     def _note(self, rows: Iterable[OutboxRow]) -> None:
@@ -379,7 +385,7 @@ class Repo:
 
     async def add_panel(self, chat_id: int, message_id: int, kind: str) -> None:
         async with self.db.write() as conn:
-            await conn.execute("INSERT OR IGNORE INTO panels (chat_id, message_id, kind) VALUES (?, ?, ?)",
+            await conn.execute("INSERT INTO panels (chat_id, message_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                                (chat_id, message_id, kind))
 
     async def is_panel(self, chat_id: int, message_id: int, kind: str) -> bool:
@@ -429,9 +435,9 @@ class Repo:
         return {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
 
     async def rating_history(self, scope: int, user_id: int, last: int) -> list[float]:
-        rows = await self.db.all("SELECT h.ordinal FROM rating_history h JOIN games g ON g.id = h.game_id "
-                                 "WHERE h.scope = ? AND h.user_id = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
-                                 (scope, user_id, last))
+        rows: list[SqlRow] = await self.db.all(
+            "SELECT h.ordinal FROM rating_history h JOIN games g ON g.id = h.game_id WHERE h.scope = ? AND "
+            "h.user_id = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?", (scope, user_id, last))
         return [r["ordinal"] for r in reversed(rows)]
 
     async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None
@@ -441,7 +447,7 @@ class Repo:
         where: list[str] = ["g.status = 'finished'"]
         params: list[int | str] = []
         if preset is not None:
-            where.append("json_extract(g.rules, '$.preset') = ?")
+            where.append(f"{self.db.json_text('g.rules', 'preset')} = ?")
             params.append(preset)
         if chat_id is not None:
             where.append("g.chat_id = ?")
@@ -452,12 +458,12 @@ class Repo:
         rows = await self.db.all(
             "SELECT r.*, g.chat_id, g.finished_at, (SELECT COUNT(*) FROM game_results x WHERE x.game_id = r.game_id) "
             "AS players, (SELECT MAX(place) FROM game_results x WHERE x.game_id = r.game_id) AS last_place, "
-            "(SELECT GROUP_CONCAT(x.user_id) FROM game_results x WHERE x.game_id = r.game_id) AS seated "
+            f"(SELECT {self.db.joined('x.user_id')} FROM game_results x WHERE x.game_id = r.game_id) AS seated "
             f"FROM game_results r JOIN games g ON g.id = r.game_id WHERE {' AND '.join(where)} "
             "ORDER BY g.finished_at, g.id", params)
         return [(r["user_id"], _played(r)) for r in rows]
 
-    async def recent_games(self, chat_id: int, last: int) -> list[tuple[Game, list[aiosqlite.Row]]]:
+    async def recent_games(self, chat_id: int, last: int) -> list[tuple[Game, list[SqlRow]]]:
         rows = await self.db.all("SELECT * FROM games WHERE chat_id = ? AND status = 'finished' "
                                  "ORDER BY finished_at DESC, id DESC LIMIT ?", (chat_id, last))
         found = []
@@ -490,10 +496,10 @@ class Repo:
         rows = await self.db.all(f"SELECT * FROM users WHERE id IN ({marks})", tuple(user_ids))
         return {r["id"]: _user(r) for r in rows}
 
-    async def results(self, game_id: int) -> list[aiosqlite.Row]:
+    async def results(self, game_id: int) -> list[SqlRow]:
         return await self.db.all("SELECT * FROM game_results WHERE game_id = ? ORDER BY seat", (game_id,))
 
-    async def _game(self, row: aiosqlite.Row) -> Game:
+    async def _game(self, row: SqlRow) -> Game:
         seat_rows = await self.db.all(
             "SELECT s.seat, s.message_id, s.missed, s.away, u.* FROM seats s JOIN users u ON u.id = s.user_id "
             "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
@@ -518,31 +524,33 @@ def _rules_json(rules: Rules) -> str:
     return json.dumps(rules.to_dict())
 
 
-def _played(r: aiosqlite.Row) -> PlayedGame:
+def _played(r: SqlRow) -> PlayedGame:
     gave = bool(r["pogony"]) and r["place"] is not None and r["place"] == r["last_place"]
     return PlayedGame(r["game_id"], r["chat_id"], r["finished_at"] or 0.0, r["players"], r["place"], r["rank"],
                       bool(r["loser"]), bool(r["draw"]), bool(r["pogony"]), bool(r["left_game"]), r["penalty"], gave,
                       tuple(int(u) for u in str(r["seated"] or "").split(",") if u))
 
 
-def _user(row: aiosqlite.Row) -> User:
+def _user(row: SqlRow) -> User:
     return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
                 row["telegram_language"], bool(row["hidden"]), bool(row["notify"]))
 
 
 _GONE = ("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
-         "WHERE game_id IS ? AND deleted = 0 AND slot IN ({slots}) RETURNING *")
+         "WHERE game_id IS NOT DISTINCT FROM ? AND deleted = 0 AND slot IN ({slots}) RETURNING *")
 _KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) VALUES {rows} "
          "ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
-         "markup = excluded.markup, deleted = 0, resend = outbox.resend OR excluded.resend, "
-         "wanted = outbox.wanted + 1 WHERE outbox.text IS NOT excluded.text OR outbox.markup IS NOT excluded.markup "
-         "OR outbox.deleted != 0 OR excluded.resend RETURNING *")
+         "markup = excluded.markup, deleted = 0, resend = CASE WHEN outbox.resend <> 0 OR excluded.resend <> 0 "
+         "THEN 1 ELSE 0 END, wanted = outbox.wanted + 1 WHERE outbox.text IS DISTINCT FROM excluded.text "
+         "OR outbox.markup IS DISTINCT FROM excluded.markup OR outbox.deleted <> 0 OR excluded.resend <> 0 "
+         "RETURNING *")
 
 
 def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str, tuple[object, ...]]]:
     """Upsert each slot's wanted content; content equal to what is wanted already changes nothing, and
     deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind
     (a game owes at most a few dozen slots), each returning the rows it changed."""
+    owed = list({o.slot: o for o in owed}.values())  # a slot's newest content: one row of a statement each
     gone = [o.slot for o in owed if o.deleted]
     kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend)) for o in owed if not o.deleted]
     statements: list[tuple[str, tuple[object, ...]]] = []
@@ -554,24 +562,25 @@ def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[st
     return statements
 
 
-def _put_owed(conn: sqlite3.Connection, game_id: int | None, owed: Sequence[Owed]) -> list[OutboxRow]:
+def _put_owed(conn: SqlConnection, game_id: int | None, owed: Sequence[Owed]) -> list[OutboxRow]:
     """Within a write (``Database.run``): write what ``owed`` changes; the rows as changed, to be noted
     (``Repo._note``) once committed."""
     return [_outbox_row(r) for sql, params in _owed_statements(game_id, owed)
             for r in conn.execute(sql, params).fetchall()]
 
 
-def _write_marks(conn: sqlite3.Connection, marks: dict[int, tuple[int, int | None]]) -> None:
-    """Within a write: the delivered edits taken from ``Repo._marks`` before it (``MAX``: a later mark may have
+def _write_marks(conn: SqlConnection, marks: dict[int, tuple[int, int | None]]) -> None:
+    """Within a write: the delivered edits taken from ``Repo._marks`` before it (the larger: a later mark may have
     been written meanwhile). An edit of a message the slot has left since (sent anew meanwhile, and that
     recorded at once) changes nothing: its id must not come back."""
     if marks:
         conn.executemany(
-            "UPDATE outbox SET delivered = MAX(delivered, ?), resend = resend AND wanted > ? "
-            "WHERE id = ? AND message_id IS ?",
-            [(done, done, row_id, message_id) for row_id, (done, message_id) in marks.items()])
+            "UPDATE outbox SET delivered = CASE WHEN delivered > ? THEN delivered ELSE ? END, "
+            "resend = CASE WHEN resend <> 0 AND wanted > ? THEN 1 ELSE 0 END "
+            "WHERE id = ? AND message_id IS NOT DISTINCT FROM ?",
+            [(done, done, done, row_id, message_id) for row_id, (done, message_id) in marks.items()])
 
 
-def _outbox_row(r: aiosqlite.Row) -> OutboxRow:
+def _outbox_row(r: SqlRow) -> OutboxRow:
     return OutboxRow(r["id"], r["game_id"], r["slot"], r["chat_id"], r["thread_id"], r["text"], r["markup"],
                      bool(r["deleted"]), bool(r["resend"]), r["wanted"], r["delivered"], r["message_id"])

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import aiosqlite
 import pytest
 
+from tests.places import place  # noqa: F401 - a fixture every test may take
+
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:

@@ -1,11 +1,11 @@
-"""Storage on real SQLite files: migrations, optimistic versions, corrupt rows, crashes."""
+"""Storage on real SQLite files and a real PostgreSQL (every test on both): migrations, optimistic versions,
+corrupt rows, crashes."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,32 +17,38 @@ import pytest
 
 from durak import Rules, new_game
 from durak.setup import Previous
-from storage.db import Database
+from storage.engines import SqlConnection, open_database
 from storage.models import Owed, Status, User
 from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
+from tests.places import Place, postgres_schema
 
 ANNA = User(1, "Anna", "anna", telegram_language="ru")
 BORIS = User(2, "Boris")
 CARL = User(3, "Carl")
 
 
-async def open_repo(path: Path) -> Repo:
-    return Repo(await Database.open(path))
+async def open_repo(target: str | Path) -> Repo:
+    return Repo(await open_database(target))
 
 
 async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -> None:
     repo = await open_repo(tmp_path / "db.sqlite3")
-    assert await repo.db.version() == 8
     assert (await repo.db.one("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
     assert (await repo.db.one("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
     await repo.db.close()
-    again = await open_repo(tmp_path / "db.sqlite3")  # migrating twice changes nothing
+
+
+async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
+    repo = await open_repo(place.target)
+    assert await repo.db.version() == 8
+    await repo.db.close()
+    again = await open_repo(place.target)  # migrating twice changes nothing
     assert await again.db.version() == 8
     await again.db.close()
 
 
-async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_users_chats_and_games_survive_reopening(place: Place) -> None:
+    path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA, private_chat=True)
     await repo.save_user(BORIS)
@@ -70,14 +76,14 @@ async def test_users_chats_and_games_survive_reopening(tmp_path: Path) -> None:
     await repo.db.close()
 
 
-async def test_the_log_is_appended_not_rewritten(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_the_log_is_appended_not_rewritten(place: Place) -> None:
+    path = place.target
     repo = await open_repo(path)
     for user in (ANNA, BORIS):
         await repo.save_user(user)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS])
     # a log written before game_events existed stays in games.log and comes first
-    await asyncio.to_thread(_sql, path, "UPDATE games SET log = ? WHERE id = ?", ('[{"k":"old"}]', game.id))
+    await asyncio.to_thread(place.sql, "UPDATE games SET log = ? WHERE id = ?", ('[{"k":"old"}]', game.id))
     game = await repo.game(game.id)
     assert game is not None and game.log == ({"k": "old"},)
     lead, cover = {"k": "lead", "s": 0}, {"k": "cover", "s": 1, "c": ["7S"]}
@@ -96,13 +102,8 @@ async def test_the_log_is_appended_not_rewritten(tmp_path: Path) -> None:
     await repo.db.close()
 
 
-def _sql(path: Path, sql: str, params: tuple[object, ...]) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute(sql, params)
-
-
-async def test_a_write_from_an_old_version_is_refused(tmp_path: Path) -> None:
-    repo = await open_repo(tmp_path / "db.sqlite3")
+async def test_a_write_from_an_old_version_is_refused(place: Place) -> None:
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     newer = await repo.save_game(game, replace(game, max_players=4))
@@ -113,9 +114,9 @@ async def test_a_write_from_an_old_version_is_refused(tmp_path: Path) -> None:
     await repo.db.close()
 
 
-async def test_seats_change_only_while_the_game_is_a_lobby(tmp_path: Path) -> None:
+async def test_seats_change_only_while_the_game_is_a_lobby(place: Place) -> None:
     """A kick decided on a lobby that started meanwhile must not rewrite a running game's seats."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     for user in (ANNA, BORIS, CARL):
         await repo.save_user(user)
     lobby = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS, CARL])
@@ -130,8 +131,8 @@ async def test_seats_change_only_while_the_game_is_a_lobby(tmp_path: Path) -> No
 
 
 async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_not_owed_again(
-        tmp_path: Path) -> None:
-    repo = await open_repo(tmp_path / "db.sqlite3")
+        place: Place) -> None:
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", f"lobby {g.id}")])
     [row] = await repo.owed()
@@ -147,11 +148,11 @@ async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_
     await repo.db.close()
 
 
-async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: Path) -> None:
+async def test_the_owed_rows_kept_in_memory_are_always_the_databases(place: Place) -> None:
     """Delivering a message reads nothing back: after any mix of owed content (changed, unchanged, deleted),
     deliveries (edits and sends, of the newest content or of an older one), notices and a chat's migration,
     what the repo hands the outbox is what a fresh read of the database finds."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()  # read once, as the outbox does at the start
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
@@ -186,10 +187,10 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(tmp_path: P
     await repo.db.close()
 
 
-async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(tmp_path: Path) -> None:
+async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(place: Place) -> None:
     """An edit Telegram shows is recorded with the next write of a game (no write of its own), or after
     MARKS_WAIT without one; a crash before that only owes the edit again (Telegram says "not modified")."""
-    path = tmp_path / "db.sqlite3"
+    path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA)
     await repo.owed()
@@ -202,11 +203,10 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
     assert await repo.next_owed(-5) == (None, False), "the sender sees it delivered at once"
 
     def stored_delivered() -> int:
-        with sqlite3.connect(path) as db:
-            return int(db.execute("SELECT delivered FROM outbox WHERE id = ?", (edit.id,)).fetchone()[0])
+        return int(place.sql("SELECT delivered FROM outbox WHERE id = ?", (edit.id,))[0][0])
 
     assert stored_delivered() == edit.wanted - 1, "not written yet"
-    assert (await Repo(Database(repo.db.conn)).next_owed(-5))[0] is not None, "lost at a crash: owed again"
+    assert (await Repo(repo.db).next_owed(-5))[0] is not None, "lost at a crash: owed again"
     await repo.save_game(game, replace(game, max_players=4), owed=[Owed(-5, "table", "lobby, 4 seats")])
     assert stored_delivered() == edit.wanted, "written with the move"
     [newer] = await repo.owed()
@@ -217,10 +217,10 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
     await repo.db.close()
 
 
-async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_disk(tmp_path: Path) -> None:
+async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_disk(place: Place) -> None:
     """Under load many games' writes wait for their turn at once: the edits delivered before go with the
     first of them, not with each (a load test once saw 178 outbox updates per move)."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
     games = [await repo.create_lobby(-chat, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(g.chat_id, "table", "lobby")])
@@ -232,19 +232,19 @@ async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_di
     for row in await repo.owed():
         await repo.delivered(row, 70)  # five edits waiting for a write
     statements: list[str] = []
-    await repo.db.conn.set_trace_callback(statements.append)
+    await repo.db.trace(statements.append)
     await asyncio.gather(*(repo.save_game(g, replace(g, max_players=4)) for g in games))
-    await repo.db.conn.set_trace_callback(None)
+    await repo.db.trace(None)
     assert sum(s.startswith("UPDATE outbox SET delivered") for s in statements) == 5
     assert await repo.db.all("SELECT id FROM outbox WHERE delivered < wanted") == []
     await repo.db.close()
 
 
-async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older_one(tmp_path: Path) -> None:
+async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older_one(place: Place) -> None:
     """Two moves that lose their race each took the delivered edits pending when they queued: an older one of
     a message, then its newer one. Failing in that order they give them back, and the newer edit must stay
     the one to write, or the database would owe forever an edit the outbox already counts as delivered."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
@@ -278,7 +278,7 @@ async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older
 
 
 @pytest.mark.parametrize("round_", range(3))
-async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running_at_once(tmp_path: Path,
+async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running_at_once(place: Place,
                                                                                          round_: int) -> None:
     """Writes do not wait for each other's results (only for their place in aiosqlite's queue): with moves
     (some losing their race), owed messages, deliveries (one at a time per chat, as the outbox sends) and
@@ -286,7 +286,7 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
     finishes several writes, the rows kept in memory are still what the database has, row for row, once they
     are done: the same rows owed, with the same content and messages. (Run 1,500 times in a row, this found
     the older edit given back by two failed moves, tested alone above.)"""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
     games = {g.id: g for g in [await repo.create_lobby(chat, 0, ANNA, Rules(), 6, owed=lambda g: [
@@ -330,10 +330,10 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
     await repo.db.close()
 
 
-async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since(tmp_path: Path) -> None:
+async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since(place: Place) -> None:
     """An edit of the hand in message 70 waits to be written; meanwhile the hand is sent anew as message 80
     (written at once). Writing the edit later must leave message 80: edits go to the message Telegram shows."""
-    path = tmp_path / "db.sqlite3"
+    path = place.target
     repo = await open_repo(path)
     try:
         await repo.save_user(ANNA)
@@ -349,16 +349,15 @@ async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since
         assert anew is not None
         await repo.delivered(anew, 80)  # sent anew (the old one was deleted, say): recorded at once
         await repo.write_marks()
-        with sqlite3.connect(path) as db:
-            stored = db.execute("SELECT message_id, delivered, wanted FROM outbox WHERE id = ?", (row.id,)).fetchone()
+        [stored] = place.sql("SELECT message_id, delivered, wanted FROM outbox WHERE id = ?", (row.id,))
         assert stored == (80, anew.wanted, anew.wanted)
         assert await repo.next_owed(1) == (None, False)
     finally:
         await repo.db.close()
 
 
-async def test_one_open_game_per_chat_topic(tmp_path: Path) -> None:
-    repo = await open_repo(tmp_path / "db.sqlite3")
+async def test_one_open_game_per_chat_topic(place: Place) -> None:
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     with pytest.raises(Conflict):
@@ -367,8 +366,8 @@ async def test_one_open_game_per_chat_topic(tmp_path: Path) -> None:
     await repo.db.close()
 
 
-async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> None:
-    repo = await open_repo(tmp_path / "db.sqlite3")
+async def test_an_error_inside_a_write_rolls_everything_back(place: Place) -> None:
+    repo = await open_repo(place.target)
     with pytest.raises(RuntimeError):
         async with repo.db.write() as conn:
             await conn.execute("INSERT INTO chats (id, language) VALUES (1, 'ru')")
@@ -377,7 +376,7 @@ async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> 
     await repo.set_chat_language(1, "en")  # the connection is usable again
     assert (await repo.chat(1)).language == "en"
 
-    def half_done(conn: sqlite3.Connection) -> None:  # a write in one trip (Database.run), failing half-way
+    def half_done(conn: SqlConnection) -> None:  # a write in one trip (Database.run), failing half-way
         conn.execute("INSERT INTO chats (id, language) VALUES (2, 'ru')")
         raise RuntimeError("boom")
 
@@ -390,10 +389,10 @@ async def test_an_error_inside_a_write_rolls_everything_back(tmp_path: Path) -> 
     await repo.db.close()
 
 
-async def test_a_move_that_lost_a_race_writes_nothing_of_it(tmp_path: Path) -> None:
+async def test_a_move_that_lost_a_race_writes_nothing_of_it(place: Place) -> None:
     """A move's write is one transaction in one trip (``Database.run``): refused, none of its events, owed
     messages or delivery records is written, and the rows kept in memory stay the database's."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     await repo.save_game(game, replace(game, max_players=4))
@@ -406,10 +405,10 @@ async def test_a_move_that_lost_a_race_writes_nothing_of_it(tmp_path: Path) -> N
     await repo.db.close()
 
 
-async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(tmp_path: Path) -> None:
+async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(place: Place) -> None:
     """The transaction runs on aiosqlite's thread and may commit after its caller was cancelled (the bot
     stopping): the owed rows kept in memory must still follow it, before any other write."""
-    repo = await open_repo(tmp_path / "db.sqlite3")
+    repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     await repo.owed()
@@ -427,23 +426,14 @@ async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(tmp_pat
     await repo.db.close()
 
 
-CRASH = """
-import os, sqlite3, sys
-db = sqlite3.connect(sys.argv[1], isolation_level=None)
-db.execute("BEGIN IMMEDIATE")
-db.execute("UPDATE games SET max_players = 2, version = version + 1")
-db.execute("DELETE FROM seats")
-os._exit(1)  # the process dies in the middle of the transaction
-"""
-
-
-async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(place: Place) -> None:
+    path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     await repo.db.close()
-    done = subprocess.run([sys.executable, "-c", CRASH, str(path)], check=False)
+    crash = place.crash_script(["UPDATE games SET max_players = 2, version = version + 1", "DELETE FROM seats"])
+    done = subprocess.run([sys.executable, "-c", crash], check=False)
     assert done.returncode == 1
     repo = await open_repo(path)
     stored = await repo.game(game.id)
@@ -452,14 +442,13 @@ async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(tmp_path: Pa
     await repo.db.close()
 
 
-async def test_a_corrupt_row_is_reported_and_skipped(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_a_corrupt_row_is_reported_and_skipped(place: Place, caplog: pytest.LogCaptureFixture) -> None:
+    path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA)
     bad = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
     good = await repo.create_lobby(-6, 0, ANNA, Rules(), 6)
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE games SET rules = '{\"deck_size\": 33' WHERE id = ?", (bad.id,))
+    place.sql("UPDATE games SET rules = '{\"deck_size\": 33' WHERE id = ?", (bad.id,))
     with pytest.raises(CorruptRow, match=f"game {bad.id}"):
         await repo.game(bad.id)
     with caplog.at_level(logging.ERROR):
@@ -472,10 +461,65 @@ async def test_a_corrupt_row_is_reported_and_skipped(tmp_path: Path, caplog: pyt
     await repo.db.close()
 
 
-async def test_bad_default_rules_of_a_chat_fall_back_to_the_defaults(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
+async def test_bad_default_rules_of_a_chat_fall_back_to_the_defaults(place: Place) -> None:
+    path = place.target
     repo = await open_repo(path)
-    with sqlite3.connect(path) as raw:
-        raw.execute("INSERT INTO chats (id, rules) VALUES (-5, '{\"teams\": \"5x5\"}')")
+    place.sql("INSERT INTO chats (id, rules) VALUES (-5, '{\"teams\": \"5x5\"}')")
     assert (await repo.chat(-5)).rules is None
     await repo.db.close()
+
+
+def _previous_release(place: Place, version: int) -> None:
+    """The schema of a release at ``version``, as its own migrations left it (written directly, as it was)."""
+    folder = "migrations" if place.engine == "sqlite" else "migrations_pg"
+    for file in sorted((Path(__file__).parents[2] / "storage" / folder).glob("*.sql")):
+        if int(file.name[:3]) <= version:
+            for statement in file.read_text(encoding="utf-8").split(";\n"):
+                if statement.strip():
+                    place.sql(statement)
+    if place.engine == "sqlite":
+        place.sql(f"PRAGMA user_version = {version}")
+    else:
+        place.sql("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        place.sql("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+
+async def test_a_database_of_the_previous_release_is_migrated_with_its_games(place: Place) -> None:
+    _previous_release(place, 7)
+    place.sql("INSERT INTO users (id, name, updated_at) VALUES (1, 'Anna', 0)")
+    place.sql("INSERT INTO games (chat_id, status, creator_id, rules, max_players, created_at, updated_at) "
+              "VALUES (-1001234567890, 'lobby', 1, '{}', 6, 0, 0)")
+    place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
+    repo = await open_repo(place.target)
+    try:
+        assert await repo.db.version() == 8
+        [game] = (await repo.games_with_status(Status.LOBBY))[0]
+        assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
+        assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
+    finally:
+        await repo.db.close()
+
+
+def test_both_dialects_have_the_same_migrations() -> None:
+    storage = Path(__file__).parents[2] / "storage"
+    assert ([f.name for f in sorted((storage / "migrations").glob("*.sql"))]
+            == [f.name for f in sorted((storage / "migrations_pg").glob("*.sql"))])
+
+
+async def test_both_engines_have_the_same_tables_and_columns(tmp_path: Path) -> None:
+    sqlite = Place("sqlite", tmp_path / "db.sqlite3")
+    await (await open_database(sqlite.target)).close()
+    tables = [r[0] for r in sqlite.sql("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                                       "'sqlite_%' ORDER BY name")]
+    columns = {t: [r[1] for r in sqlite.sql(f"PRAGMA table_info({t})")] for t in tables}
+    for url in postgres_schema("columns"):
+        postgres = Place("postgresql", url)
+        await (await open_database(url)).close()
+        schema = url.rsplit("%3D", 1)[1]
+        found = {t: [r[0] for r in postgres.sql("SELECT column_name FROM information_schema.columns WHERE "
+                                                "table_schema = ? AND table_name = ? ORDER BY ordinal_position",
+                                                (schema, t))] for t in tables}
+        assert found == columns
+        pg_tables = [r[0] for r in postgres.sql("SELECT table_name FROM information_schema.tables WHERE "
+                                                "table_schema = ? ORDER BY table_name", (schema,))]
+        assert pg_tables == sorted([*tables, "schema_version"])

@@ -1,0 +1,41 @@
+"""The two storage engines behind one interface: SQLite (a file, the default) and PostgreSQL (a URL).
+
+``DATABASE_URL=postgresql://…`` selects PostgreSQL; otherwise the SQLite file ``DATABASE_PATH``.
+:class:`storage.repo.Repo` writes one SQL for both; a write's function is given a :class:`SqlConnection`
+(sqlite3's own connection, or :class:`storage.postgres.Connection`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+from storage.db import Database
+from storage.postgres import PostgresDatabase, is_postgres_url
+
+Engine = Database | PostgresDatabase
+SqlRow = Any  # sqlite3.Row or storage.postgres.Row: both read by index and by column name
+
+
+class SqlCursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class SqlConnection(Protocol):
+    def execute(self, sql: str, parameters: Any = ..., /) -> SqlCursor: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> SqlCursor: ...
+
+
+async def open_database(target: str | Path) -> Engine:
+    """Open (and migrate) the database ``target`` names: a ``postgresql://`` URL, or a SQLite file's path.
+    Raises :class:`storage.db.DatabaseError` with one clear line when it cannot be used."""
+    if isinstance(target, str) and is_postgres_url(target):
+        return await PostgresDatabase.open(target)
+    return await Database.open(target)

@@ -1,0 +1,291 @@
+"""One PostgreSQL database through psycopg 3, with the same calls as :class:`storage.db.Database`.
+
+Why psycopg 3 and not asyncpg: the repository writes a move as one function of a plain connection
+(``Database.run``), run on the database's own thread in one trip, and commits are noted in the order they
+happen. psycopg's synchronous connection on one thread of our own keeps that shape exactly, so every
+statement of ``storage/repo.py`` is the same on both engines (``?`` placeholders become ``%s`` here); asyncpg
+would need every write written twice. psycopg also takes ``postgresql://`` URLs as libpq does (``PGPASSWORD``,
+``~/.pgpass``, ``sslmode``), and its binary wheel brings libpq along.
+
+Flags are integer columns on both engines; a Python ``bool`` is sent as 0 or 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from importlib import resources
+from typing import Any, ClassVar, TypeVar
+from urllib.parse import urlsplit
+
+import psycopg
+from psycopg.adapt import Dumper
+from psycopg.rows import RowMaker
+
+from storage.db import DatabaseError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
+
+
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    host = parts.hostname or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    user = f"{parts.username}@" if parts.username else ""
+    return f"{parts.scheme}://{user}{host}{port}{parts.path}"
+
+
+@lru_cache(maxsize=512)
+def _sql(statement: str) -> str:
+    """The repository's SQL (``?`` placeholders, as sqlite3 takes them) in psycopg's form (``%s``)."""
+    return statement.replace("%", "%%").replace("?", "%s")
+
+
+class _BoolAsInt(Dumper):
+    oid = psycopg.postgres.types["int8"].oid
+
+    def dump(self, obj: bool) -> bytes:
+        return b"1" if obj else b"0"
+
+
+class Row(tuple[Any, ...]):
+    """A row read by index or by column name, as ``sqlite3.Row`` is (the first column of a name wins)."""
+
+    __slots__ = ()
+    _index: ClassVar[dict[str, int]] = {}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+@lru_cache(maxsize=256)
+def _row_class(names: tuple[str, ...]) -> type[Row]:
+    index: dict[str, int] = {}
+    for i, name in enumerate(names):
+        index.setdefault(name, i)
+    return type("Row", (Row,), {"__slots__": (), "_index": index})
+
+
+def _rows(cursor: psycopg.Cursor[Any]) -> RowMaker[Row]:
+    names = tuple(c.name for c in cursor.description or ())
+    return _row_class(names)
+
+
+class Cursor:
+    """What a statement gave: its rows (read at once, on the database's thread) and the rows it changed."""
+
+    def __init__(self, rows: list[Row], rowcount: int) -> None:
+        self.rows = rows
+        self.rowcount = rowcount
+
+    def fetchall(self) -> list[Row]:
+        return self.rows
+
+    def fetchone(self) -> Row | None:
+        return self.rows[0] if self.rows else None
+
+    def __iter__(self) -> Any:
+        return iter(self.rows)
+
+
+class Connection:
+    """The connection a write's function is given (``Database.run``): sqlite3's calls, on PostgreSQL."""
+
+    def __init__(self, conn: psycopg.Connection[Row]) -> None:
+        self.raw = conn
+        self.trace: Callable[[str], Any] | None = None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        if self.trace is not None:
+            self.trace(sql)
+        cur = self.raw.execute(_sql(sql), tuple(params))
+        return Cursor(cur.fetchall() if cur.description else [], cur.rowcount)
+
+    def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> Cursor:
+        rows = [tuple(p) for p in seq]
+        if self.trace is not None:  # once per statement run, as sqlite3 calls it
+            for _ in rows:
+                self.trace(sql)
+        with self.raw.cursor() as cur:
+            cur.executemany(_sql(sql), rows)
+            return Cursor([], cur.rowcount)
+
+
+class _AsyncConnection:
+    """The connection inside :meth:`PostgresDatabase.write`: each call one trip to the database's thread."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        return await self.db._call(lambda conn: conn.execute(sql, params))
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return (await self.execute(sql, params)).rows
+
+
+def _migrations() -> list[tuple[int, str]]:
+    found = []
+    for entry in resources.files("storage.migrations_pg").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:3].isdigit():
+            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class PostgresDatabase:
+    """One connection in autocommit mode, used from one thread of its own, so that calls run in the order
+    made; writes go through :meth:`write`, :meth:`run` or :meth:`write_one`, one transaction at a time."""
+
+    engine = "postgresql"
+
+    def __init__(self, conn: psycopg.Connection[Row], url: str) -> None:
+        self.conn = Connection(conn)
+        self.url = url
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Connect, migrate. Raises DatabaseError with one clear line when the server cannot be used."""
+        def connect() -> psycopg.Connection[Row]:
+            conn = psycopg.connect(url, autocommit=True, row_factory=_rows, connect_timeout=10)
+            conn.adapters.register_dumper(bool, _BoolAsInt)
+            return conn
+
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(None, connect)
+        except psycopg.Error as e:
+            problem = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise DatabaseError(f"the database {shown(url)} cannot be reached: {problem}") from None
+        db = cls(conn, url)
+        try:
+            await db.migrate()
+        except psycopg.Error as e:
+            await db.close()
+            raise DatabaseError(f"the database {shown(url)} cannot be used: {str(e).strip()}") from None
+        return db
+
+    async def close(self) -> None:
+        await self._call(lambda conn: conn.raw.close())
+        self._thread.shutdown(wait=True)
+
+    async def _call(self, work: Callable[[Connection], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, self.conn)
+
+    async def migrate(self) -> None:
+        """Apply every migration newer than the stored version, each in its own transaction, with the other
+        processes kept out while it runs (they find it done and apply nothing)."""
+        await self._call(lambda conn: conn.raw.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
+        for number, sql in _migrations():
+            def step(conn: Connection, number: int = number, sql: str = sql) -> bool:
+                with conn.raw.transaction():
+                    conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATIONS_LOCK,))
+                    if _stored_version(conn) >= number:
+                        return False
+                    for statement in sql.split(";\n"):
+                        if statement.strip():
+                            conn.raw.execute(statement.encode())  # no parameters: % is no placeholder
+                    conn.raw.execute("DELETE FROM schema_version")
+                    conn.raw.execute("INSERT INTO schema_version (version) VALUES (%s)", (number,))
+                    return True
+
+            if await self._call(step):
+                log.info("database migrated to version %d", number)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[_AsyncConnection]:
+        """``BEGIN`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
+        async with self._write_lock:
+            await self._call(lambda conn: conn.raw.execute("BEGIN"))
+            try:
+                yield _AsyncConnection(self)
+            except BaseException:
+                await self._call(lambda conn: conn.raw.execute("ROLLBACK"))
+                raise
+            await self._call(lambda conn: conn.raw.execute("COMMIT"))
+
+    def locked(self) -> asyncio.Lock:
+        return self._write_lock
+
+    async def run(self, work: Callable[[Connection], T], then: Callable[[T], None] | None = None) -> T:
+        async with self._write_lock:
+            queued = await self.queue(work, then)
+        return await asyncio.shield(queued)
+
+    async def queue(self, work: Callable[[Connection], T],
+                    then: Callable[[T], None] | None = None) -> asyncio.Future[T]:
+        """As :meth:`storage.db.Database.queue`: ``work`` runs in one transaction on the database's thread, in
+        the order queued; ``then`` gets its result in the event loop once committed, in the order of commits."""
+        assert self._write_lock.locked(), "a write is queued in the writes' turn (Database.locked)"
+
+        def transaction(conn: Connection) -> T:
+            with conn.raw.transaction():
+                return work(conn)
+
+        queued: asyncio.Future[T] = asyncio.get_running_loop().run_in_executor(self._thread, transaction, self.conn)
+        if then is not None:
+            def committed(done: asyncio.Future[T]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    then(done.result())
+            queued.add_done_callback(committed)
+        return queued
+
+    async def write_one(self, sql: str, params: Iterable[Any] = (),
+                        then: Callable[[list[Row]], None] | None = None) -> list[Row]:
+        values = tuple(params)
+
+        def statement(conn: Connection) -> list[Row]:
+            return conn.execute(sql, values).rows
+
+        async with self._write_lock:
+            queued = await self.queue(statement, then)
+        return await asyncio.shield(queued)
+
+    async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        rows = await self.all(sql, params)
+        return rows[0] if rows else None
+
+    async def all(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        values = tuple(params)
+        return await self._call(lambda conn: conn.execute(sql, values).rows)
+
+    async def version(self) -> int:
+        return await self._call(_stored_version)
+
+    async def trace(self, callback: Callable[[str], Any] | None) -> None:
+        """``callback`` gets every statement of the repository run from now on (None: no more)."""
+        self.conn.trace = callback
+
+    # the few places where the two dialects differ (storage/repo.py)
+    @staticmethod
+    def json_text(column: str, key: str) -> str:
+        return f"({column}::json ->> '{key}')"
+
+    @staticmethod
+    def joined(expression: str) -> str:
+        return f"string_agg(({expression})::text, ',')"
+
+    integrity_errors: tuple[type[Exception], ...] = (psycopg.IntegrityError,)
+
+
+def _stored_version(conn: Connection) -> int:
+    row = conn.raw.execute("SELECT max(version) FROM schema_version").fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
