@@ -1,5 +1,9 @@
 """Where a test keeps its database: a SQLite file of its own, or a PostgreSQL schema of its own.
 
+The storage tests take :func:`place` and run on both. The end-to-end tests name a SQLite file, and with
+``TEST_ENGINE=postgresql`` (``.ci/run``'s second pass) :func:`place_of` turns each file into a schema of its own
+instead, the same schema whenever the same file is named (a bot restarted on it finds its games).
+
 The PostgreSQL server is ``TEST_DATABASE_URL`` (default: the machine's, ``postgresql://postgres@127.0.0.1:5432/
 test``). Where none answers, its tests are skipped with a line saying how to run them; with
 ``REQUIRE_POSTGRES=1`` (``.ci/run`` sets it) they fail instead.
@@ -7,6 +11,7 @@ test``). Where none answers, its tests are skipped with a line saying how to run
 
 from __future__ import annotations
 
+import atexit
 import os
 import sqlite3
 import uuid
@@ -16,9 +21,11 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg.rows import dict_row
 
 POSTGRES = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 ENGINES = ("sqlite", "postgresql")
+ENGINE = os.environ.get("TEST_ENGINE", "sqlite")  # the end-to-end tests' engine
 
 
 class Place:
@@ -38,6 +45,25 @@ class Place:
             cur = pg.execute(statement.replace("?", "%s"), params)  # type: ignore[arg-type]
             return [tuple(r) for r in cur.fetchall()] if cur.description else []
 
+    def dicts(self, statement: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        """:meth:`sql`, each row a dict by column name."""
+        if self.engine == "sqlite":
+            with sqlite3.connect(self.target) as db:
+                db.row_factory = sqlite3.Row
+                return [dict(r) for r in db.execute(statement, params).fetchall()]
+        with psycopg.connect(str(self.target), autocommit=True, row_factory=dict_row) as pg:
+            return list(pg.execute(statement.replace("?", "%s"), params).fetchall())  # type: ignore[arg-type]
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The bot's settings that put its database here."""
+        return {"database_path": self.target} if self.engine == "sqlite" else {"database_url": str(self.target)}
+
+    @property
+    def environment(self) -> dict[str, str]:
+        """The same, as a bot process started by a test reads them."""
+        return {k.upper(): str(v) for k, v in self.settings.items()}
+
     def crash_script(self, statements: list[str]) -> str:
         """A Python program that opens a transaction, runs ``statements`` and dies before committing."""
         if self.engine == "sqlite":
@@ -51,21 +77,39 @@ class Place:
         return "\n".join(lines)
 
 
+_SCHEMAS: dict[str, str] = {}  # a SQLite file's path -> its PostgreSQL URL (TEST_ENGINE=postgresql)
+
+
+def place_of(path: Path) -> Place:
+    """Where the end-to-end tests keep the database they name by the SQLite file ``path``."""
+    if ENGINE != "postgresql":
+        return Place("sqlite", path)
+    key = str(path)
+    if key not in _SCHEMAS:
+        schemas = postgres_schema("e2e")
+        _SCHEMAS[key] = next(schemas)
+        atexit.register(lambda: next(schemas, None))  # dropped when the test process ends
+    return Place("postgresql", _SCHEMAS[key])
+
+
 def postgres_schema(name: str) -> Iterator[str]:
     """A URL of ``POSTGRES`` whose tables live in a new schema (dropped afterwards)."""
+    schema = f"t_{name}_{uuid.uuid4().hex[:10]}"
     try:
-        admin = psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5)
+        _admin(f'CREATE SCHEMA "{schema}"')
     except psycopg.OperationalError as e:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {POSTGRES} does not answer: {e}")
         pytest.skip(f"no PostgreSQL at {POSTGRES}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
-    schema = f"t_{name}_{uuid.uuid4().hex[:10]}"
-    with admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')  # type: ignore[arg-type]
-        try:
-            yield f"{POSTGRES}{'&' if '?' in POSTGRES else '?'}options=-csearch_path%3D{schema}"
-        finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')  # type: ignore[arg-type]
+    try:
+        yield f"{POSTGRES}{'&' if '?' in POSTGRES else '?'}options=-csearch_path%3D{schema}"
+    finally:
+        _admin(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def _admin(statement: str) -> None:
+    with psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5) as admin:
+        admin.execute(statement)  # type: ignore[arg-type]
 
 
 @pytest.fixture(params=ENGINES)

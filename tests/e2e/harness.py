@@ -18,6 +18,7 @@ from bot.i18n import translator
 from bot.service import GameService
 from bot.settings import load_settings
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
+from tests.places import place_of
 
 
 class BotProcess:
@@ -26,11 +27,15 @@ class BotProcess:
     running: ClassVar[set[BotProcess]] = set()  # started and not stopped: a failed test's bot is stopped for it
 
     def __init__(self, fake: FakeTelegram, database: Path, clock: Clock | None = None, **settings: Any) -> None:
+        """``database``: a SQLite file, or with TEST_ENGINE=postgresql the schema that stands for it
+        (``tests.places.place_of``)."""
         self.fake = fake
         self.clock = clock
+        self.place = place_of(database)
         options: dict[str, Any] = {"default_language": "en", "poll_timeout": 1, "group_edits_per_minute": 6000,
-                                   "sends_per_second": 1000, "private_sends_per_second": 1000, **settings}
-        self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, database_path=database, **options)
+                                   "sends_per_second": 1000, "private_sends_per_second": 1000,
+                                   "database_path": database, **self.place.settings, **settings}
+        self.settings = load_settings(bot_token=TOKEN, telegram_api_url=fake.url, **options)
         self.app: Application | None = None  # type: ignore[type-arg]
 
     @property
@@ -240,12 +245,8 @@ class Table:
 
     def stored(self, database: Path) -> dict[str, Any]:
         """The newest game row of this group, as stored."""
-        import sqlite3
-
-        with sqlite3.connect(database) as db:
-            db.row_factory = sqlite3.Row
-            row = db.execute("SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (self.group,)).fetchone()
-        return dict(row) if row is not None else {}
+        rows = place_of(database).dicts("SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (self.group,))
+        return rows[0] if rows else {}
 
     async def _wait_change(self, message: Message, seen: int) -> None:
         with contextlib.suppress(TimeoutError):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from pathlib import Path
 
 from durak import State
@@ -13,11 +12,11 @@ from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_forged_presses import toast
 from tests.fake_telegram import FakeTelegram
+from tests.places import place_of
 
 
 def rows(database: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(database) as db:
-        return list(db.execute(sql).fetchall())
+    return place_of(database).sql(sql)
 
 
 async def add_computer(table: Table, creator: int, label: str) -> None:

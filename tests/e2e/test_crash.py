@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,6 +22,7 @@ from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
+from tests.places import place_of
 
 
 class BotProgram:
@@ -34,10 +34,11 @@ class BotProgram:
         self.proc: asyncio.subprocess.Process | None = None
         (folder / ".env").write_text(f"BOT_TOKEN={TOKEN}\nTELEGRAM_API_URL={fake.url}\nPOLL_TIMEOUT=1\n"
                                      "DEFAULT_LANGUAGE=en\nGROUP_EDITS_PER_MINUTE=6000\nSENDS_PER_SECOND=1000\n")
-        self.database = folder / "durak.sqlite3"
+        self.place = place_of(folder / "durak.sqlite3")
 
     async def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL")}
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL")} | self.place.environment
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
                                                          stdout=asyncio.subprocess.DEVNULL,
                                                          stderr=asyncio.subprocess.DEVNULL)
@@ -63,8 +64,7 @@ class BotProgram:
             await self.proc.wait()
 
     def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.database) as db:
-            return list(db.execute(sql, params).fetchall())
+        return self.place.sql(sql, params)
 
 
 @pytest.fixture

@@ -9,13 +9,15 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.conftest import GROUP
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 
 def env(**values: str) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if k not in (
-        "BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "STARTUP_RETRIES")}
+        "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "STARTUP_RETRIES")}
     return {**clean, **values}
 
 
@@ -54,6 +56,7 @@ async def test_the_bot_runs_from_its_env_file_and_stops_cleanly(fake: FakeTelegr
     assert (tmp_path / "durak.sqlite3").exists(), "the database is created on first start"
 
 
+@pytest.mark.sqlite_only
 async def test_a_corrupt_database_ends_the_start_with_one_line(tmp_path: Path) -> None:
     (tmp_path / "durak.sqlite3").write_bytes(b"SQLite format 3\x00" + b"\x13" * 4000)
     code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL="http://127.0.0.1:9")
@@ -62,6 +65,21 @@ async def test_a_corrupt_database_ends_the_start_with_one_line(tmp_path: Path) -
     assert len(err.strip().splitlines()) == 1, err
 
 
+async def test_a_postgresql_server_that_does_not_answer_ends_the_start_with_one_line(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL="http://127.0.0.1:9",
+                          DATABASE_URL="postgresql://durak:secret@127.0.0.1:9/durak")
+    assert code == 3, err
+    assert err.startswith("durak-bot cannot start: the database postgresql://durak@127.0.0.1:9/durak cannot be "
+                          "reached"), err
+    assert "secret" not in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+async def test_a_database_url_that_is_not_postgresql_is_refused_with_one_line(tmp_path: Path) -> None:
+    code, err = await run(tmp_path, BOT_TOKEN=TOKEN, DATABASE_URL="mysql://127.0.0.1/durak")
+    assert code != 0 and "DATABASE_URL must be a postgresql:// URL" in err and "Traceback" not in err, err
+
+
+@pytest.mark.sqlite_only
 async def test_a_read_only_database_ends_the_start_with_one_line(tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
     with sqlite3.connect(database) as db:

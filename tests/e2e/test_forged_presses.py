@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +14,13 @@ from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram, Message
+from tests.places import place_of
 
 OTHER_GROUP = -2002
 
 
 def rows(database: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(database) as db:
-        return list(db.execute(sql, params).fetchall())
+    return place_of(database).sql(sql, params)
 
 
 async def finished_game(fake: FakeTelegram, bot: BotProcess, players: int = 2) -> Table:

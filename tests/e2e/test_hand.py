@@ -7,19 +7,20 @@ from pathlib import Path
 
 from durak import Rules, apply, attack, position
 from durak.cards import parse_card
-from storage.db import Database
+from storage.engines import open_database
 from storage.models import Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP, NAMES
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram, Message
+from tests.places import place_of
 
 
 async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[str]], lead: list[str],
                           rules: Rules | None = None, stock: tuple[str, ...] = ("AC", "KC", "QH")) -> None:
     """A game in the database whose attacker (seat 0, Anna; then Boris, Vera…) has just led ``lead``
     (nothing if empty), as a restart finds it."""
-    repo = Repo(await Database.open(database))
+    repo = Repo(await open_database(place_of(database).target))
     users = [User(101 + i, NAMES[i]) for i in range(len(hands))]
     for user in users:
         await repo.save_user(user, private_chat=True)

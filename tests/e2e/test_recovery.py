@@ -22,6 +22,7 @@ from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
+from tests.places import place_of
 
 
 def moves(table: Table, database: Path) -> int:
@@ -106,8 +107,7 @@ async def test_a_stale_copy_of_the_game_is_reloaded_and_the_press_decided_again(
     table = await started_table(fake, bot)
     database = bot.settings.database_path
     def bump() -> None:  # the stored row moves on without the bot's copy (off the event loop: it may wait)
-        with sqlite3.connect(database) as db:
-            db.execute("UPDATE games SET version = version + 1")
+        place_of(database).sql("UPDATE games SET version = version + 1")
 
     await asyncio.to_thread(bump)
     attacker = leader(table, database)
@@ -126,8 +126,7 @@ async def test_a_500_while_dealing_is_retried_and_the_player_stays_in(fake: Fake
     fake.fail("sendMessage", times=2)  # the first hand (and its first retry) hit a server error
     await table.press(101, table.lobby(), "Start")
     await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players), 20)
-    with sqlite3.connect(bot.settings.database_path) as db:
-        assert [a for (a,) in db.execute("SELECT away FROM seats")] == [0, 0], "nobody was marked unreachable"
+    assert [a for (a,) in bot.place.sql("SELECT away FROM seats")] == [0, 0], "nobody was marked unreachable"
     assert not any("can't reach" in m.text for m in table.group_messages())
 
 
@@ -145,6 +144,7 @@ async def timed_bot(fake: FakeTelegram, tmp_path: Path, clock: ManualClock) -> A
     await process.stop()
 
 
+@pytest.mark.sqlite_only  # SQLite's busy timeout: PostgreSQL waits for a lock instead of failing
 async def test_a_timer_that_fails_once_is_picked_up_by_the_sweep(fake: FakeTelegram, timed_bot: BotProcess,
                                                                   clock: ManualClock) -> None:
     table = await started_table(fake, timed_bot)

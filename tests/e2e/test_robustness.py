@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import time
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
+from tests.places import place_of
 
 
 def moves(table: Table, database: Path) -> int:
@@ -186,8 +186,7 @@ async def test_a_corrupt_game_row_is_closed_with_a_log_line(fake: FakeTelegram, 
     table = Table(fake, GROUP, [101, 102])
     await table.newgame(101)
     await first.stop()
-    with sqlite3.connect(database) as raw:
-        raw.execute("UPDATE games SET rules = 'not json'")
+    place_of(database).sql("UPDATE games SET rules = 'not json'")
     second = BotProcess(fake, database)
     with caplog.at_level(logging.ERROR):
         await second.start()

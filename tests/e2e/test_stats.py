@@ -10,12 +10,13 @@ from pathlib import Path
 import matplotlib.image
 
 from durak import Rules
-from storage.db import Database
+from storage.engines import open_database
 from storage.models import RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
+from tests.places import place_of
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -79,7 +80,7 @@ async def test_scoring_is_chosen_by_admins(fake: FakeTelegram, bot: BotProcess) 
 
 async def test_the_leaderboard_has_pages_of_ten(fake: FakeTelegram, tmp_path: Path) -> None:
     database = tmp_path / "durak.sqlite3"
-    repo = Repo(await Database.open(database))
+    repo = Repo(await open_database(place_of(database).target))
     users = [User(1000 + i, f"Player{i:02d}") for i in range(13)]
     for user in users:
         await repo.save_user(user)

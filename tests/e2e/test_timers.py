@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -34,10 +33,7 @@ async def timed_bot(fake: FakeTelegram, tmp_path: Path, clock: ManualClock) -> A
 
 
 def row(bot: BotProcess) -> dict[str, Any]:
-    with sqlite3.connect(bot.settings.database_path) as db:
-        db.row_factory = sqlite3.Row
-        found = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        return dict(found)
+    return bot.place.dicts("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
 
 
 def state(bot: BotProcess) -> State:
@@ -45,8 +41,7 @@ def state(bot: BotProcess) -> State:
 
 
 def away(bot: BotProcess) -> dict[int, int]:
-    with sqlite3.connect(bot.settings.database_path) as db:
-        return dict(db.execute("SELECT seat, away FROM seats WHERE game_id = (SELECT MAX(id) FROM games)"))
+    return dict(bot.place.sql("SELECT seat, away FROM seats WHERE game_id = (SELECT MAX(id) FROM games)"))
 
 
 async def settle(bot: BotProcess) -> None:
@@ -164,8 +159,7 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     await fake.wait_for(lambda: away(timed_bot)[1] == 2)
     table.players = [101, 103]
     await table.play_to_the_end()
-    with sqlite3.connect(timed_bot.settings.database_path) as db:
-        loser, left = db.execute("SELECT loser, left_game FROM game_results WHERE seat = 1").fetchone()
+    [(loser, left)] = timed_bot.place.sql("SELECT loser, left_game FROM game_results WHERE seat = 1")
     assert (loser, left) == (1, 1)
     await settle(timed_bot)
     # what the players read says so too: no place for Boris, whatever the computer made of his seat (issue 23)
@@ -205,8 +199,7 @@ async def test_stop_by_the_creator_or_an_admin(fake: FakeTelegram, timed_bot: Bo
     await fake.send_text(101, GROUP, "/stop")
     await fake.wait_for(lambda: "stopped by Anna. No result is recorded." in table.group_messages()[0].text)
     assert row(timed_bot)["status"] == "cancelled"
-    with sqlite3.connect(timed_bot.settings.database_path) as db:
-        assert db.execute("SELECT COUNT(*) FROM game_results").fetchone()[0] == 0
+    assert timed_bot.place.sql("SELECT COUNT(*) FROM game_results")[0][0] == 0
 
 
 async def test_stop_by_an_admin_who_is_not_the_creator(fake: FakeTelegram, timed_bot: BotProcess) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
+from typing import Any
 
 import pytest
 
@@ -18,27 +18,22 @@ from tests.fake_telegram import FakeTelegram
 CARD = re.compile("(10|[2-9JQKA])(♠️|♣️|♦\ufe0f|♥\ufe0f)")
 
 
-def stored_game(bot: BotProcess) -> sqlite3.Row:
-    with sqlite3.connect(bot.settings.database_path) as db:
-        db.row_factory = sqlite3.Row
-        row = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        assert row is not None
-        return row
+def stored_game(bot: BotProcess) -> dict[str, Any]:
+    [row] = bot.place.dicts("SELECT * FROM games ORDER BY id DESC LIMIT 1")
+    return row
 
 
 def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: int) -> None:
     row = stored_game(bot)
     assert row["status"] == "finished"
-    with sqlite3.connect(bot.settings.database_path) as db:
-        results = db.execute("SELECT seat, place, loser FROM game_results WHERE game_id = ?", (row["id"],)).fetchall()
+    results = bot.place.sql("SELECT seat, place, loser FROM game_results WHERE game_id = ?", (row["id"],))
     assert len(results) == players
     table_message = next(m for m in table.group_messages() if m.message_id == row["message_id"])
     assert "Waiting for" not in table_message.text, "the table shows the final state"
     # no group message ever showed a card before it was public
     state = State.from_json(json.loads(row["state"]))
-    with sqlite3.connect(bot.settings.database_path) as db:
-        log = [json.loads(e) for (e,) in db.execute("SELECT event FROM game_events WHERE game_id = ? ORDER BY n",
-                                                     (row["id"],))]
+    log = [json.loads(e) for (e,) in bot.place.sql("SELECT event FROM game_events WHERE game_id = ? ORDER BY n",
+                                                    (row["id"],))]
     assert log and json.loads(row["log"]) == [], "the log is appended as events, not rewritten in the games row"
     shown = {card_text(parse_card(c)) for event in log for c in event.get("c", [])}
     # the face-up card is public: "(under the stock: K♦️)", without the closing bracket
