@@ -17,7 +17,8 @@ from tests.fake_telegram import TOKEN, FakeTelegram
 
 def env(**values: str) -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if k not in (
-        "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "STARTUP_RETRIES")}
+        "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_SECRET",
+        "STARTUP_RETRIES")}
     return {**clean, **values}
 
 
