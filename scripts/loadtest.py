@@ -25,6 +25,8 @@ as the bot's).
 game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
 the first frame each page of its game got after it (p50/p95/p99). ``--python`` runs the bot with
 another interpreter (a venv with the compiled build: ``DURAK_COMPILE=1 pip install .``).
+``--database-url postgresql://…`` runs the bot on that PostgreSQL server (in a schema of its own, dropped at
+the end) instead of a SQLite file, and prints the server's CPU per accepted press beside the bot's.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ import contextlib
 import json
 import os
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -52,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.e2e.harness import Table, playable
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
+from tests.places import Place, postgres_schema
 
 PATIENCE = 30.0  # seconds a player waits for his message to change after a press before he looks again
 WATCH = 180.0  # seconds a move is watched for: not shown by then (or by the end of the run's tail) is never shown
@@ -82,6 +84,17 @@ class Stats:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU of every PostgreSQL server process on this machine (its backends serve the bot's connection)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            text = stat.read_text()
+            if text.split("(", 1)[1].startswith("postgres"):
+                total += cpu_seconds(int(stat.parent.name))
+    return total
 
 
 def rss_mb(pid: int) -> float:
@@ -277,12 +290,11 @@ def picks(inside: dict[str, Any]) -> int:
     return int(by_verb(inside, "handler_seconds").get("PICK", {}).get("n", 0))
 
 
-def applied_moves(database: Path) -> tuple[int, int]:
+def applied_moves(place: Place) -> tuple[int, int]:
     """Moves applied in all games, and those the turn timer made."""
-    with sqlite3.connect(database) as db:
-        rows = db.execute("SELECT state FROM games WHERE state IS NOT NULL").fetchall()
-        timed_out = db.execute("SELECT COUNT(*) FROM game_events WHERE event LIKE '%\"by\":\"timeout\"%'").fetchone()
-    return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows), int(timed_out[0])
+    rows = place.sql("SELECT state FROM games WHERE state IS NOT NULL")
+    timed_out = [r for (r,) in place.sql("SELECT event FROM game_events") if '"by":"timeout"' in r]
+    return sum(int(json.loads(state).get("moves", 0)) for (state,) in rows), len(timed_out)
 
 
 def by_verb(inside: dict[str, Any], key: str) -> dict[str, dict[str, float]]:
@@ -301,7 +313,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
-              warmup: float = 0.0, computer_every: int = 1) -> dict[str, Any]:
+              warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -309,7 +321,9 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         fake.overall_rate, fake.overall_burst = 30.0, 30
     await fake.start()
     folder = Path(tempfile.mkdtemp(prefix="durak-load-"))
-    env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "DATABASE_PATH": str(folder / "db.sqlite3"),
+    schemas = postgres_schema("load", database_url) if database_url else None  # a schema of its own on that server
+    place = Place("postgresql", next(schemas)) if schemas else Place("sqlite", folder / "db.sqlite3")
+    env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, **place.environment,
            "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
            "METRICS_FILE": str(folder / "metrics.json"),
            "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000",
@@ -331,7 +345,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
         stats = Stats(track_lag=limited)
         calls_before = len(fake.calls)
-        cpu_before = cpu_seconds(proc.pid)
+        cpu_before, postgres_before = cpu_seconds(proc.pid), postgres_cpu_seconds()
         started = time.monotonic()
         stop_at = started + seconds
         memory: list[float] = []
@@ -353,6 +367,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
                                      pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(proc.pid) - cpu_before
+        postgres_cpu = postgres_cpu_seconds() - postgres_before if schemas else 0.0
         if stats.watching:  # the moves made before the players stopped: shown by the end of a tail, or never
             await asyncio.wait(set(stats.watching), timeout=TAIL)
             for watcher in list(stats.watching):
@@ -372,7 +387,9 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             proc.kill()
         await proc.wait()
         await fake.stop()
-    moves, timed_out = applied_moves(folder / "db.sqlite3")
+    moves, timed_out = applied_moves(place)
+    if schemas:
+        next(schemas, None)  # the schema is dropped
     inside = json.loads((folder / "metrics.json").read_text()) if (folder / "metrics.json").exists() else {}
     presses = len(stats.latency)
     result = {
@@ -390,6 +407,9 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "handler_before_answer_ms_by_press": by_verb(inside, "decide_seconds"),
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
+        "database": place.engine,
+        # PostgreSQL's own server processes, besides the bot's (0 with SQLite: it runs inside the bot)
+        "postgres_cpu_ms_per_accepted_press": round(postgres_cpu * 1000 / max(stats.accepted, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
         "sql_per_move_by_kind": {k: round(n / max(moves, 1), 1)
                                  for k, n in list(inside.get("statement_kinds", {}).items())[:8]},
@@ -456,11 +476,13 @@ def main() -> None:
                         help="the interpreter that runs the bot: a venv with the compiled build, say")
     parser.add_argument("--warmup", type=float, default=0.0,
                         help="with --limited: seconds before the moves are watched (the groups' arrivals: 0.4 s each)")
+    parser.add_argument("--database-url", help="run the bot on this PostgreSQL server (a schema of its own) instead "
+                        "of a SQLite file")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
-                             args.computer_every))
+                             args.computer_every, args.database_url))
     if args.json:
         print(json.dumps(result))
         return

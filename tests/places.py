@@ -92,23 +92,23 @@ def place_of(path: Path) -> Place:
     return Place("postgresql", _SCHEMAS[key])
 
 
-def postgres_schema(name: str) -> Iterator[str]:
-    """A URL of ``POSTGRES`` whose tables live in a new schema (dropped afterwards)."""
+def postgres_schema(name: str, server: str = POSTGRES) -> Iterator[str]:
+    """A URL of ``server`` whose tables live in a new schema (dropped afterwards)."""
     schema = f"t_{name}_{uuid.uuid4().hex[:10]}"
     try:
-        _admin(f'CREATE SCHEMA "{schema}"')
+        _admin(server, f'CREATE SCHEMA "{schema}"')
     except psycopg.OperationalError as e:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {POSTGRES} does not answer: {e}")
-        pytest.skip(f"no PostgreSQL at {POSTGRES}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
+            pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {server} does not answer: {e}")
+        pytest.skip(f"no PostgreSQL at {server}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
     try:
-        yield f"{POSTGRES}{'&' if '?' in POSTGRES else '?'}options=-csearch_path%3D{schema}"
+        yield f"{server}{'&' if '?' in server else '?'}options=-csearch_path%3D{schema}"
     finally:
-        _admin(f'DROP SCHEMA "{schema}" CASCADE')
+        _admin(server, f'DROP SCHEMA "{schema}" CASCADE')
 
 
-def _admin(statement: str) -> None:
-    with psycopg.connect(POSTGRES, autocommit=True, connect_timeout=5) as admin:
+def _admin(server: str, statement: str) -> None:
+    with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
         admin.execute(statement)  # type: ignore[arg-type]
 
 
