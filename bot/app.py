@@ -99,6 +99,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data["db"] = db
+        await db.claim()
         metrics = Metrics(settings.metrics_file)
         app.bot_data["metrics"] = metrics
         if metrics.on:

@@ -192,6 +192,10 @@ class Database:
         row = await self.one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
+    async def claim(self) -> None:
+        """PostgreSQL's refuses a second bot process (``storage.postgres.PostgresDatabase.claim``); a file is not
+        claimed: one process per file is the operator's care, as before (the Docker image runs one)."""
+
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement run from now on (None: no more)."""
         await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as in sqlite3

@@ -31,6 +31,7 @@ from storage.db import DatabaseError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
+OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that serves the schema (PostgresDatabase.claim)
 
 
 def is_postgres_url(target: str) -> bool:
@@ -269,6 +270,19 @@ class PostgresDatabase:
 
     async def version(self) -> int:
         return await self._call(_stored_version)
+
+    async def claim(self) -> None:
+        """Make this process the one bot serving the database, for as long as its connection lives (a process
+        that dies lets go with it). Several processes would each keep their own copy of the messages owed and
+        their own timers, and send twice: until they can share them, a second one is refused at its start."""
+        def take(conn: Connection) -> bool:
+            row = conn.raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (OWNER_LOCK,)
+                                   ).fetchone()
+            return bool(row and row[0])
+
+        if not await self._call(take):
+            raise DatabaseError(f"the database {shown(self.url)} is in use by another durak-bot process: run one "
+                                "process per database")
 
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement of the repository run from now on (None: no more)."""

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess
 from tests.fake_telegram import TOKEN, FakeTelegram
+from tests.places import postgres_schema
 
 
 def env(**values: str) -> dict[str, str]:
@@ -133,3 +135,24 @@ async def test_a_webhook_secret_telegram_would_refuse_stops_the_start(tmp_path: 
                           WEBHOOK_SECRET="a-long-random-string   (required with WEBHOOK_URL)")
     assert code == 2
     assert "WEBHOOK_SECRET may hold only the characters" in err
+
+
+async def test_a_second_bot_process_on_the_same_postgresql_database_is_refused(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    """Until several processes share the messages owed and the timers, a second one would send everything
+    twice: it stops at its start with one line, and the first goes on serving the groups."""
+    for url in postgres_schema("two"):
+        first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
+        await first.start()
+        try:
+            code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
+                                  POLL_TIMEOUT="1")
+            assert code == 3, err
+            assert "is in use by another durak-bot process" in err and len(err.strip().splitlines()) == 1, err
+            await fake.send_text(101, GROUP, "/newgame")
+            await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
+        finally:
+            await first.stop()
+        second = BotProcess(fake, tmp_path / "second.sqlite3", database_url=url)
+        await second.start()  # the first one gone, its claim went with its connection
+        await second.stop()
