@@ -118,6 +118,12 @@ class Connection:
         cur = self.raw.execute(_sql(sql), tuple(params))
         return Cursor(cur.fetchall() if cur.description else [], cur.rowcount)
 
+    def control(self, statement: str) -> None:
+        """BEGIN, COMMIT or ROLLBACK: traced as sqlite3 traces them, so both engines count the same statements."""
+        if self.trace is not None:
+            self.trace(statement)
+        self.raw.execute(statement)
+
     def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> Cursor:
         rows = [tuple(p) for p in seq]
         if self.trace is not None:  # once per statement run, as sqlite3 calls it
@@ -215,13 +221,13 @@ class PostgresDatabase:
     async def write(self) -> AsyncIterator[_AsyncConnection]:
         """``BEGIN`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
         async with self._write_lock:
-            await self._call(lambda conn: conn.raw.execute("BEGIN"))
+            await self._call(lambda conn: conn.control("BEGIN"))
             try:
                 yield _AsyncConnection(self)
             except BaseException:
-                await self._call(lambda conn: conn.raw.execute("ROLLBACK"))
+                await self._call(lambda conn: conn.control("ROLLBACK"))
                 raise
-            await self._call(lambda conn: conn.raw.execute("COMMIT"))
+            await self._call(lambda conn: conn.control("COMMIT"))
 
     def locked(self) -> asyncio.Lock:
         return self._write_lock
@@ -238,10 +244,21 @@ class PostgresDatabase:
         assert self._write_lock.locked(), "a write is queued in the writes' turn (Database.locked)"
 
         def transaction(conn: Connection) -> T:
-            with conn.raw.transaction():
-                return work(conn)
+            conn.control("BEGIN")
+            try:
+                result = work(conn)
+                conn.control("COMMIT")
+            except BaseException:
+                if conn.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.control("ROLLBACK")  # a COMMIT that failed may leave it open too
+                raise
+            return result
 
-        queued: asyncio.Future[T] = asyncio.get_running_loop().run_in_executor(self._thread, transaction, self.conn)
+        return self._submit(transaction, then)
+
+    def _submit(self, work: Callable[[Connection], T], then: Callable[[T], None] | None) -> asyncio.Future[T]:
+        """``work`` on the database's thread, after everything submitted before; ``then`` as :meth:`queue`."""
+        queued: asyncio.Future[T] = asyncio.get_running_loop().run_in_executor(self._thread, work, self.conn)
         if then is not None:
             def committed(done: asyncio.Future[T]) -> None:
                 if not done.cancelled() and done.exception() is None:
@@ -253,11 +270,11 @@ class PostgresDatabase:
                         then: Callable[[list[Row]], None] | None = None) -> list[Row]:
         values = tuple(params)
 
-        def statement(conn: Connection) -> list[Row]:
+        def statement(conn: Connection) -> list[Row]:  # one statement: a transaction by itself (autocommit)
             return conn.execute(sql, values).rows
 
         async with self._write_lock:
-            queued = await self.queue(statement, then)
+            queued = self._submit(statement, then)
         return await asyncio.shield(queued)
 
     async def one(self, sql: str, params: Iterable[Any] = ()) -> Row | None:

@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -102,9 +103,18 @@ def postgres_schema(name: str, server: str = POSTGRES) -> Iterator[str]:
             pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {server} does not answer: {e}")
         pytest.skip(f"no PostgreSQL at {server}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
     try:
-        yield f"{server}{'&' if '?' in server else '?'}options=-csearch_path%3D{schema}"
+        yield in_schema(server, schema)
     finally:
         _admin(server, f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def in_schema(server: str, schema: str) -> str:
+    """``server``'s URL with ``schema`` first on the search path (added to any ``options`` it has)."""
+    parts = urlsplit(server)
+    query = parse_qsl(parts.query)
+    options = " ".join([v for k, v in query if k == "options"] + [f"-csearch_path={schema}"])
+    query = [(k, v) for k, v in query if k != "options"] + [("options", options)]
+    return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
 
 
 def _admin(server: str, statement: str) -> None:
