@@ -167,17 +167,19 @@ class PostgresDatabase:
         self.url = url
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
+        self._claimed = False
+
+    @staticmethod
+    def _connect(url: str) -> psycopg.Connection[Row]:
+        conn = psycopg.connect(url, autocommit=True, row_factory=_rows, connect_timeout=10)
+        conn.adapters.register_dumper(bool, _BoolAsInt)
+        return conn
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
         """Connect, migrate. Raises DatabaseError with one clear line when the server cannot be used."""
-        def connect() -> psycopg.Connection[Row]:
-            conn = psycopg.connect(url, autocommit=True, row_factory=_rows, connect_timeout=10)
-            conn.adapters.register_dumper(bool, _BoolAsInt)
-            return conn
-
         try:
-            conn = await asyncio.get_running_loop().run_in_executor(None, connect)
+            conn = await asyncio.get_running_loop().run_in_executor(None, cls._connect, url)
         except psycopg.Error as e:
             problem = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise DatabaseError(f"the database {shown(url)} cannot be reached: {problem}") from None
@@ -190,11 +192,23 @@ class PostgresDatabase:
         return db
 
     async def close(self) -> None:
-        await self._call(lambda conn: conn.raw.close())
+        await asyncio.get_running_loop().run_in_executor(self._thread, self.conn.raw.close)
         self._thread.shutdown(wait=True)
 
     async def _call(self, work: Callable[[Connection], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, work, self.conn)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._connected, work)
+
+    def _connected(self, work: Callable[[Connection], T]) -> T:
+        """``work`` on the database's thread, connected again first if the connection was lost (the server
+        restarted, say): the call that found it lost failed, the ones after it go on. A claim is taken again."""
+        if self.conn.raw.broken:
+            log.warning("the connection to %s was lost; connecting again", shown(self.url))
+            self.conn.raw.close()
+            self.conn.raw = self._connect(self.url)
+            if self._claimed and not _take_claim(self.conn):
+                raise DatabaseError(f"the database {shown(self.url)} was claimed by another durak-bot process "
+                                    "while the connection was lost")
+        return work(self.conn)
 
     async def migrate(self) -> None:
         """Apply every migration newer than the stored version, each in its own transaction, with the other
@@ -258,7 +272,7 @@ class PostgresDatabase:
 
     def _submit(self, work: Callable[[Connection], T], then: Callable[[T], None] | None) -> asyncio.Future[T]:
         """``work`` on the database's thread, after everything submitted before; ``then`` as :meth:`queue`."""
-        queued: asyncio.Future[T] = asyncio.get_running_loop().run_in_executor(self._thread, work, self.conn)
+        queued: asyncio.Future[T] = asyncio.get_running_loop().run_in_executor(self._thread, self._connected, work)
         if then is not None:
             def committed(done: asyncio.Future[T]) -> None:
                 if not done.cancelled() and done.exception() is None:
@@ -292,14 +306,10 @@ class PostgresDatabase:
         """Make this process the one bot serving the database, for as long as its connection lives (a process
         that dies lets go with it). Several processes would each keep their own copy of the messages owed and
         their own timers, and send twice: until they can share them, a second one is refused at its start."""
-        def take(conn: Connection) -> bool:
-            row = conn.raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (OWNER_LOCK,)
-                                   ).fetchone()
-            return bool(row and row[0])
-
-        if not await self._call(take):
+        if not await self._call(_take_claim):
             raise DatabaseError(f"the database {shown(self.url)} is in use by another durak-bot process: run one "
                                 "process per database")
+        self._claimed = True
 
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement of the repository run from now on (None: no more)."""
@@ -315,6 +325,11 @@ class PostgresDatabase:
         return f"string_agg(({expression})::text, ',')"
 
     integrity_errors: tuple[type[Exception], ...] = (psycopg.IntegrityError,)
+
+
+def _take_claim(conn: Connection) -> bool:
+    row = conn.raw.execute("SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (OWNER_LOCK,)).fetchone()
+    return bool(row and row[0])
 
 
 def _stored_version(conn: Connection) -> int:

@@ -13,12 +13,15 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from durak import Rules, new_game
 from durak.setup import Previous
+from storage.db import DatabaseError
 from storage.engines import SqlConnection, open_database
 from storage.models import Owed, Status, User
+from storage.postgres import OWNER_LOCK
 from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
 from tests.places import Place, postgres_schema
 
@@ -523,3 +526,27 @@ async def test_both_engines_have_the_same_tables_and_columns(tmp_path: Path) -> 
         pg_tables = [r[0] for r in postgres.sql("SELECT table_name FROM information_schema.tables WHERE "
                                                 "table_schema = ? ORDER BY table_name", (schema,))]
         assert pg_tables == sorted([*tables, "schema_version"])
+
+
+async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_claim() -> None:
+    """PostgreSQL restarted (or the connection cut): the call in flight fails like a full disk's write, the
+    next ones connect again, and the bot's claim on the database is taken again with the new connection."""
+    for url in postgres_schema("lost"):
+        repo = await open_repo(url)
+        try:
+            await repo.db.claim()
+            await repo.save_user(ANNA)
+            [(pid,)] = Place("postgresql", url).sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND "
+                                                    "classid = ? AND granted", (OWNER_LOCK,))
+            Place("postgresql", url).sql("SELECT pg_terminate_backend(?)", (pid,))
+            with pytest.raises(psycopg.OperationalError):
+                await repo.user(ANNA.id)
+            assert (await repo.user(ANNA.id)) == ANNA
+            await repo.save_user(BORIS)
+            assert (await repo.user(BORIS.id)) == BORIS
+            other = await open_database(url)
+            with pytest.raises(DatabaseError, match="in use by another durak-bot process"):
+                await other.claim()
+            await other.close()
+        finally:
+            await repo.db.close()
