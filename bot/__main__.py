@@ -13,6 +13,7 @@ import sys
 
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
+from bot import webhook
 from bot.app import allowed_updates, build_application
 from bot.http import let_go_all
 from bot.settings import Settings, SettingsError, load_settings
@@ -61,11 +62,8 @@ def main() -> int:
     app = build_application(settings)
     _tune_gc()
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
-        if settings.webhook_url:
-            assert settings.webhook_secret is not None
-            app.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
-                            webhook_url=settings.webhook_url, secret_token=settings.webhook_secret.get_secret_value(),
-                            allowed_updates=allowed_updates(), bootstrap_retries=settings.startup_retries)
+        if settings.webhook_url:  # answered once handled (bot/webhook.py), not as PTB's run_webhook does
+            asyncio.run(webhook.serve(app, settings))
         else:
             app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
                             bootstrap_retries=settings.startup_retries)

@@ -7,7 +7,8 @@ long polling with updates confirmed by the next ``offset`` (and so redelivered t
 crashed before confirming them), "message is not modified", 403 for a private chat the user
 never opened, 429 with ``retry_after`` when a group goes over its budget (and, when they are set, a
 private chat or the whole bot over its own), a migrated group,
-messages users delete, and calls that fail on purpose (``fail``) or stop the bot (``trap``).
+messages users delete, and calls that fail on purpose (``fail``) or stop the bot (``trap``). After
+``setWebhook`` it posts each update to the bot instead, again until the bot answers 200.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 TOKEN = "123456789:AAEfakefakefakefakefakefakefakefake12"
@@ -98,6 +101,12 @@ class FakeTelegram:
         self._waiting: dict[int | str | None, set[asyncio.Future[None]]] = {}
         self.failures: dict[str, list[tuple[int, str]]] = defaultdict(list)  # method -> errors to answer, in turn
         self.held: dict[int, asyncio.Event] = {}  # chats whose calls wait (a slow network) until ``release``
+        # webhook mode (setWebhook): each update is posted to the bot until it answers 200, as Telegram does
+        self.webhook: dict[str, Any] | None = None
+        self.deliveries: list[tuple[int, int]] = []  # (update id, the bot's HTTP status, or 0: no answer)
+        self.retry_after = 0.5                          # seconds before an update not answered 200 is posted again
+        self._delivering: set[asyncio.Task[None]] = set()
+        self._poster: aiohttp.ClientSession | None = None
         self.trap: Any = None     # (method, params) -> bool: when true, ``on_trap`` runs before the call is served
         self.on_trap: Any = None
         self._runner: web.AppRunner | None = None
@@ -118,6 +127,11 @@ class FakeTelegram:
         return self.url
 
     async def stop(self) -> None:
+        self.webhook = None
+        for task in list(self._delivering):
+            task.cancel()
+        if self._poster is not None:
+            await self._poster.close()
         await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -179,6 +193,17 @@ class FakeTelegram:
                 "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
 
     async def api_deleteWebhook(self, p: dict[str, Any]) -> bool:
+        self.webhook = None
+        return True
+
+    async def api_setWebhook(self, p: dict[str, Any]) -> bool:
+        secret = p.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = {"url": p["url"], "secret": secret}
+        for update in self.updates:  # what getUpdates had not confirmed goes by the webhook now
+            self._deliver(update)
+        self.updates = []
         return True
 
     async def api_setMyCommands(self, p: dict[str, Any]) -> bool:
@@ -186,6 +211,9 @@ class FakeTelegram:
         return True
 
     async def api_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook "
+                                "to delete the webhook first")
         offset = int(p.get("offset") or 0)
         if offset:  # Telegram forgets the updates a getUpdates offset confirms
             self.updates = [u for u in self.updates if u["update_id"] >= offset]
@@ -366,9 +394,34 @@ class FakeTelegram:
 
     async def _push(self, update: dict[str, Any]) -> int:
         update_id = next(self._ids)
-        self.updates.append({"update_id": update_id, **update})
+        if self.webhook is not None:
+            self._deliver({"update_id": update_id, **update})
+        else:
+            self.updates.append({"update_id": update_id, **update})
         await self._notify()
         return update_id
+
+    def _deliver(self, update: dict[str, Any]) -> None:
+        task = asyncio.ensure_future(self._post(update))
+        self._delivering.add(task)
+        task.add_done_callback(self._delivering.discard)
+
+    async def _post(self, update: dict[str, Any]) -> None:
+        """Post ``update`` to the webhook until the bot answers 200 (Telegram gives up after a while; this
+        keeps trying while the server runs, so a test sees every update handled in the end)."""
+        while self.webhook is not None:
+            headers = {} if self.webhook["secret"] is None else {
+                "X-Telegram-Bot-Api-Secret-Token": self.webhook["secret"]}
+            status = 0
+            if self._poster is None or self._poster.closed:
+                self._poster = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60))
+            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                async with self._poster.post(self.webhook["url"], json=update, headers=headers) as response:
+                    status = response.status
+            self.deliveries.append((update["update_id"], status))
+            if status == 200:
+                return
+            await asyncio.sleep(self.retry_after)
 
     async def send_text(self, user_id: int, chat_id: int, text: str, thread_id: int | None = None,
                         reply_to_user: int | None = None) -> None:

@@ -12,6 +12,7 @@ test``). Where none answers, its tests are skipped with a line saying how to run
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sqlite3
 import uuid
@@ -43,7 +44,7 @@ class Place:
             with sqlite3.connect(self.target) as db:
                 return [tuple(r) for r in db.execute(statement, params).fetchall()]
         with psycopg.connect(str(self.target), autocommit=True) as pg:
-            cur = pg.execute(statement.replace("?", "%s"), params)  # type: ignore[arg-type]
+            cur = pg.execute(*_postgres(statement, params))
             return [tuple(r) for r in cur.fetchall()] if cur.description else []
 
     def dicts(self, statement: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
@@ -53,7 +54,7 @@ class Place:
                 db.row_factory = sqlite3.Row
                 return [dict(r) for r in db.execute(statement, params).fetchall()]
         with psycopg.connect(str(self.target), autocommit=True, row_factory=dict_row) as pg:
-            return list(pg.execute(statement.replace("?", "%s"), params).fetchall())  # type: ignore[arg-type]
+            return list(pg.execute(*_postgres(statement, params)).fetchall())
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -64,6 +65,26 @@ class Place:
     def environment(self) -> dict[str, str]:
         """The same, as a bot process started by a test reads them."""
         return {k.upper(): str(v) for k, v in self.settings.items()}
+
+    @contextlib.contextmanager
+    def writes_held(self) -> Iterator[None]:
+        """Another program holds the games table for writing meanwhile: the bot's writes of a move wait."""
+        if self.engine == "sqlite":
+            db = sqlite3.connect(self.target, isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            finally:
+                db.execute("ROLLBACK")
+                db.close()
+            return
+        with psycopg.connect(str(self.target), autocommit=True) as pg:
+            pg.execute("BEGIN")
+            pg.execute("LOCK TABLE games IN EXCLUSIVE MODE")
+            try:
+                yield
+            finally:
+                pg.execute("ROLLBACK")
 
     def crash_script(self, statements: list[str]) -> str:
         """A Python program that opens a transaction, runs ``statements`` and dies before committing."""
@@ -76,6 +97,11 @@ class Place:
         lines = [connect, f"db.execute({begin!r})", *(f"db.execute({s!r})" for s in statements), "import os",
                  "os._exit(1)  # the process dies in the middle of the transaction"]
         return "\n".join(lines)
+
+
+def _postgres(statement: str, params: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A statement with ``?`` placeholders as psycopg takes it (without parameters, ``%`` is itself)."""
+    return (statement.replace("%", "%%").replace("?", "%s"), params) if params else (statement,)
 
 
 _SCHEMAS: dict[str, str] = {}  # a SQLite file's path -> its PostgreSQL URL (TEST_ENGINE=postgresql)

@@ -24,21 +24,30 @@ from tests.e2e.harness import Table
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
 from tests.places import place_of
 
+SECRET = "webhook-secret_0123456789"
+
 
 class BotProgram:
     """``python -m bot`` in its own process, from its ``.env``."""
 
-    def __init__(self, fake: FakeTelegram, folder: Path) -> None:
+    def __init__(self, fake: FakeTelegram, folder: Path, webhook_port: int | None = None) -> None:
+        """``webhook_port``: in webhook mode, listening there (``WEBHOOK_SECRET`` is :data:`SECRET`)."""
         self.fake = fake
         self.folder = folder
         self.proc: asyncio.subprocess.Process | None = None
+        hook = "" if webhook_port is None else (f"WEBHOOK_URL=http://127.0.0.1:{webhook_port}/hook\n"
+                                                f"WEBHOOK_LISTEN=127.0.0.1\nWEBHOOK_PORT={webhook_port}\n"
+                                                f"WEBHOOK_SECRET={SECRET}\n")
         (folder / ".env").write_text(f"BOT_TOKEN={TOKEN}\nTELEGRAM_API_URL={fake.url}\nPOLL_TIMEOUT=1\n"
-                                     "DEFAULT_LANGUAGE=en\nGROUP_EDITS_PER_MINUTE=6000\nSENDS_PER_SECOND=1000\n")
+                                     "DEFAULT_LANGUAGE=en\nGROUP_EDITS_PER_MINUTE=6000\nSENDS_PER_SECOND=1000\n"
+                                     "PRIVATE_SENDS_PER_SECOND=1000\n"
+                                     + hook)
         self.place = place_of(folder / "durak.sqlite3")
 
     async def start(self) -> None:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL")} | self.place.environment
+        env = {k: v for k, v in os.environ.items() if k not in (
+            "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_LISTEN",
+            "WEBHOOK_PORT", "WEBHOOK_SECRET")} | self.place.environment
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
                                                          stdout=asyncio.subprocess.DEVNULL,
                                                          stderr=asyncio.subprocess.DEVNULL)

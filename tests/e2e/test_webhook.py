@@ -1,0 +1,115 @@
+"""Webhook mode: ``python -m bot`` answers Telegram's posts only once an update is handled, so an update cut
+short by a kill -9 is posted again to the next start, and applied once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from durak import State
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import Table
+from tests.e2e.test_crash import SECRET, BotProgram, kill_on
+from tests.e2e.webapp_client import free_port
+from tests.fake_telegram import FakeTelegram
+
+
+@pytest.fixture
+async def hooked(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProgram]:
+    bot = BotProgram(fake, tmp_path, webhook_port=free_port())
+    await bot.start()
+    await fake.wait_for(lambda: fake.webhook is not None, 20)
+    yield bot
+    await bot.stop()
+
+
+def moves(bot: BotProgram) -> int:
+    rows = bot.place.sql("SELECT state FROM games WHERE state IS NOT NULL")
+    return sum(State.from_json(json.loads(state)).moves for (state,) in rows)
+
+
+async def started(fake: FakeTelegram, bot: BotProgram) -> Table:
+    """A game whose messages Telegram shows and the bot has recorded (a kill before that posts them anew)."""
+    table = Table(fake, GROUP, [101, 102], seed=5)
+    await table.seat_everyone()
+    await table.start(101)
+    await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players), 20)
+    await fake.wait_for(lambda: bot.place.sql(
+        "SELECT COUNT(*) FROM outbox WHERE slot LIKE 'hand:%' AND message_id IS NOT NULL") == [(2,)], 20)
+    return table
+
+
+async def lead(table: Table) -> tuple[int, str]:
+    """The attacker, and the button that leads one of his cards."""
+    for player in table.players:
+        hand = table.hand_message(player)
+        if hand is not None and "Your lead" in hand.text:
+            return player, await table.one_card_lead(player, hand)
+    raise AssertionError("nobody leads")
+
+
+async def test_a_whole_game_over_the_webhook(fake: FakeTelegram, hooked: BotProgram) -> None:
+    assert fake.webhook is not None and fake.webhook["url"].endswith("/hook") and fake.webhook["secret"] == SECRET
+    table = await started(fake, hooked)
+    result = await table.play_to_the_end()
+    assert result is not None
+    assert fake.deliveries and all(status == 200 for _, status in fake.deliveries)
+    assert moves(hooked) > 10
+
+
+async def test_a_post_without_the_secret_is_refused_and_changes_nothing(fake: FakeTelegram,
+                                                                      hooked: BotProgram) -> None:
+    assert fake.webhook is not None
+    update = {"update_id": 999, "message": {"message_id": 1, "date": 0, "text": "/newgame",
+                                            "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
+                                            "chat": {"id": GROUP, "type": "group", "title": "Friends"},
+                                            "from": {"id": 101, "is_bot": False, "first_name": "Anna"}}}
+    async with aiohttp.ClientSession() as session:
+        for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "guess"}):
+            async with session.post(fake.webhook["url"], json=update, headers=headers) as response:
+                assert response.status == 403
+    await asyncio.sleep(0.5)
+    assert fake.chat_messages(GROUP) == [] and hooked.place.sql("SELECT COUNT(*) FROM games") == [(0,)]
+
+
+async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_applied(
+        fake: FakeTelegram, hooked: BotProgram) -> None:
+    table = await started(fake, hooked)
+    player, button = await lead(table)
+    hand = table.hand_message(player)
+    assert hand is not None
+    with hooked.place.writes_held():  # the move's write waits for the database: the kill comes before it
+        await fake.press(player, player, hand.message_id, button)
+        await asyncio.sleep(1.0)
+        hooked.kill()
+        await hooked.dead()
+    assert moves(hooked) == 0, "nothing was written before the kill"
+    assert [status for _, status in fake.deliveries][-1] != 200, "Telegram was never told it was handled"
+    await hooked.start()
+    await fake.wait_for(lambda: moves(hooked) == 1, 20)
+    await fake.wait_for(lambda: fake.deliveries[-1][1] == 200, 20)
+    await asyncio.sleep(0.5)
+    assert moves(hooked) == 1, "applied once"
+    await table.play_to_the_end()
+
+
+async def test_a_press_killed_after_its_write_is_posted_again_and_not_applied_twice(
+        fake: FakeTelegram, hooked: BotProgram) -> None:
+    table = await started(fake, hooked)
+    player, button = await lead(table)
+    hand = table.hand_message(player)
+    assert hand is not None
+    kill_on(fake, hooked, "answerCallbackQuery", lambda p: True)  # the move is written, its answer never sent
+    await fake.press(player, player, hand.message_id, button)
+    await hooked.dead()
+    assert moves(hooked) == 1
+    await hooked.start()
+    await fake.wait_for(lambda: fake.deliveries[-1][1] == 200, 20)
+    await asyncio.sleep(0.5)
+    assert moves(hooked) == 1, "the second delivery was decided on the game as it is: not applied again"
+    await table.play_to_the_end()
