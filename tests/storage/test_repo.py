@@ -536,8 +536,9 @@ async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_claim() 
         try:
             await repo.db.claim()
             await repo.save_user(ANNA)
-            [(pid,)] = Place("postgresql", url).sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND "
-                                                    "classid = ? AND granted", (OWNER_LOCK,))
+            pid = (await repo.db.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
+            assert Place("postgresql", url).sql("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND "
+                                                "classid = ? AND pid = ? AND granted", (OWNER_LOCK, pid)) == [(1,)]
             Place("postgresql", url).sql("SELECT pg_terminate_backend(?)", (pid,))
             with pytest.raises(psycopg.OperationalError):
                 await repo.user(ANNA.id)
