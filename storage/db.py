@@ -18,10 +18,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _migrations() -> list[tuple[int, str]]:
-    """Numbered SQL files of storage/migrations, in order: (number, sql)."""
+def migrations(package: str = "storage.migrations") -> list[tuple[int, str]]:
+    """Numbered SQL files of ``package`` (SQLite's; storage.migrations_pg has PostgreSQL's), in order: (number,
+    sql)."""
     found = []
-    for entry in resources.files("storage.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         name = entry.name
         if name.endswith(".sql") and name[:3].isdigit():
             found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
@@ -89,7 +90,7 @@ class Database:
         async with self.conn.execute("PRAGMA user_version") as cur:
             row = await cur.fetchone()
         current = int(row[0]) if row else 0
-        for number, sql in _migrations():
+        for number, sql in migrations():
             if number <= current:
                 continue
             async with self.write() as conn:

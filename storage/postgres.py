@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import lru_cache
-from importlib import resources
 from typing import Any, ClassVar, TypeVar
 from urllib.parse import urlsplit
 
@@ -26,7 +25,7 @@ import psycopg
 from psycopg.adapt import Dumper
 from psycopg.rows import RowMaker
 
-from storage.db import DatabaseError
+from storage.db import DatabaseError, migrations
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -147,15 +146,6 @@ class _AsyncConnection:
         return (await self.execute(sql, params)).rows
 
 
-def _migrations() -> list[tuple[int, str]]:
-    found = []
-    for entry in resources.files("storage.migrations_pg").iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:3].isdigit():
-            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
-
-
 class PostgresDatabase:
     """One connection in autocommit mode, used from one thread of its own, so that calls run in the order
     made; writes go through :meth:`write`, :meth:`run` or :meth:`write_one`, one transaction at a time."""
@@ -215,7 +205,7 @@ class PostgresDatabase:
         processes kept out while it runs (they find it done and apply nothing)."""
         await self._call(lambda conn: conn.raw.execute(
             "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"))
-        for number, sql in _migrations():
+        for number, sql in migrations("storage.migrations_pg"):
             def step(conn: Connection, number: int = number, sql: str = sql) -> bool:
                 with conn.raw.transaction():
                     conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATIONS_LOCK,))

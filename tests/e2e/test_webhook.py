@@ -16,7 +16,7 @@ from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET, BotProgram, kill_on
 from tests.e2e.webapp_client import free_port
-from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import FakeTelegram, Message
 
 
 @pytest.fixture
@@ -44,12 +44,12 @@ async def started(fake: FakeTelegram, bot: BotProgram) -> Table:
     return table
 
 
-async def lead(table: Table) -> tuple[int, str]:
-    """The attacker, and the button that leads one of his cards."""
+async def lead(table: Table) -> tuple[int, Message, str]:
+    """The attacker, his hand, and the button that leads one of its cards."""
     for player in table.players:
         hand = table.hand_message(player)
         if hand is not None and "Your lead" in hand.text:
-            return player, await table.one_card_lead(player, hand)
+            return player, hand, await table.one_card_lead(player, hand)
     raise AssertionError("nobody leads")
 
 
@@ -80,9 +80,7 @@ async def test_a_post_without_the_secret_is_refused_and_changes_nothing(fake: Fa
 async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_applied(
         fake: FakeTelegram, hooked: BotProgram) -> None:
     table = await started(fake, hooked)
-    player, button = await lead(table)
-    hand = table.hand_message(player)
-    assert hand is not None
+    player, hand, button = await lead(table)
     with hooked.place.writes_held():  # the move's write waits for the database: the kill comes before it
         await fake.press(player, player, hand.message_id, button)
         await asyncio.sleep(1.0)
@@ -101,9 +99,7 @@ async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_
 async def test_a_press_killed_after_its_write_is_posted_again_and_not_applied_twice(
         fake: FakeTelegram, hooked: BotProgram) -> None:
     table = await started(fake, hooked)
-    player, button = await lead(table)
-    hand = table.hand_message(player)
-    assert hand is not None
+    player, hand, button = await lead(table)
     kill_on(fake, hooked, "answerCallbackQuery", lambda p: True)  # the move is written, its answer never sent
     await fake.press(player, player, hand.message_id, button)
     await hooked.dead()
