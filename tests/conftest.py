@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import aiosqlite
 import pytest
 
-from tests.places import place  # noqa: F401 - a fixture every test may take
+from tests.places import place, postgres_url  # noqa: F401 - fixtures every test may take
 
 
 @pytest.hookimpl(hookwrapper=True)

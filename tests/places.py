@@ -143,6 +143,12 @@ def in_schema(server: str, schema: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
 
 
+def url_schema(url: str) -> str:
+    """The schema a URL of :func:`in_schema` puts first on the search path."""
+    options = dict(parse_qsl(urlsplit(url).query)).get("options", "")
+    return options.rsplit("-csearch_path=", 1)[1].split()[0]
+
+
 def _admin(server: str, statement: str) -> None:
     with psycopg.connect(server, autocommit=True, connect_timeout=5) as admin:
         admin.execute(statement)  # type: ignore[arg-type]
@@ -156,3 +162,9 @@ def place(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Place]:
         return
     for url in postgres_schema("t"):
         yield Place("postgresql", url)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A schema of its own on the PostgreSQL server, for a test about PostgreSQL itself."""
+    yield from postgres_schema("pg")

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from durak import State
+from storage.postgres import OWNER_LOCK
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
-from tests.places import place_of
+from tests.places import Place, place_of, url_schema
 
 
 def moves(table: Table, database: Path) -> int:
@@ -217,3 +218,33 @@ async def test_a_restart_does_not_give_a_group_a_fresh_budget(fake: FakeTelegram
     await fake.wait_for(lambda: len(table.group_messages()) == 2, 20)
     assert not [e for e in fake.errors if e[1] == 429], "the new process waited for the group's budget"
     await second.stop()
+
+
+async def test_a_game_goes_on_when_its_postgresql_connection_is_cut(fake: FakeTelegram, tmp_path: Path,
+                                                                     postgres_url: str,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """The server restarted under the bot, or a proxy dropped the connection, in the middle of a game: the
+    bot connects again by itself, and the game is played to its end with every move kept."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", database_url=postgres_url)
+    await bot.start()
+    try:
+        table = Table(fake, GROUP, [101, 102], seed=7)
+        await table.seat_everyone()
+        await table.start(101)
+        await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players))
+        await table.play(until=lambda: table.accepted >= 6)
+        await bot.service.outbox.drain()
+        place = Place("postgresql", postgres_url)
+        before = State.from_json(json.loads(place.sql("SELECT state FROM games")[0][0])).moves
+        [(pid,)] = place.sql("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ? AND "
+                             "objid = (hashtext(?) & 4294967295)::bigint::oid AND granted",
+                             (OWNER_LOCK, url_schema(postgres_url)))
+        place.sql("SELECT pg_terminate_backend(?)", (pid,))
+        with caplog.at_level(logging.WARNING):
+            result = await table.play_to_the_end()
+        assert "was lost; connecting again" in caplog.text
+        assert "Game over" in result.text
+        [row] = place.dicts("SELECT status, state FROM games")
+        assert row["status"] == "finished" and State.from_json(json.loads(row["state"])).moves > before
+    finally:
+        await bot.stop()

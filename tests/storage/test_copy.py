@@ -13,14 +13,9 @@ from storage.copy import main
 from storage.engines import open_database
 from storage.models import Owed, RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
-from tests.places import Place, postgres_schema
+from tests.places import Place
 
 ANNA, BORIS = User(1, "Anna", "anna"), User(2, "Boris")
-
-
-@pytest.fixture
-def url() -> object:
-    yield from postgres_schema("copy")
 
 
 async def an_installation(path: Path) -> tuple[int, int]:
@@ -47,14 +42,14 @@ async def an_installation(path: Path) -> tuple[int, int]:
     return done.id, playing.id
 
 
-async def test_a_copy_keeps_every_game_rating_and_owed_message(tmp_path: Path, url: str,
+async def test_a_copy_keeps_every_game_rating_and_owed_message(tmp_path: Path, postgres_url: str,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     file = tmp_path / "durak.sqlite3"
     done, playing = await an_installation(file)
-    assert await asyncio.to_thread(main, ["copy", str(file), url]) == 0
+    assert await asyncio.to_thread(main, ["copy", str(file), postgres_url]) == 0
     out = capsys.readouterr().out
     assert "checked" in out and "2 games" in out and "secret" not in out
-    before, after = Repo(await open_database(file)), Repo(await open_database(url))
+    before, after = Repo(await open_database(file)), Repo(await open_database(postgres_url))
     try:
         for game_id in (done, playing):
             assert await after.game(game_id) == await before.game(game_id)
@@ -74,16 +69,16 @@ async def test_a_copy_keeps_every_game_rating_and_owed_message(tmp_path: Path, u
         await after.db.close()
 
 
-async def test_a_copy_into_a_database_that_holds_games_copies_nothing(tmp_path: Path, url: str,
+async def test_a_copy_into_a_database_that_holds_games_copies_nothing(tmp_path: Path, postgres_url: str,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     file = tmp_path / "durak.sqlite3"
     await an_installation(file)
-    assert await asyncio.to_thread(main, ["copy", str(file), url]) == 0
-    assert await asyncio.to_thread(main, ["copy", str(file), url]) == 1
+    assert await asyncio.to_thread(main, ["copy", str(file), postgres_url]) == 0
+    assert await asyncio.to_thread(main, ["copy", str(file), postgres_url]) == 1
     err = capsys.readouterr().err
     assert err.startswith("durak-db: nothing copied:") and "already holds games or players" in err
     assert len(err.strip().splitlines()) == 1
-    assert Place("postgresql", url).sql("SELECT count(*) FROM games") == [(2,)]
+    assert Place("postgresql", postgres_url).sql("SELECT count(*) FROM games") == [(2,)]
 
 
 def test_a_missing_file_copies_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
