@@ -18,7 +18,7 @@ from bot.i18n import translator
 from bot.service import GameService
 from bot.settings import load_settings
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
-from tests.places import place_of
+from tests.places import Place, place_of
 
 
 class BotProcess:
@@ -31,7 +31,8 @@ class BotProcess:
         (``tests.places.place_of``)."""
         self.fake = fake
         self.clock = clock
-        self.place = place_of(database)
+        self.place = place_of(database) if "database_url" not in settings else Place("postgresql",
+                                                                                   settings["database_url"])
         options: dict[str, Any] = {"default_language": "en", "poll_timeout": 1, "group_edits_per_minute": 6000,
                                    "sends_per_second": 1000, "private_sends_per_second": 1000,
                                    "database_path": database, **self.place.settings, **settings}
