@@ -158,6 +158,7 @@ class PostgresDatabase:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
         self._claimed = False
+        self._in_write = False  # between write()'s BEGIN and its end: a lost connection is not made again there
 
     @staticmethod
     def _connect(url: str) -> psycopg.Connection[Row]:
@@ -192,6 +193,8 @@ class PostgresDatabase:
         """``work`` on the database's thread, connected again first if the connection was lost (the server
         restarted, say): the call that found it lost failed, the ones after it go on. A claim is taken again."""
         if self.conn.raw.broken:
+            if self._in_write:  # the rest of that transaction must not go on by itself on a new connection
+                raise psycopg.OperationalError("the connection was lost in the middle of a transaction")
             log.warning("the connection to %s was lost; connecting again", shown(self.url))
             self.conn.raw.close()
             self.conn.raw = self._connect(self.url)
@@ -226,12 +229,16 @@ class PostgresDatabase:
         """``BEGIN`` … ``COMMIT``, or ``ROLLBACK`` on any error."""
         async with self._write_lock:
             await self._call(lambda conn: conn.control("BEGIN"))
+            self._in_write = True
             try:
                 yield _AsyncConnection(self)
+                await self._call(lambda conn: conn.control("COMMIT"))
             except BaseException:
-                await self._call(lambda conn: conn.control("ROLLBACK"))
+                self._in_write = False
+                await asyncio.get_running_loop().run_in_executor(self._thread, _roll_back, self.conn)
                 raise
-            await self._call(lambda conn: conn.control("COMMIT"))
+            finally:
+                self._in_write = False
 
     def locked(self) -> asyncio.Lock:
         return self._write_lock
@@ -253,8 +260,7 @@ class PostgresDatabase:
                 result = work(conn)
                 conn.control("COMMIT")
             except BaseException:
-                if conn.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.control("ROLLBACK")  # a COMMIT that failed may leave it open too
+                _roll_back(conn)
                 raise
             return result
 
@@ -315,6 +321,13 @@ class PostgresDatabase:
         return f"string_agg(({expression})::text, ',')"
 
     integrity_errors: tuple[type[Exception], ...] = (psycopg.IntegrityError,)
+
+
+def _roll_back(conn: Connection) -> None:
+    """After a failed statement or COMMIT: end the transaction if one is open (a lost connection has none: the
+    server rolled it back)."""
+    if not conn.raw.broken and conn.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        conn.control("ROLLBACK")
 
 
 def _take_claim(conn: Connection) -> bool:

@@ -551,3 +551,24 @@ async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_claim() 
             await other.close()
         finally:
             await repo.db.close()
+
+
+async def test_a_connection_lost_in_the_middle_of_a_write_leaves_none_of_it(postgres_url: str) -> None:
+    """The statements after the loss must not go on by themselves on a new connection, each its own
+    transaction, even if the write's code went on after the first error: the write fails whole, the server has
+    rolled back its first half, and the next write works."""
+    repo = await open_repo(postgres_url)
+    try:
+        pid = (await repo.db.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
+        with pytest.raises(psycopg.OperationalError):
+            async with repo.db.write() as conn:
+                await conn.execute("INSERT INTO chats (id, language) VALUES (1, 'ru')")
+                Place("postgresql", postgres_url).sql("SELECT pg_terminate_backend(?)", (pid,))
+                with pytest.raises(psycopg.OperationalError):
+                    await conn.execute("INSERT INTO chats (id, language) VALUES (2, 'ru')")
+                await conn.execute("INSERT INTO chats (id, language) VALUES (3, 'ru')")
+        assert await repo.db.all("SELECT id FROM chats") == []
+        await repo.set_chat_language(4, "en")
+        assert (await repo.chat(4)).language == "en"
+    finally:
+        await repo.db.close()
