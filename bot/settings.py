@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgres(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+        if value and not value.startswith(("postgresql://", "postgres://")):  # empty: not set
             raise ValueError("DATABASE_URL must be a postgresql:// URL (leave it out to use the SQLite file "
                              "DATABASE_PATH)")
         return value or None
