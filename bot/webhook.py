@@ -56,7 +56,7 @@ class Webhook:
             return web.Response(status=403)
         try:
             update = Update.de_json(json.loads(await request.read()), self.app.bot)
-        except (ValueError, TypeError, KeyError) as e:
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.warning("a webhook request that is no update was refused (%s)", e)
             return web.Response(status=400)
         if update is None:

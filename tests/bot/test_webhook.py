@@ -1,0 +1,68 @@
+"""The webhook endpoint with a real Application: Telegram gets 200 only for an update that was handled."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from aiohttp import web
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
+
+from bot.webhook import SECRET_HEADER, Webhook
+from tests.e2e.webapp_client import free_port
+from tests.fake_telegram import TOKEN, FakeTelegram
+
+SECRET = "s3cret_for-tests"
+UPDATE = {"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "hello",
+                                      "chat": {"id": 101, "type": "private", "first_name": "Anna"},
+                                      "from": {"id": 101, "is_bot": False, "first_name": "Anna"}}}
+
+
+@pytest.fixture
+async def endpoint() -> AsyncIterator[tuple[str, list[int]]]:
+    """A webhook whose one handler fails the first time it sees a message: (its URL, the updates it handled)."""
+    fake = FakeTelegram()
+    await fake.start()
+    app: Application = ApplicationBuilder().token(TOKEN).base_url(f"{fake.url}/bot").build()  # type: ignore[type-arg]
+    handled: list[int] = []
+
+    async def on_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handled.append(update.update_id)
+        if len(handled) == 1:
+            raise RuntimeError("the database is away")
+
+    app.add_handler(MessageHandler(filters.TEXT, on_message))
+    await app.initialize()
+    runner = web.AppRunner(Webhook(app, SECRET, "/hook").application())
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    yield f"http://127.0.0.1:{port}/hook", handled
+    await runner.cleanup()
+    await app.shutdown()
+    await fake.stop()
+
+
+async def post(url: str, body: object, secret: str | None = SECRET) -> int:
+    headers = {} if secret is None else {SECRET_HEADER: secret}
+    async with aiohttp.ClientSession() as session, session.post(url, json=body, headers=headers) as response:
+        return response.status
+
+
+async def test_an_update_whose_handler_failed_is_answered_500_and_handled_when_posted_again(
+        endpoint: tuple[str, list[int]]) -> None:
+    url, handled = endpoint
+    assert await post(url, UPDATE) == 500, "Telegram will post it again"
+    assert await post(url, UPDATE) == 200
+    assert handled == [7, 7]
+
+
+async def test_a_post_without_the_secret_or_with_no_update_changes_nothing(endpoint: tuple[str, list[int]]) -> None:
+    url, handled = endpoint
+    assert await post(url, UPDATE, secret=None) == 403
+    assert await post(url, UPDATE, secret="s3cret_for-test") == 403
+    assert await post(url, ["not", "an", "update"]) == 400
+    assert await post(url, {"no": "update_id"}) == 400
+    assert handled == []
