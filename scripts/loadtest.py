@@ -323,7 +323,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     folder = Path(tempfile.mkdtemp(prefix="durak-load-"))
     schemas = postgres_schema("load", database_url) if database_url else None  # a schema of its own on that server
     place = Place("postgresql", next(schemas)) if schemas else Place("sqlite", folder / "db.sqlite3")
-    env = {**os.environ, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, **place.environment,
+    inherited = {k: v for k, v in os.environ.items() if k not in ("DATABASE_PATH", "DATABASE_URL")}
+    env = {**inherited, "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, **place.environment,
            "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
            "METRICS_FILE": str(folder / "metrics.json"),
            "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000",
