@@ -119,7 +119,8 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
         calls = await page.evaluate("window.telegramCalls.map(c => c[0])")
         assert "ready" in calls and "impact" in calls, "haptic feedback when the turn comes"
     result = table.result()
-    assert result is not None and "Durak" in result.text
+    # a durak, or a draw when the last two go out together (the players' moves race: either may happen)
+    assert result is not None and ("Durak" in result.text or "A draw: nobody is the durak." in result.text)
     anna_end = table.hand_message(ANNA)
     assert anna_end is not None and "🏁 Game over!" in anna_end.text, "the chat followed the page's moves"
 
