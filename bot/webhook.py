@@ -71,19 +71,20 @@ class Webhook:
 async def serve(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
     """Run the bot on a webhook until SIGINT or SIGTERM, as ``Application.run_webhook`` would, with
     :class:`Webhook` answering Telegram. Network errors at the start are retried (``STARTUP_RETRIES``)."""
-    assert settings.webhook_url is not None and settings.webhook_secret is not None
-    secret = settings.webhook_secret.get_secret_value()
+    url, secret_setting = settings.webhook_url, settings.webhook_secret
+    assert url is not None and secret_setting is not None
+    secret = secret_setting.get_secret_value()
     await _retried(app.initialize, settings.startup_retries)
     runner: web.AppRunner | None = None
     try:
         if app.post_init is not None:
             await app.post_init(app)
-        runner = web.AppRunner(Webhook(app, secret, urlsplit(settings.webhook_url).path).application(),
+        runner = web.AppRunner(Webhook(app, secret, urlsplit(url).path).application(),
                                access_log=None)
         await runner.setup()
         await web.TCPSite(runner, settings.webhook_listen, settings.webhook_port).start()
-        await _retried(lambda: app.bot.set_webhook(settings.webhook_url or "", secret_token=secret,
-                                                   allowed_updates=allowed_updates()), settings.startup_retries)
+        await _retried(lambda: app.bot.set_webhook(url, secret_token=secret, allowed_updates=allowed_updates()),
+                       settings.startup_retries)
         await app.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

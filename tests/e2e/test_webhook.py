@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -108,4 +109,16 @@ async def test_a_press_killed_after_its_write_is_posted_again_and_not_applied_tw
     await fake.wait_for(lambda: fake.deliveries[-1][1] == 200, 20)
     await asyncio.sleep(0.5)
     assert moves(hooked) == 1, "the second delivery was decided on the game as it is: not applied again"
+    await table.play_to_the_end()
+
+
+async def test_a_stop_signal_ends_webhook_mode_cleanly_with_nothing_owed_left(fake: FakeTelegram,
+                                                                               hooked: BotProgram) -> None:
+    table = await started(fake, hooked)
+    assert hooked.proc is not None
+    hooked.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(hooked.proc.wait(), 30) == 0
+    assert hooked.place.sql("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "all delivered"
+    await hooked.start()  # and the next start goes on with the game
+    await fake.wait_for(lambda: fake.webhook is not None, 20)
     await table.play_to_the_end()
