@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -36,6 +37,7 @@ from bot.webapp_server import WebApp
 from durak.ai import hard
 from storage.engines import Engine, open_database
 from storage.models import OutboxRow
+from storage.postgres import PostgresDatabase
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)
@@ -99,7 +101,10 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data["db"] = db
-        await db.claim()
+        if isinstance(db, PostgresDatabase):
+            db.lost_lead = _lost_lead
+        await db.lead(lambda: log.info("another durak-bot process leads on this database: this one stores the "
+                                       "updates it receives and stands by to take over"))
         metrics = Metrics(settings.metrics_file)
         app.bot_data["metrics"] = metrics
         if metrics.on:
@@ -153,6 +158,14 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                      "compiles them, as the Docker image does")
 
     return post_init
+
+
+def _lost_lead() -> None:
+    """The connection to PostgreSQL was lost and another process leads now: deciding on would send twice. The
+    process ends at once (its process manager starts it again, to stand by); nothing it owes is lost."""
+    log.critical("another durak-bot process took the lead while this one's connection was lost: stopping")
+    logging.shutdown()
+    os._exit(75)
 
 
 async def _stopping(app: Application) -> None:  # type: ignore[type-arg]

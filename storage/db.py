@@ -193,9 +193,10 @@ class Database:
         row = await self.one("PRAGMA user_version")
         return int(row[0]) if row else 0
 
-    async def claim(self) -> None:
-        """PostgreSQL's refuses a second bot process (``storage.postgres.PostgresDatabase.claim``); a file is not
-        claimed: one process per file is the operator's care, as before (the Docker image runs one)."""
+    async def lead(self, standing_by: Callable[[], None] = lambda: None, poll: float = 0.5) -> None:
+        """PostgreSQL's makes this process the one that decides (``storage.postgres.PostgresDatabase.lead``); a
+        file has one process: it leads at once (one process per file is the operator's care; the Docker image
+        runs one)."""
 
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement run from now on (None: no more)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -30,7 +31,8 @@ from storage.db import DatabaseError, migrations
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
-OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that serves the schema (PostgresDatabase.claim)
+OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that leads on the schema (PostgresDatabase.lead)
+LEAD_POLL = 0.5  # how often a standing-by process tries to take the lead
 
 
 def is_postgres_url(target: str) -> bool:
@@ -158,6 +160,9 @@ class PostgresDatabase:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
         self._claimed = False
+        # called (on the database's thread) when the connection was lost and another process leads by now: this
+        # one must stop deciding at once (the bot ends the process, bot.app)
+        self.lost_lead: Callable[[], None] = self._lead_taken
         self._in_write = False  # between write()'s BEGIN and its end: a lost connection is not made again there
 
     @staticmethod
@@ -191,7 +196,7 @@ class PostgresDatabase:
 
     def _connected(self, work: Callable[[Connection], T]) -> T:
         """``work`` on the database's thread, connected again first if the connection was lost (the server
-        restarted, say): the call that found it lost failed, the ones after it go on. A claim is taken again."""
+        restarted, say): the call that found it lost failed, the ones after it go on. The lead is taken again."""
         if self.conn.raw.broken:
             if self._in_write:  # the rest of that transaction must not go on by itself on a new connection
                 raise psycopg.OperationalError("the connection was lost in the middle of a transaction")
@@ -199,8 +204,7 @@ class PostgresDatabase:
             self.conn.raw.close()
             self.conn.raw = self._connect(self.url)
             if self._claimed and not _take_claim(self.conn):
-                raise DatabaseError(f"the database {shown(self.url)} was claimed by another durak-bot process "
-                                    "while the connection was lost")
+                self.lost_lead()
         return work(self.conn)
 
     async def migrate(self) -> None:
@@ -298,14 +302,48 @@ class PostgresDatabase:
     async def version(self) -> int:
         return await self._call(_stored_version)
 
-    async def claim(self) -> None:
-        """Make this process the one bot serving the database, for as long as its connection lives (a process
-        that dies lets go with it). Several processes would each keep their own copy of the messages owed and
-        their own timers, and send twice: until they can share them, a second one is refused at its start."""
-        if not await self._call(_take_claim):
-            raise DatabaseError(f"the database {shown(self.url)} is in use by another durak-bot process: run one "
-                                "process per database")
+    async def lead(self, standing_by: Callable[[], None] = lambda: None, poll: float = LEAD_POLL) -> None:
+        """Return once this process leads the bot on this schema, for as long as its connection lives: it alone
+        handles updates, delivers the messages owed and runs the timers; the other processes store the updates
+        they receive (``storage.updates``) and wait here, trying every ``poll`` seconds, to take over the moment
+        the leader's connection goes (a process killed lets go with it). ``standing_by`` is called once if
+        another process leads now."""
+        told = False
+        while not await self._call(_take_claim):
+            if not told:
+                standing_by()
+                told = True
+            await asyncio.sleep(poll)
         self._claimed = True
+
+    def _lead_taken(self) -> None:
+        """:attr:`lost_lead` by itself: the call that found the lead taken fails."""
+        raise DatabaseError(f"the database {shown(self.url)} was claimed by another durak-bot process while the "
+                            "connection was lost")
+
+    def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake`` (in the event loop) at each ``NOTIFY channel``, and once a second whatever comes (a
+        lost connection is made again meanwhile); returns what stops it. A thread with a connection of its own."""
+        loop = asyncio.get_running_loop()
+        stopped = threading.Event()
+
+        def listening() -> None:
+            while not stopped.is_set():
+                try:
+                    with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+                        conn.execute(f"LISTEN {channel}")
+                        while not stopped.is_set():
+                            for _ in conn.notifies(timeout=1.0, stop_after=1):
+                                break
+                            loop.call_soon_threadsafe(wake)
+                except psycopg.Error as e:
+                    log.warning("listening to %s: %s; again in a second", shown(self.url), e)
+                    stopped.wait(1.0)
+                except RuntimeError:  # the event loop closed
+                    return
+
+        threading.Thread(target=listening, name="postgres-listen", daemon=True).start()
+        return stopped.set
 
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement of the repository run from now on (None: no more)."""

@@ -29,6 +29,7 @@ from storage.models import (
     Status,
     User,
 )
+from storage.updates import HANDLING, mark_handled
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -152,6 +153,7 @@ class Repo:
         owes (``owed`` of the new game) in the same transaction: a crash never leaves a lobby without its table."""
         now = self.now()
         prev = None if previous is None else json.dumps(list(previous))
+        handling = HANDLING.get()
         async with self.db.write() as conn:
             try:
                 inserted = await conn.execute_fetchall(
@@ -173,6 +175,8 @@ class Repo:
                         title)
             written = [_outbox_row(r) for sql, params in _owed_statements(game_id, owed(game))
                        for r in await conn.execute_fetchall(sql, params)]
+            if handling is not None:
+                await conn.execute("UPDATE updates SET done = 1 WHERE update_id = ?", (handling,))
         self._note(written)
         return game
 
@@ -194,6 +198,7 @@ class Repo:
         events = [(old.id, n, orjson.dumps(new.log[n], option=NON_STR_KEYS).decode())
                   for n in range(first, len(new.log))]
         rules = _rules_json(new.rules)
+        handling = HANDLING.get()
 
         def work(conn: SqlConnection) -> list[OutboxRow]:
             cur = conn.execute(
@@ -235,6 +240,7 @@ class Repo:
                 conn.execute("INSERT INTO rating_history (scope, user_id, game_id, ordinal) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (scope, user_id, game_id) DO UPDATE SET ordinal = excluded.ordinal",
                              (u.scope, u.user_id, old.id, u.ordinal))
+            mark_handled(conn, handling)
             return _put_owed(conn, old.id, owed)
 
         await self._with_marks(work, self._note)
@@ -247,7 +253,14 @@ class Repo:
         change (a pick changes the presser's hand alone) is one statement, whole by itself: no transaction
         around it, two trips to aiosqlite's thread fewer."""
         statements = _owed_statements(game_id, owed)
-        if len(statements) == 1:
+        handling = HANDLING.get()
+        if handling is not None and statements:  # marked handled with what it owes (storage.updates)
+            def work(conn: SqlConnection) -> list[OutboxRow]:
+                mark_handled(conn, handling)
+                return _put_owed(conn, game_id, owed)
+
+            await self.db.run(work, self._note)
+        elif len(statements) == 1:
             await self.db.write_one(*statements[0], then=self._note_rows)
         elif statements:
             await self.db.run(lambda conn: _put_owed(conn, game_id, owed), self._note)

@@ -137,22 +137,36 @@ async def test_a_webhook_secret_telegram_would_refuse_stops_the_start(tmp_path: 
     assert "WEBHOOK_SECRET may hold only the characters" in err
 
 
-async def test_a_second_bot_process_on_the_same_postgresql_database_is_refused(fake: FakeTelegram,
-                                                                                tmp_path: Path) -> None:
-    """Until several processes share the messages owed and the timers, a second one would send everything
-    twice: it stops at its start with one line, and the first goes on serving the groups."""
+async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_and_takes_over(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """Two processes would each send what is owed and run the timers: the second one says it stands by and
+    decides nothing while the first leads; when the first goes, the second takes over its open game."""
     for url in postgres_schema("two"):
         first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
         await first.start()
+        second = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
+                                                    POLL_TIMEOUT="1", DEFAULT_LANGUAGE="en"))
         try:
-            code, err = await run(tmp_path, BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
-                                  POLL_TIMEOUT="1")
-            assert code == 3, err
-            assert "is in use by another durak-bot process" in err and len(err.strip().splitlines()) == 1, err
+            assert second.stderr is not None
+            said = b""
+            while b"stands by to take over" not in said:
+                said = await asyncio.wait_for(second.stderr.readline(), 30)
+                assert said, "the second process ended"
+            fake.commands.clear()
             await fake.send_text(101, GROUP, "/newgame")
             await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
+            await asyncio.sleep(1.0)
+            assert fake.commands == {}, "the second process did not start serving"
+            await first.stop()
+            await fake.wait_for(lambda: len(fake.commands) >= 2, 20)  # the second one leads now
+            lobby = next(m for m in fake.chat_messages(GROUP) if "Players (1/" in m.text)
+            game_id = first.place.sql("SELECT id FROM games")[0][0]
+            await fake.send_text(102, 102, f"/start join_{game_id}")
+            await fake.wait_for(lambda: "Players (2/" in fake.messages[(GROUP, lobby.message_id)].text, 20)
         finally:
             await first.stop()
-        second = BotProcess(fake, tmp_path / "second.sqlite3", database_url=url)
-        await second.start()  # the first one gone, its claim went with its connection
-        await second.stop()
+            if second.returncode is None:
+                second.kill()
+            await second.wait()

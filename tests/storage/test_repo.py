@@ -43,10 +43,10 @@ async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -
 
 async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
     repo = await open_repo(place.target)
-    assert await repo.db.version() == 8
+    assert await repo.db.version() == 9
     await repo.db.close()
     again = await open_repo(place.target)  # migrating twice changes nothing
-    assert await again.db.version() == 8
+    assert await again.db.version() == 9
     await again.db.close()
 
 
@@ -495,7 +495,7 @@ async def test_a_database_of_the_previous_release_is_migrated_with_its_games(pla
     place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
     repo = await open_repo(place.target)
     try:
-        assert await repo.db.version() == 8
+        assert await repo.db.version() == 9
         [game] = (await repo.games_with_status(Status.LOBBY))[0]
         assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
         assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
@@ -528,13 +528,14 @@ async def test_both_engines_have_the_same_tables_and_columns(tmp_path: Path) -> 
         assert pg_tables == sorted([*tables, "schema_version"])
 
 
-async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_claim() -> None:
+async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_lead() -> None:
     """PostgreSQL restarted (or the connection cut): the call in flight fails like a full disk's write, the
-    next ones connect again, and the bot's claim on the database is taken again with the new connection."""
+    next ones connect again, and the bot's lead on the database is taken again with the new connection: another
+    process still stands by."""
     for url in postgres_schema("lost"):
         repo = await open_repo(url)
         try:
-            await repo.db.claim()
+            await repo.db.lead()
             await repo.save_user(ANNA)
             pid = (await repo.db.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
             assert Place("postgresql", url).sql("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND "
@@ -546,11 +547,36 @@ async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_claim() 
             await repo.save_user(BORIS)
             assert (await repo.user(BORIS.id)) == BORIS
             other = await open_database(url)
-            with pytest.raises(DatabaseError, match="in use by another durak-bot process"):
-                await other.claim()
+            told: list[bool] = []
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(other.lead(lambda: told.append(True), poll=0.05), 0.5)
+            assert told == [True], "it said once that it stands by"
             await other.close()
         finally:
             await repo.db.close()
+
+
+async def test_a_standing_by_process_takes_the_lead_when_the_leader_goes_and_the_old_leader_stops_deciding(
+        postgres_url: str) -> None:
+    """The leader's connection goes (its process killed, or cut off): the process standing by leads within its
+    poll; the old leader, connecting again, finds the lead taken and is told to stop (it must decide nothing
+    more)."""
+    leader, other = await open_repo(postgres_url), await open_database(postgres_url)
+    try:
+        await leader.db.lead()
+        taking = asyncio.ensure_future(other.lead(poll=0.05))
+        await asyncio.sleep(0.3)
+        assert not taking.done()
+        pid = (await leader.db.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
+        Place("postgresql", postgres_url).sql("SELECT pg_terminate_backend(?)", (pid,))
+        await asyncio.wait_for(taking, 5)
+        with pytest.raises(psycopg.OperationalError):
+            await leader.user(ANNA.id)  # the call that finds the connection lost
+        with pytest.raises(DatabaseError, match="claimed by another durak-bot process"):
+            await leader.save_user(ANNA)
+    finally:
+        await other.close()
+        await leader.db.close()
 
 
 async def test_a_connection_lost_in_the_middle_of_a_write_leaves_none_of_it(postgres_url: str) -> None:

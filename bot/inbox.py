@@ -1,0 +1,82 @@
+"""The leading process handles the updates any process stored (``storage.updates``), in the order of their ids.
+
+It is woken by its own webhook at once, by PostgreSQL's NOTIFY when another process stored one, and looks once a
+second whatever comes. Updates are handled side by side as PTB handles them (each game's lock keeps its
+decisions in order); an update already being handled is never started twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from telegram import Update
+from telegram.ext import Application
+
+from storage.updates import HANDLING, Updates
+
+log = logging.getLogger(__name__)
+PRUNE_SECONDS = 60.0  # how often the handled updates older than storage.updates.KEEP_SECONDS are deleted
+
+
+class Inbox:
+    def __init__(self, app: Application, updates: Updates) -> None:  # type: ignore[type-arg]
+        self.app = app
+        self.updates = updates
+        self.woken = asyncio.Event()
+        self.handling: dict[int, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        self.woken.set()
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    def take(self, update_id: int, body: str) -> None:
+        """Handle an update this process has just stored, without waiting to read it back."""
+        if update_id not in self.handling:
+            task = asyncio.ensure_future(self._handle(update_id, body))
+            self.handling[update_id] = task
+            task.add_done_callback(lambda _: self.handling.pop(update_id, None))
+
+    async def stop(self) -> None:
+        """No new update is started; the ones being handled are finished."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        await asyncio.gather(*self.handling.values(), return_exceptions=True)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        pruned = loop.time()
+        while True:
+            try:
+                self.woken.clear()
+                for update_id, body in await self.updates.waiting():
+                    self.take(update_id, body)
+                if loop.time() - pruned > PRUNE_SECONDS:
+                    pruned = loop.time()
+                    await self.updates.prune()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database away for a moment: the updates wait in it
+                log.exception("reading the updates waiting failed; trying again")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.woken.wait(), 1.0)
+
+    async def _handle(self, update_id: int, body: str) -> None:
+        HANDLING.set(update_id)  # this task's own context: its decision's write marks the update handled
+        try:
+            update = Update.de_json(json.loads(body), self.app.bot)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:
+            log.error("update %s could not be read and is dropped (%s)", update_id, e)
+            update = None
+        if update is not None:
+            await self.app.process_update(update)  # its handlers' failures are logged by the error handler
+        try:
+            await self.updates.handled(update_id)
+        except Exception:  # handled again later, decided on the game as it is then
+            log.exception("update %s could not be marked handled", update_id)
