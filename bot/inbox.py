@@ -27,6 +27,8 @@ class Inbox:
         self.updates = updates
         self.woken = asyncio.Event()
         self.handling: dict[int, asyncio.Task[None]] = {}
+        # updates handled lately: a read of the waiting ones made before one was marked may still list it
+        self.finished: dict[int, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
@@ -37,10 +39,18 @@ class Inbox:
 
     def take(self, update_id: int, body: str) -> None:
         """Handle an update this process has just stored, without waiting to read it back."""
-        if update_id not in self.handling:
-            task = asyncio.ensure_future(self._handle(update_id, body))
-            self.handling[update_id] = task
-            task.add_done_callback(lambda _: self.handling.pop(update_id, None))
+        if update_id in self.handling or update_id in self.finished:
+            return
+        task = asyncio.ensure_future(self._handle(update_id, body))
+        self.handling[update_id] = task
+        task.add_done_callback(lambda _: self._finished(update_id))
+
+    def _finished(self, update_id: int) -> None:
+        self.handling.pop(update_id, None)
+        now = asyncio.get_running_loop().time()
+        self.finished[update_id] = now
+        if len(self.finished) > 1000:
+            self.finished = {u: t for u, t in self.finished.items() if t > now - PRUNE_SECONDS}
 
     async def stop(self) -> None:
         """No new update is started; the ones being handled are finished."""

@@ -1,0 +1,230 @@
+"""Several bot processes, one bot: three ``python -m bot`` on one PostgreSQL schema behind a round-robin webhook
+forwarder, while one process after another is killed (``kill -9``) or stopped (SIGTERM) and started again.
+
+Whatever process an update reaches, and whichever dies, every game ends once, its result and ratings are
+recorded once, every message is sent once and shows its last content, every update is handled, lobbies expire
+once, and Telegram never sees the bot over its budgets (the fake server answers 429 to a call over them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from storage.postgres import OWNER_LOCK
+from tests.e2e.harness import Table
+from tests.e2e.test_crash import SECRET
+from tests.e2e.webapp_client import free_port
+from tests.fake_telegram import TOKEN, FakeTelegram
+from tests.places import Place, postgres_schema
+
+GROUP_EDITS_PER_MINUTE = 60   # the bot's budget per group, and what the fake server allows
+SENDS_PER_SECOND = 60         # the bot's overall budget, and what the fake server allows
+LOBBY_TIMEOUT = 25            # seconds: the lobbies nobody starts expire while processes come and go
+HAND_MARK = "🃏 Durak · you are"
+
+
+class Forwarder:
+    """A load balancer: each post goes to the next process in turn, or to the one after if it is down."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self.turn = 0
+        self.port = free_port()
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/hook", self._post)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+
+    async def stop(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _post(self, request: web.Request) -> web.Response:
+        assert self._session is not None
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items() if k.lower().startswith("x-telegram")}
+        for _ in self.ports:
+            port = self.ports[self.turn % len(self.ports)]
+            self.turn += 1
+            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                async with self._session.post(f"http://127.0.0.1:{port}/hook", data=body, headers={
+                        **headers, "Content-Type": "application/json"}) as response:
+                    return web.Response(status=response.status)
+        return web.Response(status=502)
+
+
+class Member:
+    """One bot process of the three; its database connections carry its name (``application_name``)."""
+
+    def __init__(self, fake: FakeTelegram, folder: Path, name: str, url: str, hook: str) -> None:
+        self.name = name
+        self.port = free_port()
+        self.folder = folder / name
+        self.folder.mkdir()
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "DATABASE_", "WEBHOOK_"))} | {
+            "BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": fake.url, "DEFAULT_LANGUAGE": "en",
+            "DATABASE_URL": f"{url}&application_name={name}", "WEBHOOK_URL": hook, "WEBHOOK_LISTEN": "127.0.0.1",
+            "WEBHOOK_PORT": str(self.port), "WEBHOOK_SECRET": SECRET, "LOBBY_TIMEOUT": str(LOBBY_TIMEOUT),
+            "GROUP_EDITS_PER_MINUTE": str(GROUP_EDITS_PER_MINUTE), "SENDS_PER_SECOND": str(SENDS_PER_SECOND),
+            "PRIVATE_SENDS_PER_SECOND": "1000", "COMPUTER_PAUSE": "0.2"}
+        self.proc: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    async def start(self) -> None:
+        self.starts += 1
+        log = (self.folder / "log").open("ab")
+        self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=self.env,
+                                                         stdout=log, stderr=log)
+        log.close()
+        for _ in range(300):  # it answers posts from its start, standing by or leading
+            with contextlib.suppress(OSError):
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.close()
+                return
+            assert self.proc.returncode is None, (self.folder / "log").read_text()[-3000:]
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"{self.name} never listened")
+
+    async def end(self, how: signal.Signals) -> int:
+        assert self.proc is not None
+        if self.proc.returncode is None:
+            self.proc.send_signal(how)
+        return await asyncio.wait_for(self.proc.wait(), 60)
+
+
+class Patient(Table):
+    """Players who, when the process that took their press dies before answering it, look at their hand again
+    (Telegram's spinner stops by itself)."""
+
+    async def press(self, user: int, message: Any, label_or_data: str) -> dict[str, Any]:
+        try:
+            return await super().press(user, message, label_or_data)
+        except TimeoutError:
+            return {}
+
+
+def leader(place: Place) -> str | None:
+    rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                     "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted", (OWNER_LOCK,))
+    return str(rows[0][0]) if rows else None
+
+
+@pytest.fixture
+async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place, list[Member], Forwarder]]:
+    for url in postgres_schema("fleet"):
+        fake.group_budget, fake.group_window = GROUP_EDITS_PER_MINUTE, 60.0
+        fake.overall_rate, fake.overall_burst = float(SENDS_PER_SECOND), SENDS_PER_SECOND
+        ports: list[int] = []
+        forwarder = Forwarder(ports)
+        members = [Member(fake, tmp_path, f"durak-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook")
+                   for n in (1, 2, 3)]
+        ports.extend(m.port for m in members)
+        await forwarder.start()
+        try:
+            for member in members:
+                await member.start()
+            await fake.wait_for(lambda: fake.webhook is not None and len(fake.commands) >= 2, 30)
+            yield Place("postgresql", url), members, forwarder
+        finally:
+            for member in members:
+                if member.proc is not None and member.proc.returncode is None:
+                    member.proc.kill()
+                    await member.proc.wait()
+            await forwarder.stop()
+
+
+async def churn(place: Place, members: list[Member], how: signal.Signals, every: float,
+                done: asyncio.Event) -> list[str]:
+    """One process after another is ended and started again, every ``every`` seconds, until ``done``; which
+    ones led when they were ended."""
+    ended_leaders: list[str] = []
+    turn = 0
+    while not done.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), every)
+        if done.is_set():
+            break
+        member = members[turn % len(members)]
+        turn += 1
+        if leader(place) == member.name:
+            ended_leaders.append(member.name)
+        code = await member.end(how)
+        if how is signal.SIGTERM:
+            assert code == 0, (member.folder / "log").read_text()[-3000:]
+        await member.start()
+    return ended_leaders
+
+
+@pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
+@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 20, 3.0), (signal.SIGTERM, 6, 4.0)])
+async def test_games_played_to_the_end_while_processes_die_end_once_with_every_message_sent_once(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder], how: signal.Signals, games: int,
+        every: float) -> None:
+    place, members, _ = fleet
+    tables = []
+    for n in range(games):
+        group, players = -5000 - n, [1000 + 2 * n, 1001 + 2 * n]
+        for user in players:
+            fake.add_user(user, f"P{user}")
+        fake.add_group(group, f"Table {n}", admins=players[:1])
+        tables.append(Patient(fake, group, players, seed=n))
+    idle = [-6000, -6001]  # lobbies nobody starts: their timers close them
+    for n, group in enumerate(idle):
+        fake.add_user(1900 + n, f"Idle{n}")
+        fake.add_group(group, f"Idle {n}", admins=[1900 + n])
+    await asyncio.gather(*(fake.send_text(1900 + n, group, "/newgame") for n, group in enumerate(idle)))
+    await asyncio.gather(*(t.seat_everyone() for t in tables))
+    await asyncio.gather(*(t.start(t.players[0]) for t in tables))
+
+    done = asyncio.Event()
+    churning = asyncio.ensure_future(churn(place, members, how, every, done))
+    try:
+        await asyncio.gather(*(t.play_to_the_end(timeout=400) for t in tables))
+        await fake.wait_for(lambda: place.sql("SELECT COUNT(*) FROM games WHERE status = 'cancelled'") == [(2,)],
+                            LOBBY_TIMEOUT + 40)
+    finally:
+        done.set()
+        ended_leaders = await churning
+    for member in members:  # a clean stop: what is owed is delivered, the marks of it written
+        assert await member.end(signal.SIGTERM) == 0, (member.folder / "log").read_text()[-3000:]
+
+    assert len(ended_leaders) >= 2, f"the leader was ended only {len(ended_leaders)} times"
+    assert place.sql("SELECT status, COUNT(*) FROM games GROUP BY status ORDER BY status") == [
+        ("cancelled", 2), ("finished", games)]
+    assert place.sql("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM game_results") == [(2 * games, games)]
+    history = place.sql("SELECT COUNT(*), COUNT(DISTINCT user_id) FROM rating_history")
+    assert history[0][1] == 2 * games and history[0][0] % (2 * games) == 0, history  # once per player and scope
+    assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
+    assert place.sql("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "nothing owed"
+
+    for table in tables:
+        assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1, "one result"
+        assert len(table.group_messages()) == 2, [m.text[:40] for m in table.group_messages()]  # table, result
+        for user in table.players:
+            assert len([m for m in fake.chat_messages(user) if m.text.startswith(HAND_MARK)]) == 1, "one hand"
+    for group in idle:
+        lobby, = fake.bot_messages_in(group)
+        assert sum("The lobby expired" in text for text in lobby.history) == 1, lobby.history
+    for chat_id, message_id, text in place.sql("SELECT chat_id, message_id, text FROM outbox WHERE "
+                                               "message_id IS NOT NULL AND text IS NOT NULL AND deleted = 0"):
+        assert fake.messages[(chat_id, message_id)].text == text, "each message shows its last content"
+    assert [e for e in fake.errors if e[1] == 429] == [], "Telegram's budgets held across the processes"
