@@ -164,7 +164,8 @@ async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_an
             lobby = next(m for m in fake.chat_messages(GROUP) if "Players (1/" in m.text)
             game_id = first.place.sql("SELECT id FROM games")[0][0]
             await fake.send_text(102, 102, f"/start join_{game_id}")
-            await fake.wait_for(lambda: "Players (2/" in fake.messages[(GROUP, lobby.message_id)].text, 20)
+            shown = (GROUP, lobby.message_id)
+            await fake.wait_for(lambda: "Players (2/" in fake.messages[shown].text, 20)  # noqa: B023
         finally:
             await first.stop()
             if second.returncode is None:

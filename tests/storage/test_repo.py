@@ -549,7 +549,7 @@ async def test_a_lost_postgresql_connection_is_made_again_and_keeps_its_lead() -
             other = await open_database(url)
             told: list[bool] = []
             with pytest.raises(TimeoutError):
-                await asyncio.wait_for(other.lead(lambda: told.append(True), poll=0.05), 0.5)
+                await asyncio.wait_for(other.lead(lambda: told.append(True), poll=0.05), 0.5)  # noqa: B023
             assert told == [True], "it said once that it stands by"
             await other.close()
         finally:
