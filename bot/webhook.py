@@ -35,6 +35,7 @@ from telegram.ext import Application, ContextTypes
 from bot.app import allowed_updates
 from bot.health import Heartbeat
 from bot.inbox import Inbox
+from bot.metrics import Metrics
 from bot.settings import Settings
 from storage.postgres import PostgresDatabase, is_postgres_url
 from storage.updates import CHANNEL, Updates
@@ -131,6 +132,9 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
                        settings.startup_retries)
         await app.start()
         if front is not None and hook.updates is not None:
+            metrics: Metrics | None = app.bot_data.get("metrics")
+            if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
+                await front.trace(metrics.statement)
             inbox = hook.inbox = Inbox(app, hook.updates)
             stop_listening = front.listen(CHANNEL, inbox.wake)
             inbox.start()

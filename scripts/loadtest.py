@@ -27,6 +27,9 @@ the first frame each page of its game got after it (p50/p95/p99). ``--python`` r
 another interpreter (a venv with the compiled build: ``DURAK_COMPILE=1 pip install .``).
 ``--database-url postgresql://…`` runs the bot on that PostgreSQL server (in a schema of its own, dropped at
 the end) instead of a SQLite file, and prints the server's CPU per accepted press beside the bot's.
+``--processes N`` runs N bot processes in webhook mode behind a round-robin forwarder (``tests/forwarder.py``),
+as behind a load balancer (more than one needs ``--database-url``); the CPU and memory are all of theirs
+together, and the SQL statements those of the one leading (the others only store the updates they receive).
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.e2e.harness import Table, playable
+from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
+from tests.forwarder import Forwarder
 from tests.places import Place, postgres_schema
 
 PATIENCE = 30.0  # seconds a player waits for his message to change after a press before he looks again
@@ -313,7 +318,8 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
-              warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None) -> dict[str, Any]:
+              warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None,
+              processes: int = 0) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -340,20 +346,31 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             fake.add_user(u, f"P{u}")
         fake.add_group(chat, f"Group {g}", admins=[users[0]])
         chats.append((chat, users))
-    proc = await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=env,
-                                                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    ports = [free_port() for _ in range(processes)]
+    forwarder = Forwarder(ports)
+    procs = []
+    if processes:
+        await forwarder.start()
+    for n in range(max(processes, 1)):
+        own = dict(env)
+        if processes:
+            own.update(WEBHOOK_URL=f"http://127.0.0.1:{forwarder.port}/hook", WEBHOOK_LISTEN="127.0.0.1",
+                       WEBHOOK_PORT=str(ports[n]), WEBHOOK_SECRET=SECRET, METRICS_FILE=str(folder / f"metrics{n}.json"))
+        procs.append(await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=own,
+                                                          stdout=asyncio.subprocess.DEVNULL,
+                                                          stderr=asyncio.subprocess.DEVNULL))
     try:
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
         stats = Stats(track_lag=limited)
         calls_before = len(fake.calls)
-        cpu_before, postgres_before = cpu_seconds(proc.pid), postgres_cpu_seconds()
+        cpu_before, postgres_before = sum(cpu_seconds(p.pid) for p in procs), postgres_cpu_seconds()
         started = time.monotonic()
         stop_at = started + seconds
         memory: list[float] = []
 
         async def sample_memory() -> None:
             while True:
-                memory.append(round(rss_mb(proc.pid), 1))
+                memory.append(round(sum(rss_mb(p.pid) for p in procs), 1))
                 await asyncio.sleep(max(seconds / 6, 1))
 
         sampler = asyncio.ensure_future(sample_memory())
@@ -367,7 +384,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
                                      computers if i % computer_every == 0 else 0, level,
                                      pages, port) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
-        cpu = cpu_seconds(proc.pid) - cpu_before
+        cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu_before
         postgres_cpu = postgres_cpu_seconds() - postgres_before if schemas else 0.0
         if stats.watching:  # the moves made before the players stopped: shown by the end of a tail, or never
             await asyncio.wait(set(stats.watching), timeout=TAIL)
@@ -375,23 +392,26 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
                 watcher.cancel()
             await asyncio.gather(*stats.watching, return_exceptions=True)
         sampler.cancel()
-        memory.append(round(rss_mb(proc.pid), 1))
+        memory.append(round(sum(rss_mb(p.pid) for p in procs), 1))
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
         group_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) < 0)
         hand_edits = sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText" and int(p["chat_id"]) > 0)
         kinds = calls_by_kind(fake.calls[calls_before:])
-        proc.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
+        for p in procs:
+            p.terminate()  # a clean stop writes the bot's own figures (METRICS_FILE)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), 30)
+            await asyncio.wait_for(asyncio.gather(*(p.wait() for p in procs)), 30)
     finally:
-        if proc.returncode is None:
-            proc.kill()
-        await proc.wait()
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+            await p.wait()
+        await forwarder.stop()
         await fake.stop()
     moves, timed_out = applied_moves(place)
     if schemas:
         next(schemas, None)  # the schema is dropped
-    inside = json.loads((folder / "metrics.json").read_text()) if (folder / "metrics.json").exists() else {}
+    inside = merged([json.loads(f.read_text()) for f in folder.glob("metrics*.json")])
     presses = len(stats.latency)
     result = {
         "games": games, "players": players, "computers": computers, "computer_every": computer_every,
@@ -409,6 +429,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "cpu_ms_per_accepted_press": round(cpu * 1000 / max(stats.accepted, 1), 2),
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
         "database": place.engine,
+        "processes": processes or "1, long polling",
         # PostgreSQL's own server processes, besides the bot's (0 with SQLite: it runs inside the bot)
         "postgres_cpu_ms_per_accepted_press": round(postgres_cpu * 1000 / max(stats.accepted, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
@@ -455,6 +476,23 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     return result
 
 
+def merged(figures: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of several processes' METRICS_FILEs as one: samples joined, counts added."""
+    if len(figures) == 1:
+        return figures[0]
+    together: dict[str, Any] = {}
+    for one in figures:
+        for key, value in one.items():
+            if isinstance(value, list):
+                together.setdefault(key, []).extend(value)
+            elif isinstance(value, dict):
+                kinds = together.setdefault(key, Counter())
+                kinds.update(value)
+            else:
+                together[key] = together.get(key, 0) + value
+    return {k: dict(v.most_common()) if isinstance(v, Counter) else v for k, v in together.items()}
+
+
 def seconds_percentiles(samples: list[float], at: tuple[int, ...]) -> dict[str, float]:
     """Percentiles in seconds (100: the largest)."""
     ordered = sorted(samples) or [0.0]
@@ -479,11 +517,13 @@ def main() -> None:
                         help="with --limited: seconds before the moves are watched (the groups' arrivals: 0.4 s each)")
     parser.add_argument("--database-url", help="run the bot on this PostgreSQL server (a schema of its own) instead "
                         "of a SQLite file")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="bot processes in webhook mode behind a forwarder (0: one, long polling)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
-                             args.computer_every, args.database_url))
+                             args.computer_every, args.database_url, args.processes))
     if args.json:
         print(json.dumps(result))
         return

@@ -160,6 +160,7 @@ class PostgresDatabase:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
         self._claimed = False
+        self._watching: asyncio.Future[None] | None = None
         # called (on the database's thread) when the connection was lost and another process leads by now: this
         # one must stop deciding at once (the bot ends the process, bot.app)
         self.lost_lead: Callable[[], None] = self._lead_taken
@@ -188,6 +189,8 @@ class PostgresDatabase:
         return db
 
     async def close(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
         await asyncio.get_running_loop().run_in_executor(self._thread, self.conn.raw.close)
         self._thread.shutdown(wait=True)
 
@@ -315,6 +318,18 @@ class PostgresDatabase:
                 told = True
             await asyncio.sleep(poll)
         self._claimed = True
+        self._watching = asyncio.ensure_future(self._watch_lead(poll))
+
+    async def _watch_lead(self, poll: float) -> None:
+        """A leader that has nothing to do still finds out within ``poll`` seconds that its connection (and with
+        it the lead) was lost: the call after the one that finds it lost connects again and takes the lead
+        again, or learns another process leads (:attr:`lost_lead`)."""
+        while True:
+            await asyncio.sleep(poll)
+            try:
+                await self._call(lambda conn: conn.raw.execute("SELECT 1"))
+            except (psycopg.Error, DatabaseError) as e:
+                log.warning("the connection to %s: %s", shown(self.url), e)
 
     def _lead_taken(self) -> None:
         """:attr:`lost_lead` by itself: the call that found the lead taken fails."""

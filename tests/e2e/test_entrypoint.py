@@ -9,12 +9,14 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import psycopg
 import pytest
 
+from storage.postgres import OWNER_LOCK
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.places import postgres_schema
+from tests.places import postgres_schema, url_schema
 
 
 def env(**values: str) -> dict[str, str]:
@@ -171,3 +173,37 @@ async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_an
             if second.returncode is None:
                 second.kill()
             await second.wait()
+
+
+async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_stops_at_once(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """Its timers and its outbox would run beside the new leader's and send twice: the moment it finds the lead
+    taken, it ends (code 75) with one line, and its process manager starts it again to stand by."""
+    for url in postgres_schema("lost"):
+        name = f"{url_schema(url)}-a"
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url,
+                                                    DATABASE_URL=f"{url}&application_name={name}", POLL_TIMEOUT="1"))
+        try:
+            await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
+            with psycopg.connect(url, autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity a ON "
+                              "a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = %s AND "
+                              "a.application_name = %s", (OWNER_LOCK, name))
+                for _ in range(100):  # the other process takes the lead before the bot connects again
+                    taken = other.execute("SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))",
+                                          (OWNER_LOCK,)).fetchone()
+                    if taken and taken[0]:
+                        break
+                    await asyncio.sleep(0.01)
+                else:
+                    raise AssertionError("the bot's lead was never let go")
+                assert await asyncio.wait_for(bot.wait(), 20) == 75
+            assert bot.stderr is not None
+            said = (await bot.stderr.read()).decode()
+            assert "another durak-bot process took the lead while this one's connection was lost" in said, said
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+            await bot.wait()

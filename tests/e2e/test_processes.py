@@ -17,59 +17,20 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
-from aiohttp import web
 
 from storage.postgres import OWNER_LOCK
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import free_port
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.places import Place, postgres_schema
+from tests.forwarder import Forwarder
+from tests.places import Place, postgres_schema, url_schema
 
 GROUP_EDITS_PER_MINUTE = 60   # the bot's budget per group, and what the fake server allows
 SENDS_PER_SECOND = 60         # the bot's overall budget, and what the fake server allows
 LOBBY_TIMEOUT = 25            # seconds: the lobbies nobody starts expire while processes come and go
 HAND_MARK = "🃏 Durak · you are"
-
-
-class Forwarder:
-    """A load balancer: each post goes to the next process in turn, or to the one after if it is down."""
-
-    def __init__(self, ports: list[int]) -> None:
-        self.ports = ports
-        self.turn = 0
-        self.port = free_port()
-        self._runner: web.AppRunner | None = None
-        self._session: aiohttp.ClientSession | None = None
-
-    async def start(self) -> None:
-        app = web.Application()
-        app.router.add_post("/hook", self._post)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
-        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
-
-    async def stop(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-
-    async def _post(self, request: web.Request) -> web.Response:
-        assert self._session is not None
-        body = await request.read()
-        headers = {k: v for k, v in request.headers.items() if k.lower().startswith("x-telegram")}
-        for _ in self.ports:
-            port = self.ports[self.turn % len(self.ports)]
-            self.turn += 1
-            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
-                async with self._session.post(f"http://127.0.0.1:{port}/hook", data=body, headers={
-                        **headers, "Content-Type": "application/json"}) as response:
-                    return web.Response(status=response.status)
-        return web.Response(status=502)
 
 
 class Member:
@@ -122,10 +83,12 @@ class Patient(Table):
             return {}
 
 
-def leader(place: Place) -> str | None:
+def leader(place: Place, members: list[Member]) -> str | None:
+    """The name of the member that leads now (the other tests' processes lead on schemas of their own)."""
     rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
                      "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted", (OWNER_LOCK,))
-    return str(rows[0][0]) if rows else None
+    names = {m.name for m in members}
+    return next((str(name) for name, in rows if name in names), None)
 
 
 @pytest.fixture
@@ -135,7 +98,7 @@ async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place
         fake.overall_rate, fake.overall_burst = float(SENDS_PER_SECOND), SENDS_PER_SECOND
         ports: list[int] = []
         forwarder = Forwarder(ports)
-        members = [Member(fake, tmp_path, f"durak-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook")
+        members = [Member(fake, tmp_path, f"{url_schema(url)}-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook")
                    for n in (1, 2, 3)]
         ports.extend(m.port for m in members)
         await forwarder.start()
@@ -165,7 +128,7 @@ async def churn(place: Place, members: list[Member], how: signal.Signals, every:
             break
         member = members[turn % len(members)]
         turn += 1
-        if leader(place) == member.name:
+        if leader(place, members) == member.name:
             ended_leaders.append(member.name)
         code = await member.end(how)
         if how is signal.SIGTERM:
