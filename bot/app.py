@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Callable, Coroutine
@@ -103,8 +104,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         app.bot_data["db"] = db
         if isinstance(db, PostgresDatabase):
             db.lost_lead = _lost_lead
-        await db.lead(lambda: log.info("another durak-bot process leads on this database: this one stores the "
-                                       "updates it receives and stands by to take over"))
+        await _stand_by(db, Heartbeat(settings.health_file))
         metrics = Metrics(settings.metrics_file)
         app.bot_data["metrics"] = metrics
         if metrics.on:
@@ -158,6 +158,21 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                      "compiles them, as the Docker image does")
 
     return post_init
+
+
+async def _stand_by(db: Engine, heartbeat: Heartbeat) -> None:
+    """Wait for the lead (at once with a file), alive to the health check meanwhile: standing by is healthy."""
+    async def beat() -> None:
+        while True:
+            heartbeat.beat()
+            await asyncio.sleep(1.0)
+
+    beating = asyncio.ensure_future(beat())
+    try:
+        await db.lead(lambda: log.info("another durak-bot process leads on this database: this one stores the "
+                                       "updates it receives (webhook mode) and stands by to take over"))
+    finally:
+        beating.cancel()
 
 
 def _lost_lead() -> None:

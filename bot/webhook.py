@@ -33,7 +33,6 @@ from telegram.error import NetworkError
 from telegram.ext import Application, ContextTypes
 
 from bot.app import allowed_updates
-from bot.health import Heartbeat
 from bot.inbox import Inbox
 from bot.metrics import Metrics
 from bot.settings import Settings
@@ -122,8 +121,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     try:
         if front is not None:
             runner = await _listen(hook, settings)
-        if app.post_init is not None and not await _unless_stopped(app.post_init(app), stop,
-                                                                   Heartbeat(settings.health_file)):
+        if app.post_init is not None and not await _unless_stopped(app.post_init(app), stop):
             return
         started = True
         if runner is None:
@@ -167,19 +165,17 @@ async def _listen(hook: Webhook, settings: Settings) -> web.AppRunner:
     return runner
 
 
-async def _unless_stopped(start: Awaitable[None], stop: asyncio.Event, heartbeat: Heartbeat) -> bool:
-    """Await ``start`` (on PostgreSQL it waits for the lead) while alive to the health check; False, and
-    ``start`` cancelled, if the stop signal comes first."""
+async def _unless_stopped(start: Awaitable[None], stop: asyncio.Event) -> bool:
+    """Await ``start`` (on PostgreSQL it waits for the lead); False, and ``start`` cancelled, if the stop signal
+    comes first."""
     starting = asyncio.ensure_future(start)
-    while not starting.done():
-        heartbeat.beat()  # standing by is healthy
-        stopping = asyncio.ensure_future(stop.wait())
-        await asyncio.wait([starting, stopping], timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
-        stopping.cancel()
-        if stop.is_set() and not starting.done():
-            starting.cancel()
-            await asyncio.gather(starting, return_exceptions=True)
-            return False
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not starting.done():
+        starting.cancel()
+        await asyncio.gather(starting, return_exceptions=True)
+        return False
     starting.result()
     return True
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+import yaml
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 from tests.fake_telegram import TOKEN
 
 
@@ -21,3 +23,28 @@ def test_the_sqlite_file_unless_a_postgresql_url_is_given(monkeypatch: pytest.Mo
 def test_a_database_url_of_another_kind_is_refused_with_its_name() -> None:
     with pytest.raises(SettingsError, match="DATABASE_URL must be a postgresql:// URL"):
         load_settings(bot_token=TOKEN, database_url="sqlite:///durak.sqlite3")
+
+
+def test_the_compose_file_sets_only_settings_that_exist_and_caddy_reaches_the_ports_they_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A misspelled name in compose.yaml would be ignored without a word (and the bot would poll, or listen
+    where Caddy does not forward): every name is a setting, the whole loads, and the Caddyfile proxies the
+    paths and ports they give to both processes."""
+    root = Path(__file__).resolve().parents[2]
+    compose = yaml.safe_load((root / "compose.yaml").read_text())
+    bots = {name: s for name, s in compose["services"].items() if s.get("build") == "."}
+    assert sorted(bots) == ["bot1", "bot2"]
+    environment = {k: str(v).replace("${DOMAIN:?set DOMAIN to the bot's public host name}", "durak.example.org")
+                   .replace("${DOMAIN}", "durak.example.org") for k, v in bots["bot1"]["environment"].items()}
+    assert all(bot["environment"] == bots["bot1"]["environment"] for bot in bots.values())
+    unknown = [k for k in environment if k.lower() not in Settings.model_fields]
+    assert unknown == []
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    settings = load_settings(bot_token=TOKEN, webhook_secret="s3cret", **{k.lower(): v for k, v in environment.items()})
+    assert settings.database == "postgresql://durak:durak@postgres:5432/durak"
+    caddy = (root / "deploy" / "Caddyfile").read_text()
+    hook, app = urlsplit(settings.webhook_url or ""), urlsplit(settings.webapp_url or "")
+    assert f"handle {hook.path} {{" in caddy and f"handle {app.path}* {{" in caddy
+    assert f"reverse_proxy bot1:{settings.webhook_port} bot2:{settings.webhook_port}" in caddy
+    assert f"reverse_proxy bot1:{settings.webapp_port} bot2:{settings.webapp_port}" in caddy
+    assert compose["services"]["caddy"]["volumes"][0].startswith("./deploy/Caddyfile:")
