@@ -58,6 +58,7 @@ class Inbox:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         await asyncio.gather(*self.handling.values(), return_exceptions=True)
+        await self.updates.flush()
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -65,7 +66,7 @@ class Inbox:
         while True:
             try:
                 self.woken.clear()
-                for update_id, body in await self.updates.waiting():
+                for update_id, body in await self.updates.waiting(skip=self.handling.keys() | self.finished.keys()):
                     self.take(update_id, body)
                 if loop.time() - pruned > PRUNE_SECONDS:
                     pruned = loop.time()
@@ -86,7 +87,4 @@ class Inbox:
             update = None
         if update is not None:
             await self.app.process_update(update)  # its handlers' failures are logged by the error handler
-        try:
-            await self.updates.handled(update_id)
-        except Exception:  # handled again later, decided on the game as it is then
-            log.exception("update %s could not be marked handled", update_id)
+        self.updates.handled(update_id)  # if it wrote, its write marked it already

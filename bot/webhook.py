@@ -89,7 +89,7 @@ class Webhook:
     async def _store(self, update_id: int, body: str) -> web.Response:
         assert self.updates is not None
         try:
-            new = await self.updates.store(update_id, body)
+            new = await self.updates.store(update_id, body, wake=self.inbox is None)  # the leader takes its own
         except Exception:
             log.exception("update %s could not be stored; Telegram posts it again", update_id)
             return web.Response(status=500)

@@ -12,12 +12,15 @@ marked once its handlers are done, and handling it again after a crash changes n
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextvars import ContextVar
 
 from storage.engines import Engine, SqlConnection
 
+log = logging.getLogger(__name__)
 # the update whose handlers run in this task (bot.inbox sets it): its decision's write marks it handled
 HANDLING: ContextVar[int | None] = ContextVar("handling", default=None)
 CHANNEL = "durak_updates"  # PostgreSQL's NOTIFY channel: an update was stored (a wake-up; the table is the queue)
@@ -31,25 +34,85 @@ def mark_handled(conn: SqlConnection, update_id: int | None) -> None:
 
 
 class Updates:
+    """The updates table. Stores are committed together: the stores that come while one commit waits for the disk
+    go in the next (one INSERT of them all), so a slow flush costs every waiting post one wait, not one each."""
+
     def __init__(self, db: Engine, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now
+        self._stores: list[tuple[int, str, bool, asyncio.Future[bool]]] = []
+        self._storing: asyncio.Task[None] | None = None
+        self._handled: set[int] = set()
+        self._marking: asyncio.Task[None] | None = None
 
-    async def store(self, update_id: int, body: str) -> bool:
-        """Keep an update until it is handled; False if it was stored before (Telegram posted it again)."""
-        insert = ("INSERT INTO updates (update_id, body, received) VALUES (?, ?, ?) "
-                  "ON CONFLICT (update_id) DO NOTHING RETURNING update_id")
-        if self.db.engine == "postgresql":  # one statement: the leader is woken when it commits
-            insert = f"WITH stored AS ({insert}) SELECT update_id, pg_notify('{CHANNEL}', '') FROM stored"
-        return bool(await self.db.write_one(insert, (update_id, body, self.now())))
+    async def store(self, update_id: int, body: str, wake: bool = True) -> bool:
+        """Keep an update until it is handled, committed when this returns; False if it was stored before
+        (Telegram posted it again). ``wake``: tell the leading process (PostgreSQL's NOTIFY, at the commit)."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._stores.append((update_id, body, wake, future))
+        if self._storing is None or self._storing.done():
+            self._storing = asyncio.ensure_future(self._store_all())
+        return await future
 
-    async def waiting(self, limit: int = 256) -> list[tuple[int, str]]:
-        rows = await self.db.all("SELECT update_id, body FROM updates WHERE done = 0 ORDER BY update_id LIMIT ?",
-                                 (limit,))
+    async def _store_all(self) -> None:
+        while self._stores:
+            batch, self._stores = self._stores, []
+            rows = ", ".join(["(?, ?, ?)"] * len(batch))
+            insert = (f"INSERT INTO updates (update_id, body, received) VALUES {rows} "
+                      "ON CONFLICT (update_id) DO NOTHING RETURNING update_id")
+            if self.db.engine == "postgresql" and any(wake for _, _, wake, _ in batch):
+                insert = f"WITH stored AS ({insert}) SELECT update_id, pg_notify('{CHANNEL}', '') FROM stored"
+            now = self.now()
+            try:
+                stored = {int(r[0]) for r in await self.db.write_one(
+                    insert, [v for update_id, body, _, _ in batch for v in (update_id, body, now)])}
+            except Exception as e:
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(e)
+                continue
+            for update_id, _, _, future in batch:
+                if not future.done():
+                    future.set_result(update_id in stored)
+
+    async def waiting(self, skip: Collection[int] = (), limit: int = 256) -> list[tuple[int, str]]:
+        """The updates not handled yet, oldest first, but those in ``skip`` (being handled: their bodies are not
+        read again)."""
+        ids = [int(r[0]) for r in await self.db.all(
+            "SELECT update_id FROM updates WHERE done = 0 ORDER BY update_id LIMIT ?", (limit,))]
+        wanted = [i for i in ids if i not in skip]
+        if not wanted:
+            return []
+        listed = ", ".join("?" * len(wanted))
+        rows = await self.db.all(
+            f"SELECT update_id, body FROM updates WHERE update_id IN ({listed}) ORDER BY update_id", wanted)
         return [(int(r[0]), str(r[1])) for r in rows]
 
-    async def handled(self, update_id: int) -> None:
-        await self.db.write_one("UPDATE updates SET done = 1 WHERE update_id = ? AND done = 0", (update_id,))
+    def handled(self, update_id: int) -> None:
+        """Mark an update handled, soon: the marks of the moment go in one statement, not flushed to the disk
+        before it returns (a mark lost in a crash only lets an update that wrote nothing be handled again)."""
+        self._handled.add(update_id)
+        if self._marking is None or self._marking.done():
+            self._marking = asyncio.ensure_future(self._mark_all())
+
+    async def _mark_all(self) -> None:
+        while self._handled:
+            marks, self._handled = sorted(self._handled), set()
+            update = f"UPDATE updates SET done = 1 WHERE update_id IN ({', '.join('?' * len(marks))}) AND done = 0"
+
+            def work(conn: SqlConnection, update: str = update, marks: list[int] = marks) -> None:
+                if self.db.engine == "postgresql":
+                    conn.execute("SET LOCAL synchronous_commit TO OFF")
+                conn.execute(update, marks)
+
+            try:
+                await self.db.run(work)
+            except Exception:
+                log.exception("%d updates could not be marked handled; they may be handled again", len(marks))
+
+    async def flush(self) -> None:
+        """Wait for the marks and stores under way (a stopping process)."""
+        await asyncio.gather(*(t for t in (self._storing, self._marking) if t is not None), return_exceptions=True)
 
     async def prune(self) -> None:
         await self.db.write_one("DELETE FROM updates WHERE done = 1 AND received < ?", (self.now() - KEEP_SECONDS,))
