@@ -78,6 +78,18 @@ class Inbox:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.woken.wait(), 1.0)
 
+    async def handle_here(self, update: Update) -> None:
+        """Handle an update posted to this process, not stored (its poster waits for the end): its decision's
+        write still marks it handled, so that Telegram posting it again (to any process) finds it handled."""
+        if update.update_id in self.handling or update.update_id in self.finished:
+            return  # posted again while (or after) the stored copy is handled
+        self.handling[update.update_id] = asyncio.current_task()  # type: ignore[assignment]
+        try:
+            HANDLING.set(update.update_id)
+            await self.app.process_update(update)
+        finally:
+            self._finished(update.update_id)
+
     async def _handle(self, update_id: int, body: str) -> None:
         HANDLING.set(update_id)  # this task's own context: its decision's write marks the update handled
         try:

@@ -8,11 +8,13 @@ try again, as with long polling.) A press delivered again after its move was wri
 it is by then (the card is no longer in the hand, the turn has passed), so it is refused with its toast, never
 applied twice. Requests without Telegram's secret header are refused (403).
 
-On PostgreSQL any number of processes may serve the same webhook behind a load balancer. Each answers 200 once
-the update is stored (``storage.updates``), from the moment it starts, and one of them leads
-(``PostgresDatabase.lead``): it alone handles the stored updates (``bot.inbox``), delivers the messages owed and
-runs the timers, so every budget of Telegram's is the bot's, kept by one sender. The others stand by and the
-first to see the leader's connection go takes over, with every update that was waiting. A leader stopped
+On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and one of them leads
+(``PostgresDatabase.lead``): it alone handles updates (``bot.inbox``), delivers the messages owed and runs the
+timers, so every budget of Telegram's is the bot's, kept by one sender. The others, from the moment they start,
+answer 200 once an update is stored (``storage.updates``) for the leader; the leader handles what is posted to it
+at once and answers once handled, as above, its decision's write marking the update handled (posted again to
+any process, it is known). The first process to see the leader's connection go takes over, with every update
+that was waiting. A leader stopped
 cleanly (SIGTERM) stops taking updates, finishes the ones it is handling, delivers what is owed and lets go.
 The Mini App's server runs in the leading process (its pages reconnect to the next leader by themselves).
 """
@@ -78,9 +80,12 @@ class Webhook:
             return web.Response(status=400)
         if update is None:
             return web.Response(status=400)
-        if self.updates is not None:
+        if self.updates is not None and self.inbox is None:  # standing by: kept for the leader
             return await self._store(update.update_id, body.decode())
-        await self.app.process_update(update)
+        if self.inbox is not None:
+            await self.inbox.handle_here(update)
+        else:
+            await self.app.process_update(update)
         if update.update_id in self.failed:
             self.failed.discard(update.update_id)
             return web.Response(status=500)  # Telegram delivers it again
@@ -89,12 +94,10 @@ class Webhook:
     async def _store(self, update_id: int, body: str) -> web.Response:
         assert self.updates is not None
         try:
-            new = await self.updates.store(update_id, body, wake=self.inbox is None)  # the leader takes its own
+            await self.updates.store(update_id, body)
         except Exception:
             log.exception("update %s could not be stored; Telegram posts it again", update_id)
             return web.Response(status=500)
-        if new and self.inbox is not None:
-            self.inbox.take(update_id, body)
         return web.Response(status=200)
 
 

@@ -29,7 +29,7 @@ from storage.models import (
     Status,
     User,
 )
-from storage.updates import HANDLING, mark_handled
+from storage.updates import HANDLING, MARK_HANDLED, mark_handled
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -176,7 +176,7 @@ class Repo:
             written = [_outbox_row(r) for sql, params in _owed_statements(game_id, owed(game))
                        for r in await conn.execute_fetchall(sql, params)]
             if handling is not None:
-                await conn.execute("UPDATE updates SET done = 1 WHERE update_id = ?", (handling,))
+                await conn.execute(MARK_HANDLED, (handling, now))
         self._note(written)
         return game
 
@@ -240,7 +240,7 @@ class Repo:
                 conn.execute("INSERT INTO rating_history (scope, user_id, game_id, ordinal) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (scope, user_id, game_id) DO UPDATE SET ordinal = excluded.ordinal",
                              (u.scope, u.user_id, old.id, u.ordinal))
-            mark_handled(conn, handling)
+            mark_handled(conn, handling, now)
             return _put_owed(conn, old.id, owed)
 
         await self._with_marks(work, self._note)
@@ -255,8 +255,10 @@ class Repo:
         statements = _owed_statements(game_id, owed)
         handling = HANDLING.get()
         if handling is not None and statements:  # marked handled with what it owes (storage.updates)
+            now = self.now()
+
             def work(conn: SqlConnection) -> list[OutboxRow]:
-                mark_handled(conn, handling)
+                mark_handled(conn, handling, now)
                 return _put_owed(conn, game_id, owed)
 
             await self.db.run(work, self._note)

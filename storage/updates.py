@@ -2,7 +2,8 @@
 
 With several processes behind a load balancer (PostgreSQL only), each answers Telegram's posts once the update is
 stored here: Telegram then never posts it again, and an update survives the death of any process. The leading
-process (``PostgresDatabase.lead``) handles the updates waiting, in the order of their ids (``bot.inbox``).
+process (``PostgresDatabase.lead``) handles the updates waiting, in the order of their ids (``bot.inbox``), and
+the ones posted to it directly, answered once handled as on SQLite (one commit to wait for, not two).
 
 Each update is handled once: the decision it brings marks it handled in the very transaction that writes the
 game or the messages it owes (:data:`HANDLING`, read by ``Repo``), so a process killed right after that write
@@ -27,10 +28,15 @@ CHANNEL = "durak_updates"  # PostgreSQL's NOTIFY channel: an update was stored (
 KEEP_SECONDS = 600.0        # handled updates are kept this long: Telegram's post of one again is recognised
 
 
-def mark_handled(conn: SqlConnection, update_id: int | None) -> None:
-    """In a write's transaction: the update being handled is handled once this commits."""
+# in a write's transaction: the update being handled is handled once it commits (its row is made if the leader
+# handles an update it received itself without storing it first: Telegram posting it again finds it handled)
+MARK_HANDLED = ("INSERT INTO updates (update_id, body, received, done) VALUES (?, '', ?, 1) "
+                "ON CONFLICT (update_id) DO UPDATE SET done = 1")
+
+
+def mark_handled(conn: SqlConnection, update_id: int | None, now: float) -> None:
     if update_id is not None:
-        conn.execute("UPDATE updates SET done = 1 WHERE update_id = ?", (update_id,))
+        conn.execute(MARK_HANDLED, (update_id, now))
 
 
 class Updates:
@@ -71,9 +77,10 @@ class Updates:
                     if not future.done():
                         future.set_exception(e)
                 continue
-            for update_id, _, _, future in batch:
+            for update_id, _, _, future in batch:  # one post of an update the same batch has twice is the new one
                 if not future.done():
                     future.set_result(update_id in stored)
+                stored.discard(update_id)
 
     async def waiting(self, skip: Collection[int] = (), limit: int = 256) -> list[tuple[int, str]]:
         """The updates not handled yet, oldest first, but those in ``skip`` (being handled: their bodies are not

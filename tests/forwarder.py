@@ -16,6 +16,7 @@ class Forwarder:
     def __init__(self, ports: list[int]) -> None:
         self.ports = ports
         self.turn = 0
+        self.posts: list[bytes] = []  # every update posted, as posted
         self.port = free_port()
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
@@ -38,6 +39,7 @@ class Forwarder:
     async def _post(self, request: web.Request) -> web.Response:
         assert self._session is not None
         body = await request.read()
+        self.posts.append(body)
         headers = {k: v for k, v in request.headers.items() if k.lower().startswith("x-telegram")}
         for _ in self.ports:
             port = self.ports[self.turn % len(self.ports)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -17,13 +18,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
+from durak import State
 from storage.postgres import OWNER_LOCK
+from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import free_port
-from tests.fake_telegram import TOKEN, FakeTelegram
+from tests.fake_telegram import TOKEN, FakeTelegram, Message
 from tests.forwarder import Forwarder
 from tests.places import Place, postgres_schema, url_schema
 
@@ -200,3 +204,35 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
                                                "message_id IS NOT NULL AND text IS NOT NULL AND deleted = 0"):
         assert fake.messages[(chat_id, message_id)].text == text, "each message shows its last content"
     assert [e for e in fake.errors if e[1] == 429] == [], "Telegram's budgets held across the processes"
+
+
+@pytest.mark.sqlite_only
+async def test_a_press_posted_again_to_every_process_after_it_was_handled_is_not_handled_again(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """Telegram posts an update again when its answer was lost (the process died after its work): whichever
+    process gets it, the leader (handling its own posts without storing them) or one standing by (storing it
+    for the leader), it finds the update handled: the move is not made twice, the press not answered twice."""
+    place, members, forwarder = fleet
+    table = Patient(fake, GROUP, [101, 102], seed=3)
+    await table.seat_everyone()
+    await table.start(101)
+
+    def moves() -> int:
+        return sum(State.from_json(json.loads(state)).moves
+                   for state, in place.sql("SELECT state FROM games WHERE state IS NOT NULL"))
+
+    player = next(p for p in table.players if "Your lead" in (table.hand_message(p) or Message(0, 0, "")).text)
+    hand = table.hand_message(player)
+    assert hand is not None
+    answer = await table.press(player, hand, await table.one_card_lead(player, hand))
+    assert not answer.get("text") and moves() == 1
+    pressed = forwarder.posts[-1]
+    async with aiohttp.ClientSession() as session:
+        for member in members:
+            async with session.post(f"http://127.0.0.1:{member.port}/hook", data=pressed, headers={
+                    "X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}) as response:
+                assert response.status == 200
+    await asyncio.sleep(2.0)  # the leader would have handled a stored one within a second
+    assert moves() == 1
+    assert [e for e in fake.errors if e[0] == "answerCallbackQuery"] == [], "answered once"
+    assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)]
