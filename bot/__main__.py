@@ -13,7 +13,7 @@ import sys
 
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
-from bot import webhook
+from bot import serve
 from bot.app import allowed_updates, build_application
 from bot.http import let_go_all
 from bot.settings import Settings, SettingsError, load_settings
@@ -62,8 +62,8 @@ def main() -> int:
     app = build_application(settings)
     _tune_gc()
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
-        if settings.webhook_url:  # answered once handled (bot/webhook.py), not as PTB's run_webhook does
-            asyncio.run(webhook.serve(app, settings))
+        if settings.webhook_url or settings.database_url:  # bot/serve.py says why not PTB's run_webhook/run_polling
+            asyncio.run(serve.serve(app, settings))
         else:
             app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
                             bootstrap_retries=settings.startup_retries)

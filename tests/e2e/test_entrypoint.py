@@ -15,6 +15,7 @@ import pytest
 from storage.postgres import OWNER_LOCK
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess
+from tests.e2e.webapp_client import free_port
 from tests.fake_telegram import TOKEN, FakeTelegram
 from tests.places import postgres_schema, url_schema
 
@@ -207,3 +208,36 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
             if bot.returncode is None:
                 bot.kill()
             await bot.wait()
+
+
+@pytest.mark.parametrize("webhook", [False, True])
+async def test_a_process_standing_by_stops_cleanly_on_sigterm(fake: FakeTelegram, tmp_path: Path,
+                                                              webhook: bool) -> None:
+    """A deploy stops the processes standing by too: they end at once with code 0, and the leader goes on."""
+    for url in postgres_schema("standby"):
+        first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
+        await first.start()
+        port = free_port()
+        hook = {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_PORT": str(port),
+                "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_SECRET": "s3cret"} if webhook else {}
+        second = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
+                                                    POLL_TIMEOUT="1", **hook))
+        try:
+            assert second.stderr is not None
+            said = b""
+            while b"stands by to take over" not in said:
+                said = await asyncio.wait_for(second.stderr.readline(), 30)
+                assert said, "the second process ended"
+            second.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(second.wait(), 15) == 0
+            rest = (await second.stderr.read()).decode()
+            assert "Traceback" not in rest and "ERROR" not in rest, rest
+            await fake.send_text(101, GROUP, "/newgame")
+            await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
+        finally:
+            await first.stop()
+            if second.returncode is None:
+                second.kill()
+            await second.wait()

@@ -1,0 +1,132 @@
+"""Running the bot until SIGINT or SIGTERM: in webhook mode, and on PostgreSQL in both modes.
+
+python-telegram-bot's ``run_polling`` runs the bot on the SQLite file with long polling. Everything else starts
+here, as ``run_webhook`` and ``run_polling`` would, with two differences: Telegram's posts are answered by
+:class:`bot.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the start waits for this
+process to lead (``PostgresDatabase.lead``, in ``post_init``) while a stop signal still ends it at once and
+cleanly: a process standing by is stopped by a deploy like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from telegram.error import NetworkError
+from telegram.ext import Application
+
+from bot.app import allowed_updates
+from bot.inbox import Inbox
+from bot.metrics import Metrics
+from bot.settings import Settings
+from bot.webhook import Webhook
+from storage.postgres import PostgresDatabase, is_postgres_url
+from storage.updates import CHANNEL, Updates
+
+log = logging.getLogger(__name__)
+
+
+async def serve(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
+    """Run the bot until SIGINT or SIGTERM: on a webhook if ``WEBHOOK_URL`` is set, else by long polling. Network
+    errors at the start are retried (``STARTUP_RETRIES``). On PostgreSQL a webhook stores updates from the start,
+    and the rest waits for this process to lead."""
+    url, secret_setting = settings.webhook_url, settings.webhook_secret
+    secret = secret_setting.get_secret_value() if secret_setting is not None else ""
+    await _retried(app.initialize, settings.startup_retries)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    shared = url is not None and isinstance(settings.database, str) and is_postgres_url(settings.database)
+    front = await PostgresDatabase.open(str(settings.database)) if shared else None
+    runner: web.AppRunner | None = None
+    inbox: Inbox | None = None
+    stop_listening: Callable[[], None] = _nothing
+    hook = Webhook(app, secret, urlsplit(url or "").path, Updates(front) if front is not None else None)
+    started = False
+    try:
+        if front is not None:
+            runner = await _listen(hook, settings)
+        if app.post_init is not None and not await _unless_stopped(app.post_init(app), stop):
+            return
+        started = True
+        if url is None:
+            assert app.updater is not None
+            await app.updater.start_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
+                                            bootstrap_retries=settings.startup_retries)
+        else:
+            if runner is None:
+                runner = await _listen(hook, settings)
+            await _retried(lambda: app.bot.set_webhook(url, secret_token=secret, allowed_updates=allowed_updates()),
+                           settings.startup_retries)
+        await app.start()
+        if front is not None and hook.updates is not None:
+            metrics: Metrics | None = app.bot_data.get("metrics")
+            if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
+                await front.trace(metrics.statement)
+            inbox = hook.inbox = Inbox(app, hook.updates)
+            stop_listening = front.listen(CHANNEL, inbox.wake)
+            inbox.start()
+        await stop.wait()
+    finally:
+        if runner is not None:
+            await runner.cleanup()  # no new update comes in; the ones being handled (or stored) are done
+        if inbox is not None:
+            await inbox.stop()
+        stop_listening()
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        if started and app.post_stop is not None:
+            await app.post_stop(app)
+        await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        if front is not None:
+            await front.close()
+
+
+def _nothing() -> None:
+    pass
+
+
+async def _listen(hook: Webhook, settings: Settings) -> web.AppRunner:
+    runner = web.AppRunner(hook.application(), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, settings.webhook_listen, settings.webhook_port).start()
+    return runner
+
+
+async def _unless_stopped(start: Awaitable[None], stop: asyncio.Event) -> bool:
+    """Await ``start`` (on PostgreSQL it waits for the lead); False, and ``start`` cancelled, if the stop signal
+    comes first."""
+    starting = asyncio.ensure_future(start)
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not starting.done():
+        starting.cancel()
+        await asyncio.gather(starting, return_exceptions=True)
+        return False
+    starting.result()
+    return True
+
+
+async def _retried(call: Callable[[], Awaitable[object]], retries: int) -> None:
+    """``call()``, again after a network error (1 s, then twice as long, at most 30 s), ``retries`` times."""
+    wait = 1.0
+    for attempt in range(retries + 1):
+        try:
+            await call()
+            return
+        except NetworkError:
+            if attempt == retries:
+                raise
+            log.warning("Telegram could not be reached; trying again in %.0f s", wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 30.0)
