@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -120,10 +121,9 @@ async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place
 
 
 async def churn(place: Place, members: list[Member], how: signal.Signals, every: float,
-                done: asyncio.Event) -> list[str]:
-    """One process after another is ended and started again, every ``every`` seconds, until ``done``; which
-    ones led when they were ended."""
-    ended_leaders: list[str] = []
+                done: asyncio.Event, leaders_ended: list[float]) -> None:
+    """One process after another is ended and started again, every ``every`` seconds, until ``done``; when each
+    leader was ended (time.monotonic()) goes into ``leaders_ended``."""
     turn = 0
     while not done.is_set():
         with contextlib.suppress(TimeoutError):
@@ -132,13 +132,25 @@ async def churn(place: Place, members: list[Member], how: signal.Signals, every:
             break
         member = members[turn % len(members)]
         turn += 1
-        if leader(place, members) == member.name:
-            ended_leaders.append(member.name)
+        led = leader(place, members) == member.name
         code = await member.end(how)
+        if led:
+            leaders_ended.append(time.monotonic())
         if how is signal.SIGTERM:
             assert code == 0, (member.folder / "log").read_text()[-3000:]
         await member.start()
-    return ended_leaders
+
+
+def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_killed: list[float]) -> bool:
+    """Whether the copies of one message (all but the newest) were each posted just before the leader was killed:
+    the one moment a message may be posted twice (Telegram has no idempotency key for a new message: the
+    leader killed between Telegram's answer and the write of its id cannot know it was posted; bot/outbox.py)."""
+    def posted_at(message: Message) -> list[float]:
+        return [at for (method, p), at in zip(fake.calls, fake.call_times, strict=True) if method == "sendMessage"
+                and int(p["chat_id"]) == message.chat_id and p["text"] == message.history[0]]
+
+    return all(any(at <= killed <= at + 1.0 for at in posted_at(copy) for killed in leaders_killed)
+               for copy in messages[:-1])
 
 
 @pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
@@ -169,18 +181,20 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
     await asyncio.gather(*(t.start(t.players[0]) for t in tables))
 
     done = asyncio.Event()
-    churning = asyncio.ensure_future(churn(place, members, how, every, done))
+    leaders_ended: list[float] = []
+    churning = asyncio.ensure_future(churn(place, members, how, every, done, leaders_ended))
     try:
         await asyncio.gather(*(t.play_to_the_end(timeout=400) for t in tables))
         await fake.wait_for(lambda: place.sql("SELECT COUNT(*) FROM games WHERE status = 'cancelled'") == [(2,)],
                             LOBBY_TIMEOUT + 40)
     finally:
         done.set()
-        ended_leaders = await churning
+        await churning
     for member in members:  # a clean stop: what is owed is delivered, the marks of it written
         assert await member.end(signal.SIGTERM) == 0, (member.folder / "log").read_text()[-3000:]
 
-    assert len(ended_leaders) >= 2, f"the leader was ended only {len(ended_leaders)} times"
+    assert len(leaders_ended) >= 2, f"the leader was ended only {len(leaders_ended)} times"
+    killed = leaders_ended if how is signal.SIGKILL else []
     assert place.sql("SELECT status, COUNT(*) FROM games GROUP BY status ORDER BY status") == [
         ("cancelled", 2), ("finished", games)]
     assert place.sql("SELECT COUNT(*), COUNT(DISTINCT game_id) FROM game_results") == [
@@ -192,11 +206,15 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
     assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
     assert place.sql("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "nothing owed"
 
+    twice = 0
     for table in tables:
-        assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1, "one result"
-        assert len(table.group_messages()) == 2, [m.text[:40] for m in table.group_messages()]  # table, result
-        for user in table.players:
-            assert len([m for m in fake.chat_messages(user) if m.text.startswith(HAND_MARK)]) == 1, "one hand"
+        results = [m for m in table.group_messages() if m.text.startswith("🏁")]
+        tables_shown = [m for m in table.group_messages() if not m.text.startswith("🏁")]
+        hands = [[m for m in fake.chat_messages(user) if m.text.startswith(HAND_MARK)] for user in table.players]
+        for one in (results, tables_shown, *hands):  # each message once, but at a kill in the one window
+            assert len(one) == 1 or posted_twice_at_a_kill(fake, one, killed), [m.history[0][:60] for m in one]
+            twice += len(one) - 1
+    assert twice <= 2, f"{twice} messages posted twice"
     for group in idle:
         lobby, = fake.bot_messages_in(group)
         assert sum("The lobby expired" in text for text in lobby.history) == 1, lobby.history
