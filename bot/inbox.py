@@ -84,10 +84,11 @@ class Inbox:
         if update.update_id in self.handling or update.update_id in self.finished:
             return  # posted again while (or after) the stored copy is handled
         self.handling[update.update_id] = asyncio.current_task()  # type: ignore[assignment]
+        token = HANDLING.set(update.update_id)  # the request's task serves the connection's next posts too
         try:
-            HANDLING.set(update.update_id)
             await self.app.process_update(update)
         finally:
+            HANDLING.reset(token)
             self._finished(update.update_id)
 
     async def _handle(self, update_id: int, body: str) -> None:
