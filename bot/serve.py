@@ -46,25 +46,27 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     runner: web.AppRunner | None = None
     inbox: Inbox | None = None
     stop_listening: Callable[[], None] = _nothing
-    hook = Webhook(app, secret, urlsplit(url or "").path, Updates(front) if front is not None else None)
+    hook = None if url is None else Webhook(app, secret, urlsplit(url).path,
+                                            Updates(front) if front is not None else None)
     started = False
     try:
-        if front is not None:
+        if front is not None and hook is not None:
             runner = await _listen(hook, settings)
         if app.post_init is not None and not await _unless_stopped(app.post_init(app), stop):
             return
         started = True
-        if url is None:
+        if hook is None:
             assert app.updater is not None
             await app.updater.start_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
                                             bootstrap_retries=settings.startup_retries)
         else:
             if runner is None:
                 runner = await _listen(hook, settings)
+            assert url is not None
             await _retried(lambda: app.bot.set_webhook(url, secret_token=secret, allowed_updates=allowed_updates()),
                            settings.startup_retries)
         await app.start()
-        if front is not None and hook.updates is not None:
+        if front is not None and hook is not None and hook.updates is not None:
             metrics: Metrics | None = app.bot_data.get("metrics")
             if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
                 await front.trace(metrics.statement)

@@ -140,6 +140,19 @@ async def test_a_webhook_secret_telegram_would_refuse_stops_the_start(tmp_path: 
     assert "WEBHOOK_SECRET may hold only the characters" in err
 
 
+async def standing_by(fake: FakeTelegram, cwd: Path, url: str, **values: str) -> asyncio.subprocess.Process:
+    """``python -m bot`` on ``url``, once it has said it stands by (another process leads); its stderr is piped."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=cwd, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url, POLL_TIMEOUT="1", **values))
+    assert proc.stderr is not None
+    said = b""
+    while b"stands by to take over" not in said:
+        said = await asyncio.wait_for(proc.stderr.readline(), 30)
+        assert said, "the process ended"
+    return proc
+
+
 async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_and_takes_over(
         fake: FakeTelegram, tmp_path: Path) -> None:
     """Two processes would each send what is owed and run the timers: the second one says it stands by and
@@ -147,16 +160,8 @@ async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_an
     for url in postgres_schema("two"):
         first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
         await first.start()
-        second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
-                                                    POLL_TIMEOUT="1", DEFAULT_LANGUAGE="en"))
+        second = await standing_by(fake, tmp_path, url, DEFAULT_LANGUAGE="en")
         try:
-            assert second.stderr is not None
-            said = b""
-            while b"stands by to take over" not in said:
-                said = await asyncio.wait_for(second.stderr.readline(), 30)
-                assert said, "the second process ended"
             fake.commands.clear()
             await fake.send_text(101, GROUP, "/newgame")
             await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
@@ -220,18 +225,11 @@ async def test_a_process_standing_by_stops_cleanly_on_sigterm(fake: FakeTelegram
         port = free_port()
         hook = {"WEBHOOK_URL": f"http://127.0.0.1:{port}/hook", "WEBHOOK_PORT": str(port),
                 "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_SECRET": "s3cret"} if webhook else {}
-        second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url,
-                                                    POLL_TIMEOUT="1", **hook))
+        second = await standing_by(fake, tmp_path, url, **hook)
         try:
-            assert second.stderr is not None
-            said = b""
-            while b"stands by to take over" not in said:
-                said = await asyncio.wait_for(second.stderr.readline(), 30)
-                assert said, "the second process ended"
             second.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(second.wait(), 15) == 0
+            assert second.stderr is not None
             rest = (await second.stderr.read()).decode()
             assert "Traceback" not in rest and "ERROR" not in rest, rest
             await fake.send_text(101, GROUP, "/newgame")
