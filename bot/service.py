@@ -193,6 +193,10 @@ class GameService:
             decision = await self._decide(tr, game, ui, press, user)
             if decision.intent is not None:
                 await self.carry_out(game, ui, decision.intent, user)
+            elif decision.toast and where is not None and where[0] == user.id:
+                # refused on his hand, which may show an old position that waits in the outbox (folded under
+                # Telegram's budget): he is looking at it now, so it goes ahead, or he presses it wrong again
+                self.outbox.hurry(user.id)
             return decision
 
         try:

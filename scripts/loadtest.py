@@ -44,6 +44,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +61,7 @@ from tests.fake_telegram import TOKEN, FakeTelegram, Message
 from tests.forwarder import Forwarder
 from tests.places import Place, postgres_schema
 
-PATIENCE = 30.0  # seconds a player waits for his message to change after a press before he looks again
+PATIENCE = 30.0  # seconds a player waits for his message to change after a press (or the lobby to show a step)
 WATCH = 180.0  # seconds a move is watched for: not shown by then (or by the end of the run's tail) is never shown
 TAIL = 60.0    # seconds after the players stop that the moves already made are still watched (--limited)
 COUNTED = ("answerCallbackQuery", "editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
@@ -74,6 +75,7 @@ class Stats:
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
     rethought: int = 0  # decisions dropped because the hand changed during the think (he looked again)
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
+    stall_steps: Counter[str] = field(default_factory=Counter)  # the lobby's step each stall happened at
     lag: list[float] = field(default_factory=list)  # an accepted press until the table and every hand showed it
     acting_lag: list[float] = field(default_factory=list)  # ... until a hand showed its player the game awaits him
     table_lag: list[float] = field(default_factory=list)   # ... until the group's table showed it
@@ -139,6 +141,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             answer = await table.press(user, message, data)
         except TimeoutError:
             stats.stalls += 1
+            stats.stall_steps["press"] += 1
             continue
         stats.latency.append(time.monotonic() - started)
         if answer.get("text"):  # as a person does: read the toast, then wait for the message to change
@@ -247,17 +250,18 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
-        table = Table(fake, chat, users, seed=rng.randrange(1 << 30))
+        table = Table(fake, chat, users, seed=rng.randrange(1 << 30), patience=PATIENCE)
         try:
             await table.seat_everyone()
             for _ in range(computers):  # the creator seats computers of ``level`` too
                 lobby = table.lobby()
                 seen = len(lobby.history)
                 await table.press(users[0], lobby, f"🤖+ {level}")
-                await fake.wait_for(lambda m=lobby, n=seen: len(m.history) > n)
+                await fake.wait_for(lambda m=lobby, n=seen: len(m.history) > n, PATIENCE)
             await table.start(users[0])
-        except (TimeoutError, AssertionError, RuntimeError):  # RuntimeError: a StopIteration (no lobby yet)
+        except (TimeoutError, AssertionError, RuntimeError) as e:  # RuntimeError: a StopIteration (no lobby yet)
             stats.stalls += 1
+            stats.stall_steps[traceback.extract_tb(e.__traceback__)[1].name] += 1
             await asyncio.sleep(5)
             continue
         opened = await open_pages(table, users[:pages], port) if pages else []
@@ -420,6 +424,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "rethought": stats.rethought, "stalls": stats.stalls,
+        "stalled_at": dict(stats.stall_steps),
         "top_refusals": dict(stats.reasons.most_common(3)),
         "answer_ms": percentiles(stats.latency),
         "handler_ms": percentiles(inside.get("handler_seconds", [])),

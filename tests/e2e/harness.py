@@ -75,9 +75,11 @@ class Table:
     """A group and its members, who play by pressing the buttons they see."""
 
     def __init__(self, fake: FakeTelegram, group_id: int, players: list[int], seed: int = 0,
-                 language: str = "en") -> None:
-        """``language``: what the players read; they find their buttons by the bot's own translations."""
+                 language: str = "en", patience: float = 10.0) -> None:
+        """``language``: what the players read; they find their buttons by the bot's own translations.
+        ``patience``: seconds they wait for the lobby to show a step (a new lobby, a join, the start)."""
         self.tr = translator(language)
+        self.patience = patience
         self.fake = fake
         self.group = group_id
         self.players = players
@@ -126,7 +128,7 @@ class Table:
     async def newgame(self, creator: int, preset: str = "") -> Message:
         before = len(self.group_messages())
         await self.fake.send_text(creator, self.group, f"/newgame {preset}".strip())
-        await self.fake.wait_for(lambda: len(self.group_messages()) > before)
+        await self.fake.wait_for(lambda: len(self.group_messages()) > before, self.patience)
         return self.group_messages()[-1]
 
     async def join(self, user: int) -> None:
@@ -138,7 +140,7 @@ class Table:
             match = re.fullmatch(rf"https://t\.me/{BOT_USERNAME}\?start=(join_\d+)", url)
             assert match, url
             await self.fake.send_text(user, user, f"/start {match.group(1)}")
-        await self.fake.wait_for(lambda: self.fake.users[user].first_name in self.lobby().text)
+        await self.fake.wait_for(lambda: self.fake.users[user].first_name in self.lobby().text, self.patience)
 
     async def configure(self, creator: int, **wanted: str) -> None:
         """Open Settings and press each option until its button shows the wanted value, then go back."""
@@ -177,7 +179,8 @@ class Table:
         lobby = self.lobby()
         answer = await self.press(creator, lobby, "Start")
         assert not answer.get("text"), answer
-        await self.fake.wait_for(lambda: all(self.hand_message(p) is not None for p in self.players), 15)
+        await self.fake.wait_for(lambda: all(self.hand_message(p) is not None for p in self.players),
+                                 max(15.0, self.patience))
 
     def over(self) -> bool:
         return self.result() is not None

@@ -85,3 +85,23 @@ async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the
     assert first_edit < ping < edits(fake, GROUP, since)[0], "the defender's hand and ping took the first slots"
     assert ping < edits(fake, 103, since)[0], "before the waiting player's hand"
     await bot.stop()
+
+
+async def test_a_refused_press_on_a_folded_hand_sends_that_hand_first(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Vera's hand waits behind the table under a short budget; she presses it (an old position, as far as she
+    knows): refused, and her hand goes ahead of the table, so she does not press the old one again."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
+    bot = BotProcess(fake, database, sends_per_second=1, ping_delay=60)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102, 103])
+    anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
+    await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text, 15)
+    await bot.service.outbox.drain()
+    since = len(fake.calls)
+    await table.press(101, anna, "7♠️")
+    answer = await table.press(103, vera, "6♣️")
+    assert answer.get("text"), "refused: she has no seven"
+    await fake.wait_for(lambda: "7♠️→?" in fake.messages[(GROUP, 1)].text and "7♠️→?" in vera.text, 15)
+    assert edits(fake, 103, since)[0] < edits(fake, GROUP, since)[0], "her hand went before the table"
+    await bot.stop()
