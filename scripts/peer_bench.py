@@ -17,6 +17,13 @@ Memory: our engine's resident set after the first tenth of ``--memory-games`` ga
 them (flat: nothing is kept per game).
 
     python scripts/peer_bench.py --games 1000 --rounds 3 --memory-games 20000
+
+Our engine is measured as the interpreter running this script imports it: pure Python from the dev
+install, or compiled with mypyc (as the Dockerfile ships the bot) from a venv holding
+``DURAK_COMPILE=1 pip install . durakgame==1.0.4``; the output says which. Instruction counts, which do
+not move with the machine's load: ``valgrind --tool=cachegrind --cache-sim=no python
+scripts/peer_bench.py --only NAME --games 200`` (and ``--games 0``, the start to subtract), divided by
+the actions it prints.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from durak.bench import play_random_game
+from durak.bench import compiled, play_random_game
 from durak.rules import Rules
 
 
@@ -114,25 +121,36 @@ def figures(seconds: float, actions: int, stopped: int, games: int) -> dict[str,
             "actions_per_game": round(actions / played, 1), "games_stopped": stopped}
 
 
+PLAYERS = {"peer": lambda games, seed, limit: peer_games(games, seed, limit),
+           "peer_fixed": lambda games, seed, limit: peer_games(games, seed, limit, fixed=True),
+           "ours": lambda games, seed, limit: our_games(games, seed, checked=False),
+           "ours_checked": lambda games, seed, limit: our_games(games, seed, checked=True)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=1000, help="games of each engine per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory-games", type=int, default=20000, help="our games for the memory figure (0: none)")
     parser.add_argument("--peer-limit", type=float, default=0.05, help="seconds after which a peer game is stopped")
+    parser.add_argument("--only", choices=sorted(PLAYERS),
+                        help="play this one alone, once, and print its actions: the workload to count instructions "
+                        "under valgrind (run it with --games 0 too: the interpreter's start, to subtract)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.only:
+        _, actions, stopped = PLAYERS[args.only](args.games, 0, args.peer_limit)
+        print(json.dumps({"only": args.only, "games": args.games, "actions": actions, "games_stopped": stopped,
+                          "engine": engine_build()}))
+        return
     best: dict[str, dict[str, float]] = {}
     for r in range(args.rounds):
         seed = r * args.games
-        for name, played in (("peer", peer_games(args.games, seed, args.peer_limit)),
-                             ("peer_fixed", peer_games(args.games, seed, args.peer_limit, fixed=True)),
-                             ("ours", our_games(args.games, seed, checked=False)),
-                             ("ours_checked", our_games(args.games, seed, checked=True))):
-            row = figures(*played, args.games)
+        for name, play in PLAYERS.items():
+            row = figures(*play(args.games, seed, args.peer_limit), args.games)
             if name not in best or row["us_per_action"] < best[name]["us_per_action"]:
                 best[name] = row
-    result: dict[str, Any] = {"games_per_round": args.games, "rounds": args.rounds, **best,
+    result: dict[str, Any] = {"games_per_round": args.games, "rounds": args.rounds, "engine": engine_build(), **best,
                               "ours_speed_vs_peer_per_action": round(best["peer"]["us_per_action"]
                                                                      / best["ours"]["us_per_action"], 2),
                               "ours_checked_speed_vs_peer_per_action": round(
@@ -150,7 +168,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
         return
-    for name in ("peer", "peer_fixed", "ours", "ours_checked"):
+    print(f"our engine: {result['engine']}")
+    for name in PLAYERS:
         row = best[name]
         print(f"{name:13s} {row['games_per_s']:8.1f} games/s {row['us_per_action']:7.2f} us/action "
               f"{row['actions_per_game']:6.1f} actions/game"
@@ -160,6 +179,10 @@ def main() -> None:
           f"{result['ours_speed_vs_peer_per_action']}x (checked: {result['ours_checked_speed_vs_peer_per_action']}x)")
     if "memory_mb" in result:
         print("our resident memory, MB:", result["memory_mb"])
+
+
+def engine_build() -> str:
+    return "compiled with mypyc" if compiled() else "pure Python"
 
 
 if __name__ == "__main__":
