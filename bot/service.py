@@ -110,11 +110,12 @@ class GameService:
         urgent: set[int] = set()
 
         written: list[Owed] = []
+        steady = slots.awaited_seats(old)
 
         def render(game: Game, ui: GameUI) -> list[Owed]:
             slots.track_turns(game, ui, now, movers)
             every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers,
-                                 self.ping_delay, self.page_links(game), self.outbox.budget.short), *extra]
+                                 self.ping_delay, self.page_links(game), self.outbox.budget.short, steady), *extra]
             urgent.update(o.chat_id for o in every if not o.lazy)
             owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)

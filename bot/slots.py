@@ -109,6 +109,13 @@ def in_play(game: Game, movers: frozenset[int] | None) -> bool:
     return movers is not None and game.state is not None and game.status is Status.PLAYING and not game.state.over
 
 
+def awaited_seats(game: Game) -> frozenset[int]:
+    """The seats a game being played waits for."""
+    if game.state is None or game.status is not Status.PLAYING:
+        return frozenset()
+    return frozenset(awaited(game.state))
+
+
 def lazy_seats(game: Game, movers: frozenset[int] | None, short: bool = False) -> frozenset[int]:
     """The seats whose private message may wait: not awaited, and not among the movers unless Telegram's
     budget is ``short`` (never at the end). A mover's own card leaving his hand is then folded into his
@@ -170,6 +177,11 @@ def _content(o: Owed) -> tuple[object, ...]:
     return (o.chat_id, o.thread_id, o.text, o.markup, o.deleted)
 
 
+def _markup_written(ui: GameUI, seat: int) -> object:
+    written = ui.written.get(hand_slot(seat))
+    return None if written is None else written[3]
+
+
 def unwritten(ui: GameUI, owed: list[Owed]) -> list[Owed]:
     """The slots whose content differs from what this process last wrote for them (``written``): a move
     changes a few of a game's messages, and every slot written again was an SQL statement, and a chat's
@@ -186,14 +198,16 @@ def note_written(ui: GameUI, owed: list[Owed]) -> None:
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None, movers: frozenset[int] | None = None,
          ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None,
-         short: bool = False) -> list[Owed]:
+         short: bool = False, steady: frozenset[int] = frozenset()) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
     ``links``: where the game's Mini App page opens from a hand and from the group's table (README).
 
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
     other seats the game is not waiting for are lazy: under pressure the outbox holds them while the seats
     that must act get their hands, and a run of moves edits them once. ``short``: Telegram's budget is short
-    now, and the movers' own hands are lazy too."""
+    now, and the movers' own hands are lazy too, and so is the hand of a seat the game waited for before this
+    move too (``steady``) whose buttons stay as they were written: another player's move changed only its
+    text (his Done while this one may still throw in or pass), and what he can press is what he sees."""
     solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, the hand, the end)
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
@@ -227,8 +241,11 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
                                     ui.changes.get(s.user.id), s.seat in ui.swapping, common)
         if links and not over:  # web_app buttons work in private chats only: the group gets a link
             hand = [*(hand or []), [{"text": seat_language.gettext("🃏 Table"), "web_app": {"url": links[0]}}]]
+        keys = markup_json(hand)
+        if short and s.seat in steady and s.seat not in lazy and _markup_written(ui, s.seat) == keys:
+            lazy |= {s.seat}
         slots.append(Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo and over else
-                     Owed(s.user.id, hand_slot(s.seat), text, markup_json(hand), lazy=s.seat in lazy))
+                     Owed(s.user.id, hand_slot(s.seat), text, keys, lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
               for p in pings(game, default_language, ui, now, ping_delay)]

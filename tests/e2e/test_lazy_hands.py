@@ -105,3 +105,27 @@ async def test_a_refused_press_on_a_folded_hand_sends_that_hand_first(fake: Fake
     await fake.wait_for(lambda: "7♠️→?" in fake.messages[(GROUP, 1)].text and "7♠️→?" in vera.text, 15)
     assert edits(fake, 103, since)[0] < edits(fake, GROUP, since)[0], "her hand went before the table"
     await bot.stop()
+
+
+async def test_under_a_short_budget_a_hand_whose_buttons_stay_waits_behind_the_table(fake: FakeTelegram,
+                                                                                     tmp_path: Path) -> None:
+    """Everything is covered: Anna and Vera may throw in or say Done. Anna says Done: Vera's buttons stay as
+    they were (she can press what she sees), only her text changes: under a short budget her hand waits
+    behind the table instead of taking the slot of a player who must act."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], ["7S"])
+    bot = BotProcess(fake, database, sends_per_second=1, ping_delay=60)  # a slot every 1.1 s: short throughout
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102, 103])
+    anna, boris, vera = (fake.messages[(u, 1)] for u in (101, 102, 103))
+    await fake.wait_for(lambda: "Defend" in boris.text, 15)
+    await table.press(102, boris, "8♠️")
+    await fake.wait_for(lambda: "Done" in str(anna.buttons()) and "Done" in str(vera.buttons()), 30)
+    vera_keys = vera.buttons()
+    await bot.service.outbox.drain()
+    since = len(fake.calls)
+    assert not (await table.press(101, anna, "Done")).get("text")
+    await fake.wait_for(lambda: "(done)" in vera.text and "(done)" in fake.messages[(GROUP, 1)].text, 30)
+    assert vera.buttons() == vera_keys, "her buttons are the same: only the text changed"
+    assert edits(fake, GROUP, since)[0] < edits(fake, 103, since)[0], "the table went before her hand"
+    await bot.stop()
