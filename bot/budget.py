@@ -10,7 +10,10 @@ tables), every slot is a choice of which chat to call, and the choice is what pl
   ``OVERDUE`` bound goes ahead of everything, the longest overdue first. So under any load each table
   and each hand is refreshed at a steady pace (about ``OVERDUE`` plus the queue's own wait), and the
   players who must act share what that leaves;
-- within a kind, the chat that has waited longest goes first (round-robin: no chat starves).
+- within a kind, the chat that has waited longest goes first (round-robin: no chat starves): a table or a
+  waiting hand counted from its oldest unsent change, the hand of a player who must act from when his turn
+  began (turns are served in the order they began, whatever his hand owed before: the fairest order for the
+  players the games wait for, and the one that keeps the longest of their waits shortest).
 
 A chat waits in the queue with its newest content unread: the content is read when its slot comes,
 so the moves made meanwhile fold into one call (fold by need: with slots to spare nothing waits).
@@ -44,7 +47,8 @@ SHORT_SHARE = 0.8
 @dataclass
 class _Waiter:
     kind: int
-    since: float  # loop time of the chat's oldest change not yet sent
+    since: float  # loop time of the chat's oldest change not yet sent (of a player who must act: his turn's start)
+    due: float    # when it goes ahead of everything (a promotion keeps the bound of what it was owed before)
     future: asyncio.Future[None]
 
 
@@ -80,12 +84,13 @@ class Budget:
             self._taken.popleft()
 
     async def take(self, chat_id: int, kind: int, since: float) -> None:
-        """Wait for a slot for ``chat_id``, whose oldest unsent change of ``kind`` dates from ``since``."""
+        """Wait for a slot for ``chat_id``, whose oldest unsent change of ``kind`` dates from ``since`` (for
+        ``ACTING``: when the player's turn began)."""
         loop = asyncio.get_running_loop()
         if not self._waiting and loop.time() >= self._free_at:
             self._give(loop.time())
             return
-        waiter = _Waiter(kind, since, loop.create_future())
+        waiter = _Waiter(kind, since, since + self.overdue[kind], loop.create_future())
         self._waiting[chat_id] = waiter
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch(), name="outbox-budget")
@@ -95,14 +100,15 @@ class Budget:
             if self._waiting.get(chat_id) is waiter:  # cancelled while waiting: its place goes
                 del self._waiting[chat_id]
 
-    def promote(self, chat_id: int, kind: int) -> None:
-        """A waiting chat is now owed something more urgent (its player must act)."""
+    def promote(self, chat_id: int, kind: int, since: float) -> None:
+        """A waiting chat is now owed something more urgent (its player must act, from ``since`` on)."""
         waiter = self._waiting.get(chat_id)
         if waiter is not None and kind < waiter.kind:
-            waiter.kind = kind
+            waiter.kind, waiter.since = kind, since
+            waiter.due = min(waiter.due, since + self.overdue[kind])
 
     def _key(self, waiter: _Waiter, now: float) -> tuple[float, float, float]:
-        due = waiter.since + self.overdue[waiter.kind]
+        due = waiter.due
         return (0, due, 0) if now >= due else (1, waiter.kind, waiter.since)
 
     async def close(self) -> None:

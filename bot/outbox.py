@@ -64,6 +64,7 @@ class Outbox:
         self.budget = Budget(per_second)  # the overall budget, shared among chats by what each is owed
         self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
         self._since: dict[int, float] = {}  # chat -> loop time of its oldest unsent change
+        self._turn: dict[int, float] = {}   # chat owed ACTING -> loop time its player's turn began (budget's order)
         self.private_spacing = private_spacing  # seconds per call in one private chat, after its burst
         self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last called)
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
@@ -116,7 +117,9 @@ class Outbox:
         self._since.setdefault(chat_id, now)
         if kind < self._kind.get(chat_id, WAITING + 1):
             self._kind[chat_id] = kind
-            self.budget.promote(chat_id, kind)
+            if kind == ACTING:
+                self._turn[chat_id] = now
+            self.budget.promote(chat_id, kind, now)
             wake = self._wake.get(chat_id)
             if wake is not None:
                 wake.set()
@@ -161,7 +164,7 @@ class Outbox:
                 await self._pace(chat_id)
                 kind = self._kind.get(chat_id, kind)
                 since = self._since.get(chat_id, since)
-                await self.budget.take(chat_id, kind, since)
+                await self.budget.take(chat_id, kind, self._turn.get(chat_id, since) if kind == ACTING else since)
                 self._spend(chat_id)
                 kind = self._kind.get(chat_id, kind)  # promoted while it waited: the player must act now
                 if self.record is not None:
@@ -169,6 +172,7 @@ class Outbox:
                 self._dirty.discard(chat_id)
                 self._kind.pop(chat_id, None)  # what is read now is sent now: later changes are owed anew
                 self._since.pop(chat_id, None)
+                self._turn.pop(chat_id, None)
                 row, more = await self.repo.next_owed(chat_id)  # read just before sending: the newest content
                 if row is None:
                     if chat_id in self._dirty:
@@ -195,6 +199,7 @@ class Outbox:
                 self._wake.pop(chat_id, None)
                 self._kind.pop(chat_id, None)
                 self._since.pop(chat_id, None)
+                self._turn.pop(chat_id, None)
 
     async def _pace(self, chat_id: int) -> None:
         """Wait for the chat's own budget before asking for a slot of the overall one: its content is read

@@ -56,10 +56,31 @@ async def test_a_waiting_chat_whose_player_must_now_act_is_promoted() -> None:
 
     tasks = [asyncio.create_task(one(chat, kind)) for chat, kind in ((1, ACTING), (2, TABLE), (3, WAITING))]
     await asyncio.sleep(0)
-    budget.promote(3, ACTING)
-    budget.promote(1, WAITING)  # a promotion never demotes
+    budget.promote(3, ACTING, now)
+    budget.promote(1, WAITING, now)  # a promotion never demotes
     await asyncio.gather(*tasks)
     assert order == [1, 3, 2]
+
+
+async def test_turns_are_served_in_the_order_they_began_whatever_the_hand_owed_before() -> None:
+    """Vera's hand had waited 20 s (a folded change) when her turn began, after Boris's: Boris goes first. But a
+    promoted hand keeps the bound of what it owed before: one past it goes ahead of everything."""
+    now = asyncio.get_running_loop().time()
+    budget = Budget(1 / SPACING, {ACTING: float("inf"), TABLE: 30.0, WAITING: 40.0})
+    order: list[int] = []
+    await budget.take(0, ACTING, 0.0)
+
+    async def one(chat: int, kind: int, since: float) -> None:
+        await budget.take(chat, kind, since)
+        order.append(chat)
+
+    tasks = [asyncio.create_task(one(*w)) for w in ((103, WAITING, now - 20), (102, ACTING, now - 2),
+                                                     (104, WAITING, now - 50), (-1, TABLE, now - 1))]
+    await asyncio.sleep(0)
+    budget.promote(103, ACTING, now - 1)  # her turn began a second after Boris's
+    budget.promote(104, ACTING, now)      # his hand was already 50 s old: still overdue
+    await asyncio.gather(*tasks)
+    assert order == [104, 102, 103, -1]
 
 
 async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place() -> None:
