@@ -64,17 +64,24 @@ async def test_three_quick_moves_edit_a_waiting_hand_twice(fake: FakeTelegram, t
     await bot.stop()
 
 
-async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the_table(fake: FakeTelegram,
-                                                                                      tmp_path: Path) -> None:
+async def on_a_small_budget(fake: FakeTelegram, tmp_path: Path, sends_per_second: int,
+                            ping_delay: float) -> tuple[BotProcess, Table, Message, Message, int]:
+    """Anna leads (7♠ K♦), Boris defends, Vera has nothing to throw in, the bot's budget far smaller than a move
+    owes: everything delivered; Anna's and Vera's hands, and the index of the next call."""
     database = tmp_path / "durak.sqlite3"
     await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
-    bot = BotProcess(fake, database, sends_per_second=2, ping_delay=0)  # a budget far smaller than a move owes
+    bot = BotProcess(fake, database, sends_per_second=sends_per_second, ping_delay=ping_delay)
     await bot.start()
     table = Table(fake, GROUP, [101, 102, 103])
     anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
     await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text, 15)
     await bot.service.outbox.drain()
-    since = len(fake.calls)
+    return bot, table, anna, vera, len(fake.calls)
+
+
+async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the_table(fake: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 2, ping_delay=0)
     await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "7♠️→?" in fake.messages[(GROUP, 1)].text and "7♠️→?" in vera.text, 15)
     await fake.wait_for(lambda: any(m == "sendMessage" and int(p["chat_id"]) == 102 for m, p in fake.calls[since:]))
@@ -90,15 +97,7 @@ async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the
 async def test_a_refused_press_on_a_folded_hand_sends_that_hand_first(fake: FakeTelegram, tmp_path: Path) -> None:
     """Vera's hand waits behind the table under a short budget; she presses it (an old position, as far as she
     knows): refused, and her hand goes ahead of the table, so she does not press the old one again."""
-    database = tmp_path / "durak.sqlite3"
-    await stored_position(fake, database, [["7S", "KD"], ["8S", "9C", "QD", "JC"], ["6C", "AS"]], [])
-    bot = BotProcess(fake, database, sends_per_second=1, ping_delay=60)
-    await bot.start()
-    table = Table(fake, GROUP, [101, 102, 103])
-    anna, vera = fake.messages[(101, 1)], fake.messages[(103, 1)]
-    await fake.wait_for(lambda: "Your lead" in anna.text and "Wait" in vera.text, 15)
-    await bot.service.outbox.drain()
-    since = len(fake.calls)
+    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 1, ping_delay=60)
     await table.press(101, anna, "7♠️")
     answer = await table.press(103, vera, "6♣️")
     assert answer.get("text"), "refused: she has no seven"
