@@ -105,21 +105,23 @@ class Outbox:
             if worker is None or worker.done():
                 self._workers[chat_id] = asyncio.create_task(self._work(chat_id), name=f"outbox-{chat_id}")
 
-    def hurry(self, *chat_ids: int) -> None:
+    def hurry(self, *chat_ids: int, stale: bool = False) -> None:
         """Nothing new is owed to these chats, but their player must act now: what was written earlier
-        (his hand, while he was waiting) is now urgent."""
+        (his hand, while he was waiting) is now urgent; among the turns it is served as one that began now,
+        or, ``stale`` (he pressed the old position and was refused), as one that began with the oldest change
+        his hand has not shown: he is looking at it, and would press it wrong again."""
         now = asyncio.get_running_loop().time()
         for chat_id in chat_ids:
             if chat_id in self._kind:
-                self._owe(chat_id, ACTING, now)
+                self._owe(chat_id, ACTING, now, self._since.get(chat_id, now) if stale else now)
 
-    def _owe(self, chat_id: int, kind: int, now: float) -> None:
+    def _owe(self, chat_id: int, kind: int, now: float, turn: float | None = None) -> None:
         self._since.setdefault(chat_id, now)
         if kind < self._kind.get(chat_id, WAITING + 1):
             self._kind[chat_id] = kind
             if kind == ACTING:
-                self._turn[chat_id] = now
-            self.budget.promote(chat_id, kind, now)
+                self._turn[chat_id] = now if turn is None else turn
+            self.budget.promote(chat_id, kind, self._turn.get(chat_id, now))
             wake = self._wake.get(chat_id)
             if wake is not None:
                 wake.set()

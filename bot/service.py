@@ -197,7 +197,7 @@ class GameService:
             elif decision.toast and where is not None and where[0] == user.id:
                 # refused on his hand, which may show an old position that waits in the outbox (folded under
                 # Telegram's budget): he is looking at it now, so it goes ahead, or he presses it wrong again
-                self.outbox.hurry(user.id)
+                self.outbox.hurry(user.id, stale=True)
             return decision
 
         try:
