@@ -152,7 +152,8 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         stats.accepted += 1
         if pressed is not None:
             pressed.append(started)
-        if stats.track_lag and started >= stats.watch_from:
+        unpicked = any(b["callback_data"] == data and b["text"].startswith("✅") for b in message.buttons())
+        if stats.track_lag and started >= stats.watch_from and not unpicked:  # taking back a pick moves nothing
             watcher = asyncio.ensure_future(lag(fake, before, message, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)

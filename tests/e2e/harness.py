@@ -224,11 +224,15 @@ class Table:
         await asyncio.wait_for(asyncio.gather(*(player(p) for p in players or self.players)), timeout)
 
     def choose(self, options: list[dict[str, Any]]) -> str:
-        """Like a quick, casual player: mostly cover or finish the bout, now and then something else."""
+        """Like a quick, casual player: mostly cover or finish the bout, now and then something else; a cover card
+        waiting for its target gets one."""
         def starting(*prefixes: str) -> list[dict[str, Any]]:
             return [b for b in options if b["text"].startswith(prefixes)]
 
         t = self.tr.gettext
+        targets = starting(t("on {card}").split("{")[0])
+        if targets:  # a card that covers several open cards is picked: he says which, as a person finishes it
+            return str(self.rng.choice(targets)["callback_data"])
         rare = starting("🎭", t("Accuse {name}").split("{")[0])
         done = starting(t("Done"), t("Pass"))
         take = starting(t("Take"))
