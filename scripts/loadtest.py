@@ -262,7 +262,8 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             await table.start(users[0])
         except (TimeoutError, AssertionError, RuntimeError) as e:  # RuntimeError: a StopIteration (no lobby yet)
             stats.stalls += 1
-            stats.stall_steps[traceback.extract_tb(e.__traceback__)[1].name] += 1
+            frames = traceback.extract_tb(e.__traceback__)
+            stats.stall_steps[frames[min(1, len(frames) - 1)].name] += 1  # the step group() was in
             await asyncio.sleep(5)
             continue
         opened = await open_pages(table, users[:pages], port) if pages else []
