@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Reason
 from durak.cards import Card, Suit
@@ -39,19 +40,73 @@ from durak.leads import attacks, lead_breaks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
 from durak.state import State, table_pairs
 
-_PASS = Action(Act.PASS)
+# Enum members read through their class cost a Python-level call on CPython 3.11 (``EnumType`` defines
+# ``__getattr__``, so every lookup on the class goes through it): about 55 ns, against 5 for a module global,
+# and an action reads a dozen. The engine reads them from these globals.
+_Act_ACCUSE: Final = Act.ACCUSE
+_Act_ATTACK: Final = Act.ATTACK
+_Act_COUNTER: Final = Act.COUNTER
+_Act_DEFEND: Final = Act.DEFEND
+_Act_DRAW_CARD: Final = Act.DRAW_CARD
+_Act_PASS: Final = Act.PASS
+_Act_SHOW: Final = Act.SHOW
+_Act_STOCK_LEAD: Final = Act.STOCK_LEAD
+_Act_SWAP: Final = Act.SWAP
+_Act_TAKE: Final = Act.TAKE
+_Act_THROW_SELF: Final = Act.THROW_SELF
+_Act_TRANSFER: Final = Act.TRANSFER
+_Ev_BEATEN: Final = Ev.BEATEN
+_Ev_CAUGHT: Final = Ev.CAUGHT
+_Ev_COUNTER: Final = Ev.COUNTER
+_Ev_COVER: Final = Ev.COVER
+_Ev_DREW: Final = Ev.DREW
+_Ev_DREW_CARD: Final = Ev.DREW_CARD
+_Ev_FACE_DRAWN: Final = Ev.FACE_DRAWN
+_Ev_FACE_SHOWN: Final = Ev.FACE_SHOWN
+_Ev_GAME_OVER: Final = Ev.GAME_OVER
+_Ev_HANDS_ROTATED: Final = Ev.HANDS_ROTATED
+_Ev_LEAD: Final = Ev.LEAD
+_Ev_OUT: Final = Ev.OUT
+_Ev_PASS: Final = Ev.PASS
+_Ev_PICKED_UP: Final = Ev.PICKED_UP
+_Ev_POGON: Final = Ev.POGON
+_Ev_RECYCLED: Final = Ev.RECYCLED
+_Ev_SECRET_TRUMP: Final = Ev.SECRET_TRUMP
+_Ev_SHOW: Final = Ev.SHOW
+_Ev_STOCK_LEAD: Final = Ev.STOCK_LEAD
+_Ev_SWAPPED: Final = Ev.SWAPPED
+_Ev_TAKE: Final = Ev.TAKE
+_Ev_THROW_IN: Final = Ev.THROW_IN
+_Ev_THROW_SELF: Final = Ev.THROW_SELF
+_Ev_TRANSFER: Final = Ev.TRANSFER
+_Ev_TRUMP_SWAPPED: Final = Ev.TRUMP_SWAPPED
+_Ev_WRONG_ACCUSE: Final = Ev.WRONG_ACCUSE
+_Lead_SAME_RANK: Final = Lead.SAME_RANK
+_PogonyRule_SIXES: Final = PogonyRule.SIXES
+_PogonyRule_TWO_SIXES: Final = PogonyRule.TWO_SIXES
+_Ranking_BEATEN: Final = Ranking.BEATEN
+_Ranking_FIGURES: Final = Ranking.FIGURES
+_Ranking_ORDER: Final = Ranking.ORDER
+_Ranking_POGONY: Final = Ranking.POGONY
+_Refill_WHEN_EMPTY: Final = Refill.WHEN_EMPTY
+_Teams_NONE: Final = Teams.NONE
+_ThrowIn_ALL: Final = ThrowIn.ALL
+_ThrowIn_ATTACKER: Final = ThrowIn.ATTACKER
+_ThrowIn_OFF: Final = ThrowIn.OFF
+
+_PASS = Action(_Act_PASS)
 # Single-card actions are built once: listing them is the hot path of every simulation.
 _CARDS = range(60)
-_ATTACK = [Action(Act.ATTACK, (c,)) for c in _CARDS]
-_ATTACK_CHEAT = [Action(Act.ATTACK, (c,), cheat=True) for c in _CARDS]
-_TRANSFER = [Action(Act.TRANSFER, (c,)) for c in _CARDS]
-_TRANSFER_CHEAT = [Action(Act.TRANSFER, (c,), cheat=True) for c in _CARDS]
-_SHOW = [Action(Act.SHOW, (c,)) for c in _CARDS]
-_SHOW_CHEAT = [Action(Act.SHOW, (c,), cheat=True) for c in _CARDS]
-_DEFEND = [[Action(Act.DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
-_DEFEND_CHEAT = [[Action(Act.DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
-_THROW_SELF = [Action(Act.THROW_SELF, (c,)) for c in _CARDS]
-_THROW_SELF_CHEAT = [Action(Act.THROW_SELF, (c,), cheat=True) for c in _CARDS]
+_ATTACK = [Action(_Act_ATTACK, (c,)) for c in _CARDS]
+_ATTACK_CHEAT = [Action(_Act_ATTACK, (c,), cheat=True) for c in _CARDS]
+_TRANSFER = [Action(_Act_TRANSFER, (c,)) for c in _CARDS]
+_TRANSFER_CHEAT = [Action(_Act_TRANSFER, (c,), cheat=True) for c in _CARDS]
+_SHOW = [Action(_Act_SHOW, (c,)) for c in _CARDS]
+_SHOW_CHEAT = [Action(_Act_SHOW, (c,), cheat=True) for c in _CARDS]
+_DEFEND = [[Action(_Act_DEFEND, (c,), target=t) for c in _CARDS] for t in _CARDS]
+_DEFEND_CHEAT = [[Action(_Act_DEFEND, (c,), target=t, cheat=True) for c in _CARDS] for t in _CARDS]
+_THROW_SELF = [Action(_Act_THROW_SELF, (c,)) for c in _CARDS]
+_THROW_SELF_CHEAT = [Action(_Act_THROW_SELF, (c,), cheat=True) for c in _CARDS]
 FIGURE_RANK = 10  # фигурный: 10s to aces score
 REPEATS = 3       # the time a bout begins in the same position that ends the game in a draw
 
@@ -70,7 +125,7 @@ def next_active(state: State, seat: int, opponent_of: int | None = None) -> int 
     """The next active seat clockwise (left) of ``seat``; in team games, optionally an opponent."""
     n = len(state.hands)
     out = state.out
-    if opponent_of is None or state.rules.teams is Teams.NONE:  # anyone will do
+    if opponent_of is None or state.rules.teams is _Teams_NONE:  # anyone will do
         for i in range(1, n):
             p = (seat + i) % n
             if p not in out:
@@ -116,16 +171,16 @@ def throwers(state: State) -> list[int]:
 
 def _throwers(state: State, a: int | None, d: int | None, out: list[int]) -> list[int]:
     mode = state.rules.throw_in
-    if mode is ThrowIn.OFF or d is None or a is None:
+    if mode is _ThrowIn_OFF or d is None or a is None:
         return []
-    if mode is ThrowIn.ATTACKER:
+    if mode is _ThrowIn_ATTACKER:
         return [] if a in out else [a]
-    if state.rules.teams is Teams.NONE:
+    if state.rules.teams is _Teams_NONE:
         cands = [p for p in range(len(state.hands)) if p != d and p not in out]
     else:
         side = d % 2
         cands = [p for p in range(len(state.hands)) if p % 2 != side and p not in out]
-    if mode is ThrowIn.ALL:
+    if mode is _ThrowIn_ALL:
         return cands
     near = (next_active(state, d), previous_active(state, d))  # the main attacker only if he sits there
     return [p for p in cands if p in near]
@@ -147,9 +202,13 @@ def room(state: State) -> int | None:
 def lead_room(state: State) -> int:
     """How many cards the main attacker may lead on the empty table."""
     assert state.defender is not None
-    n = min(len(state.hands[state.defender]), bout_limit(state))
-    lead_max = state.rules.lead_max
-    return n if lead_max is None else min(n, lead_max)
+    rules = state.rules
+    n = len(state.hands[state.defender])
+    limit = rules.first_bout_limit if state.first_bout else rules.bout_limit
+    if limit < n:
+        n = limit
+    lead_max = rules.lead_max
+    return n if lead_max is None or n < lead_max else lead_max
 
 
 def cards_room(state: State, seat: int) -> int | None:
@@ -260,7 +319,7 @@ def legal_actions(state: State, seat: int) -> Sequence[Action]:
         if seat not in state.passed and (state.taking or None not in state.covers):
             acts.append(_PASS)
     if cheating and seat not in state.accused:
-        acts.extend(Action(Act.ACCUSE, suspect=p) for p in range(len(state.hands)) if p != seat)
+        acts.extend(Action(_Act_ACCUSE, suspect=p) for p in range(len(state.hands)) if p != seat)
     return acts
 
 
@@ -323,7 +382,7 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> Sequence[
     if most < 1:
         return None
     lead = state.rules.lead
-    if lead is not Lead.SAME_RANK:
+    if lead is not _Lead_SAME_RANK:
         leads_counted = counted(lead, hand, most, acts)
         if leads_counted is not None:
             return leads_counted
@@ -351,7 +410,7 @@ def _list_leads(state: State, hand: list[Card], acts: list[Action]) -> Sequence[
 @lru_cache(maxsize=1024)  # at most 13 ranks × 17 (suits, size) keys: every lead set there is, once
 def _lead_sets(group: tuple[Card, ...], most: int) -> tuple[Action, ...]:
     """Every set of two or more (at most ``most``) of these cards of one rank, as leads: built once."""
-    return tuple(Action(Act.ATTACK, combo) for size in range(2, most + 1) for combo in combinations(group, size))
+    return tuple(Action(_Act_ATTACK, combo) for size in range(2, most + 1) for combo in combinations(group, size))
 
 
 def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
@@ -405,7 +464,7 @@ def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
     if rules.draw_to_cover and _draw_blocker(state) is None:
         acts.append(DRAW_CARD)
     if rules.poker_swap and _swap_blocker(state) is None:
-        acts.extend(Action(Act.SWAP, pair) for pair in combinations(sorted(hand), 2))
+        acts.extend(Action(_Act_SWAP, pair) for pair in combinations(sorted(hand), 2))
     if rules.counter_attack and _counter_blocker(state) is None and _counter_room(state) >= 2:
         target = state.attacks[0]
         beat = beater_table(rules, trump_of(state, state.defender))[target]
@@ -413,7 +472,7 @@ def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
         if may_empty:
             for c in hand:
                 if c in beat:
-                    acts.extend(Action(Act.COUNTER, (c, k), target=target) for k in hand
+                    acts.extend(Action(_Act_COUNTER, (c, k), target=target) for k in hand
                                 if k >> 2 == c >> 2 and k != c)
 
 
@@ -423,7 +482,7 @@ def _list_open_lead(state: State, hand: list[Card], acts: list[Action]) -> None:
     most = cards_room(state, state.attacker) or 0
     rank = state.attacks[0] >> 2
     same = sorted(c for c in hand if c >> 2 == rank)
-    acts.extend(Action(Act.ATTACK, combo) for size in range(1, min(most, len(same)) + 1)
+    acts.extend(Action(_Act_ATTACK, combo) for size in range(1, min(most, len(same)) + 1)
                 for combo in combinations(same, size))
     acts.append(_PASS)
 
@@ -510,52 +569,52 @@ def check(state: State, seat: int, action: Action) -> bool:
     if action.cheat and not state.rules.cheating:
         raise Illegal(Reason.CHEATING_OFF)
     act = action.act
-    if act is Act.ACCUSE:
+    if act is _Act_ACCUSE:
         _check_accuse(state, seat, action)
         return False
-    if state.lead_open and (seat != state.attacker or act not in (Act.ATTACK, Act.PASS)):
+    if state.lead_open and (seat != state.attacker or act not in (_Act_ATTACK, _Act_PASS)):
         raise Illegal(Reason.LEAD_OPEN)
     if state.window and seat != state.defender:  # американский: the bout waits for the defender alone
         raise Illegal(Reason.NOT_YOUR_TURN)
-    if act is Act.TAKE or act is Act.PASS:
+    if act is _Act_TAKE or act is _Act_PASS:
         if not state.attacks:
             raise Illegal(Reason.NOT_YOUR_TURN)
-        if act is Act.PASS and (state.lead_open or state.window):
+        if act is _Act_PASS and (state.lead_open or state.window):
             return False  # the leader completes his lead, or the defender ends the bout (his alone, above)
-        (_check_take if act is Act.TAKE else _check_pass)(state, seat)
+        (_check_take if act is _Act_TAKE else _check_pass)(state, seat)
         return False
-    if act is Act.STOCK_LEAD:
+    if act is _Act_STOCK_LEAD:
         _check_stock_lead(state, seat)
         return False
-    if act is Act.DRAW_CARD:
+    if act is _Act_DRAW_CARD:
         _check_defender(state, seat, _draw_blocker(state))
         return False
     cards = action.cards
     if not cards:
         raise Illegal(Reason.NO_CARDS)
-    if len(set(cards)) != len(cards):
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         raise Illegal(Reason.DUPLICATE_CARD)
     hand = state.hands[seat]
     for c in cards:
         if c not in hand:
             raise Illegal(Reason.NOT_IN_HAND, card=c)
-    if act is Act.ATTACK:
+    if act is _Act_ATTACK:
         broken = _check_attack(state, seat, cards)
-    elif act is Act.DEFEND:
+    elif act is _Act_DEFEND:
         if len(cards) != 1:
             raise Illegal(Reason.NO_CARDS)
         broken = _check_defend(state, seat, action.target, cards[0])
-    elif act is Act.TRANSFER:
+    elif act is _Act_TRANSFER:
         broken = _check_transfer(state, seat, cards)
-    elif act is Act.SWAP:
+    elif act is _Act_SWAP:
         if len(cards) != 2:
             raise Illegal(Reason.NO_CARDS)
         _check_defender(state, seat, _swap_blocker(state))
         return False
-    elif act is Act.COUNTER:
+    elif act is _Act_COUNTER:
         _check_counter(state, seat, action.target, cards)
         return False
-    elif act is Act.THROW_SELF:
+    elif act is _Act_THROW_SELF:
         broken = _check_throw_self(state, seat, cards)
     else:
         if len(cards) != 1:
@@ -587,11 +646,12 @@ def _check_attack(state: State, seat: int, cards: tuple[Card, ...]) -> Illegal |
         if len(cards) > most:
             raise Illegal(Reason.LIMIT, room=most)
         lead = state.rules.lead
-        if lead is not Lead.SAME_RANK:
+        if lead is not _Lead_SAME_RANK:
             return lead_breaks(lead, state.hands[seat], cards, most)
         rank = cards[0] >> 2
-        if any(c >> 2 != rank for c in cards):
-            return Illegal(Reason.MIXED_RANKS)
+        for c in cards:
+            if c >> 2 != rank:
+                return Illegal(Reason.MIXED_RANKS)
         return None
     if seat not in throwers(state):
         raise Illegal(Reason.NO_THROW_IN)
@@ -783,31 +843,31 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     events: list[Event] = []
     act = action.act
     stock = len(s.stock)
-    if act is Act.ATTACK:
+    if act is _Act_ATTACK:
         if s.lead_open:
             _complete_lead(s, seat, action.cards, events)
         else:
             _lay_attack(s, seat, action.cards, events)
-    elif act is Act.DEFEND:
+    elif act is _Act_DEFEND:
         assert action.target is not None
         card = action.cards[0]
         s.hands[seat].remove(card)
         s.covers[s.attacks.index(action.target)] = card
         if s.rules.poker_swap:  # the only rule that asks who covered (no swap after one's first cover)
             s.covered = s.covered | {seat}
-        events.append(_event(Event, (Ev.COVER, seat, (action.target, card), None, 0)))
+        events.append(_event(Event, (_Ev_COVER, seat, (action.target, card), None, 0)))
         if not s.hands[seat] and None in s.covers:  # американский: he threw in more than he can beat
             s.taking = True
-            events.append(_event(Event, (Ev.TAKE, seat, (), None, 0)))
+            events.append(_event(Event, (_Ev_TAKE, seat, (), None, 0)))
         elif not s.hands[seat]:
             _after_lay(s, seat, action.cards, events)
-    elif act is Act.TRANSFER or act is Act.SHOW:
+    elif act is _Act_TRANSFER or act is _Act_SHOW:
         _pass_bout_on(s, seat, action, events)
-    elif act is Act.TAKE:
+    elif act is _Act_TAKE:
         s.taking = True
-        events.append(_event(Event, (Ev.TAKE, seat, (), None, 0)))
-    elif act is Act.PASS:
-        events.append(_event(Event, (Ev.PASS, seat, (), None, 0)))
+        events.append(_event(Event, (_Ev_TAKE, seat, (), None, 0)))
+    elif act is _Act_PASS:
+        events.append(_event(Event, (_Ev_PASS, seat, (), None, 0)))
         if s.window:  # американский: the defender lets the bout end
             s.window = False
             _end_bout(s, events, taker=None)
@@ -815,7 +875,7 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
             s.lead_open = False
         else:
             s.passed = s.passed | {seat}
-    elif act is Act.ACCUSE:
+    elif act is _Act_ACCUSE:
         assert action.suspect is not None
         _accuse(s, seat, action.suspect, events)
     else:
@@ -828,7 +888,7 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
         else:
             _end_bout(s, events, taker=s.defender if s.taking else None)
     if len(s.stock) == 1 < stock and s.rules.trump_card_hidden and s.stock[0] == s.trump_card:
-        events.append(Event(Ev.FACE_SHOWN, None, (s.stock[0],)))  # невидимый: the last card lies face up now
+        events.append(Event(_Ev_FACE_SHOWN, None, (s.stock[0],)))  # невидимый: the last card lies face up now
     s.moves += 1
     return events
 
@@ -836,28 +896,28 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
 def _extra_move(s: State, seat: int, action: Action, events: list[Event]) -> None:
     """The variants' own actions (VARIANTS.md §4)."""
     act, stock, hand = action.act, s.stock, s.hands[seat]
-    if act is Act.STOCK_LEAD:
+    if act is _Act_STOCK_LEAD:
         card = stock.pop(0)
         s.attacks, s.covers = [card], [None]
         assert s.defender is not None
         s.cap = len(s.hands[s.defender])
         s.passed = frozenset()
         s.lead_open = lead_room(s) > 1
-        events.append(Event(Ev.STOCK_LEAD, seat, (card,), number=int(s.lead_open)))
-    elif act is Act.DRAW_CARD:
+        events.append(Event(_Ev_STOCK_LEAD, seat, (card,), number=int(s.lead_open)))
+    elif act is _Act_DRAW_CARD:
         hand.append(stock.pop(0))
         s.drew = s.drew | {seat}
-        events.append(Event(Ev.DREW_CARD, seat))
+        events.append(Event(_Ev_DREW_CARD, seat))
         _face_up_drawn(s, seat, hand[-1:], len(stock) + 1, events)
-    elif act is Act.SWAP:
+    elif act is _Act_SWAP:
         for c in action.cards:
             hand.remove(c)
         hand.extend(stock[:2])
         bottom = len(stock) - _face_up(s)
         s.stock = stock[2:bottom] + list(action.cards) + stock[bottom:]
         s.swapped = s.swapped | {seat}
-        events.append(Event(Ev.SWAPPED, seat))
-    elif act is Act.COUNTER:
+        events.append(Event(_Ev_SWAPPED, seat))
+    elif act is _Act_COUNTER:
         _counter(s, seat, action, events)
     else:  # THROW_SELF
         for c in action.cards:
@@ -867,7 +927,7 @@ def _extra_move(s: State, seat: int, action: Action, events: list[Event]) -> Non
         s.self_thrown = (*s.self_thrown, *action.cards)
         s.passed = frozenset()
         s.window = False
-        events.append(Event(Ev.THROW_SELF, seat, action.cards))
+        events.append(Event(_Ev_THROW_SELF, seat, action.cards))
 
 
 def _complete_lead(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]) -> None:
@@ -878,7 +938,7 @@ def _complete_lead(s: State, seat: int, cards: tuple[Card, ...], events: list[Ev
         s.attacks.append(c)
         s.covers.append(None)
     s.lead_open = False
-    events.append(Event(Ev.LEAD, seat, cards))
+    events.append(Event(_Ev_LEAD, seat, cards))
     _after_lay(s, seat, cards, events)
 
 
@@ -892,7 +952,7 @@ def _counter(s: State, seat: int, action: Action, events: list[Event]) -> None:
         hand.remove(c)
     s.discard.append(target)
     ranking = s.rules.ranking
-    if ranking is Ranking.BEATEN or (ranking is Ranking.FIGURES and target >> 2 >= FIGURE_RANK):
+    if ranking is _Ranking_BEATEN or (ranking is _Ranking_FIGURES and target >> 2 >= FIGURE_RANK):
         scores = list(s.scores)
         scores[seat] += 1
         s.scores = tuple(scores)
@@ -903,7 +963,7 @@ def _counter(s: State, seat: int, action: Action, events: list[Event]) -> None:
     s.cap = len(s.hands[victim])
     s.passed = s.shown = s.drew = s.swapped = s.covered = frozenset()
     s.self_thrown, s.coverers = (), ()
-    events.append(Event(Ev.COUNTER, seat, (target, *action.cards), other=victim))
+    events.append(Event(_Ev_COUNTER, seat, (target, *action.cards), other=victim))
     _after_lay(s, seat, action.cards, events)
 
 
@@ -931,7 +991,7 @@ def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event
         assert s.defender is not None
         s.cap = len(s.hands[s.defender])
     s.passed = frozenset()
-    events.append(_event(Event, (Ev.LEAD if lead else Ev.THROW_IN, seat, cards, None, 0)))
+    events.append(_event(Event, (_Ev_LEAD if lead else _Ev_THROW_IN, seat, cards, None, 0)))
     if not hand:
         _after_lay(s, seat, cards, events)
 
@@ -939,9 +999,9 @@ def _lay_attack(s: State, seat: int, cards: tuple[Card, ...], events: list[Event
 def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> None:
     nxt = defender_for(s, seat)
     assert nxt is not None
-    if action.act is Act.SHOW:
+    if action.act is _Act_SHOW:
         s.shown = s.shown | {seat}
-        events.append(Event(Ev.SHOW, seat, action.cards, other=nxt))
+        events.append(Event(_Ev_SHOW, seat, action.cards, other=nxt))
     else:
         if s.rules.transfer_beat_only_new:
             _pass_over(s)
@@ -950,15 +1010,15 @@ def _pass_bout_on(s: State, seat: int, action: Action, events: list[Event]) -> N
             hand.remove(c)
             s.attacks.append(c)
             s.covers.append(None)
-        events.append(Event(Ev.TRANSFER, seat, action.cards, other=nxt))
+        events.append(Event(_Ev_TRANSFER, seat, action.cards, other=nxt))
     covered = len(s.covers) - s.covers.count(None)
-    if covered and s.rules.ranking is not Ranking.ORDER:  # переводной-2: the pairs he covered stay his
+    if covered and s.rules.ranking is not _Ranking_ORDER:  # переводной-2: the pairs he covered stay his
         done = {pair for pair, _ in s.coverers}
         s.coverers = (*s.coverers, *((i, seat) for i, c in enumerate(s.covers) if c is not None and i not in done))
     s.attacker, s.defender = seat, nxt
     s.cap = len(s.hands[nxt]) + covered + len(s.bypassed)  # the limit counts the cards he need not beat
     s.passed = frozenset()
-    if action.act is Act.TRANSFER:
+    if action.act is _Act_TRANSFER:
         _after_lay(s, seat, action.cards, events)
 
 
@@ -991,10 +1051,10 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
         return
     trump = trump_of(s, seat)
     rule = s.rules.pogony_rule
-    if rule is PogonyRule.SIXES:
+    if rule is _PogonyRule_SIXES:
         sixes = len(cards) <= 2 and all(c >> 2 == 6 and c & 3 != trump for c in cards)
     else:  # two_sixes: exactly two sixes, one may be the trump six; off: never
-        sixes = rule is PogonyRule.TWO_SIXES and len(cards) == 2 and all(c >> 2 == 6 for c in cards)
+        sixes = rule is _PogonyRule_TWO_SIXES and len(cards) == 2 and all(c >> 2 == 6 for c in cards)
     s.sixes = s.sixes | {seat} if sixes else s.sixes - {seat}
     if not s.stock:
         _go_out(s, seat, events)
@@ -1005,15 +1065,15 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
 def _go_out(s: State, seat: int, events: list[Event]) -> None:
     s.out.append(seat)
     s.seen = ()
-    events.append(Event(Ev.OUT, seat, number=len(s.out)))
+    events.append(Event(_Ev_OUT, seat, number=len(s.out)))
 
 
 def _accuse(s: State, seat: int, suspect: int, events: list[Event]) -> None:
     if suspect not in s.cheats:
         s.accused = s.accused | {seat}
-        events.append(Event(Ev.WRONG_ACCUSE, seat, other=suspect))
+        events.append(Event(_Ev_WRONG_ACCUSE, seat, other=suspect))
         return
-    events.append(Event(Ev.CAUGHT, suspect, other=seat))
+    events.append(Event(_Ev_CAUGHT, suspect, other=seat))
     if suspect in s.out:
         s.out.remove(suspect)
     # A caught defender takes; a caught attacker's victim counts as having defended.
@@ -1041,17 +1101,17 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     assert attacker is not None and defender is not None
     table = s.bypassed + s.attacks + [c for c in s.covers if c is not None]
     defended = taker != defender
-    if s.rules.ranking is not Ranking.ORDER:
+    if s.rules.ranking is not _Ranking_ORDER:
         _score(s, attacker, defender, taker, table, events)
     if taker is None:
-        events.append(_event(Event, (Ev.BEATEN, defender, tuple(table), None, 0)))
+        events.append(_event(Event, (_Ev_BEATEN, defender, tuple(table), None, 0)))
         if not (s.rules.recycle_discard and _recycled(s, table, events)):
             s.discard.extend(table)
             if s.rules.trump_swap:
                 _swap_trump(s, events)
     else:
         s.hands[taker].extend(table)
-        events.append(_event(Event, (Ev.PICKED_UP, taker, tuple(table), None, 0)))
+        events.append(_event(Event, (_Ev_PICKED_UP, taker, tuple(table), None, 0)))
     if defended:
         s.first_bout = False
     s.attacks, s.covers, s.bypassed, s.bypassed_at = [], [], [], ()
@@ -1106,7 +1166,7 @@ def _repeated(s: State, events: list[Event]) -> None:
         return
     s.over, s.draw, s.losers, s.pogony = True, True, (), False
     s.attacker = s.defender = None
-    events.append(Event(Ev.GAME_OVER))
+    events.append(Event(_Ev_GAME_OVER))
 
 
 def _clockwise(s: State, seat: int) -> list[int]:
@@ -1122,7 +1182,7 @@ def _face_up_drawn(s: State, seat: int, got: list[Card], before: int, events: li
         return
     for card in (s.trump_card, s.second_card):
         if card is not None and card in got:
-            events.append(Event(Ev.FACE_DRAWN, seat, (card,)))
+            events.append(Event(_Ev_FACE_DRAWN, seat, (card,)))
 
 
 def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None:
@@ -1137,7 +1197,7 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
     order.append(defender)
     size = s.rules.hand_size
     stock, hands, out = s.stock, s.hands, s.out
-    only_empty = s.rules.refill is Refill.WHEN_EMPTY
+    only_empty = s.rules.refill is _Refill_WHEN_EMPTY
     for p in order:
         if not stock:
             break
@@ -1148,7 +1208,7 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
             got = stock[:want]
             del stock[:want]
             hands[p].extend(got)
-            events.append(_event(Event, (Ev.DREW, p, (), None, len(got))))
+            events.append(_event(Event, (_Ev_DREW, p, (), None, len(got))))
             if len(stock) <= 1:
                 _face_up_drawn(s, p, got, len(stock) + len(got), events)
     if not stock:  # the order hands became empty; the draw order for any not recorded (an old state)
@@ -1163,17 +1223,17 @@ def _score(s: State, attacker: int, defender: int, taker: int | None, table: lis
     """VARIANTS.md §2.8: a beaten bout scores the covered cards for who covered them (the defender: a cover
     lies only on cards he had to beat); a declared take of exactly one pair hangs a pogon on the taker."""
     ranking = s.rules.ranking
-    if ranking is Ranking.POGONY:
+    if ranking is _Ranking_POGONY:
         if taker == defender and s.taking and len(table) == 2 and table[0] >> 2 == table[1] >> 2:
             rank = table[0] >> 2
             pogons = list(s.pogons)
             pogons[attacker] = (*pogons[attacker], rank)
             s.pogons = tuple(pogons)
-            events.append(Event(Ev.POGON, attacker, (), defender, rank))
+            events.append(Event(_Ev_POGON, attacker, (), defender, rank))
         return
     if taker is not None:
         return
-    low = FIGURE_RANK if ranking is Ranking.FIGURES else 0
+    low = FIGURE_RANK if ranking is _Ranking_FIGURES else 0
     coverer = dict(s.coverers)
     scores = list(s.scores)
     own = s.self_thrown
@@ -1190,7 +1250,7 @@ def _turn_secret(s: State, events: list[Event]) -> None:
     s.secret = None
     s.set_aside.append(card)
     s.trump_card, s.trump = card, card & 3
-    events.append(Event(Ev.SECRET_TRUMP, None, (card,)))
+    events.append(Event(_Ev_SECRET_TRUMP, None, (card,)))
 
 
 def _swap_trump(s: State, events: list[Event]) -> None:
@@ -1206,7 +1266,7 @@ def _swap_trump(s: State, events: list[Event]) -> None:
     s.discard.append(old)
     stock[-1] = new
     s.trump_card, s.trump = new, new & 3
-    events.append(Event(Ev.TRUMP_SWAPPED, None, (old, new)))
+    events.append(Event(_Ev_TRUMP_SWAPPED, None, (old, new)))
 
 
 def _recycled(s: State, table: list[Card], events: list[Event]) -> bool:
@@ -1222,7 +1282,7 @@ def _recycled(s: State, table: list[Card], events: list[Event]) -> bool:
     mixed = stock[:len(stock) - face] + table
     random.Random(f"{s.seed}:{s.bouts_beaten}").shuffle(mixed)
     s.stock = mixed + stock[len(stock) - face:]
-    events.append(Event(Ev.RECYCLED, None, tuple(table), None, len(table)))
+    events.append(Event(_Ev_RECYCLED, None, tuple(table), None, len(table)))
     return True
 
 
@@ -1232,7 +1292,7 @@ def _rotate_hands(s: State, events: list[Event]) -> None:
     hands = [s.hands[p] for p in active]
     for i, p in enumerate(active):
         s.hands[p] = hands[i - 1]
-    events.append(Event(Ev.HANDS_ROTATED, number=sum(1 << p for p in active)))
+    events.append(Event(_Ev_HANDS_ROTATED, number=sum(1 << p for p in active)))
 
 
 def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:
@@ -1267,7 +1327,7 @@ def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:
     s.losers = losers
     s.attacker = s.defender = None
     s.pogony = bool(losers) and bool(s.out) and s.out[-1] in s.sixes
-    events.append(Event(Ev.GAME_OVER))
+    events.append(Event(_Ev_GAME_OVER))
     return True
 
 
