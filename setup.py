@@ -17,7 +17,7 @@ if os.environ.get("DURAK_COMPILE") == "1":
     ext_modules = mypycify(
         [f"durak/{name}.py" for name in
          ("cards", "actions", "events", "rules", "state", "covering", "leads", "engine", "setup", "view", "record",
-          "ai/greedy", "ai/play", "ai/endgame", "ai/hard")],
+          "ai/greedy", "ai/play", "ai/endgame", "ai/belief", "ai/hard")],
         opt_level="3",
     )
 

@@ -154,9 +154,15 @@ class Knowledge:
         """A whole game state consistent with this knowledge: the seat's own hand and everything public as
         they are, every other hand's known cards where the table saw them, and the unseen cards dealt at
         random to the rest of the hands and the stock (the face-up trump card stays at its bottom)."""
-        v = self.view
         pool = sorted(self.unseen)
         rng.shuffle(pool)
+        return self.deal(pool)
+
+    def deal(self, pool: list[Card]) -> State:
+        """The whole game state with the unseen cards dealt in the order of ``pool`` (which this uses up): the
+        unknown cards of each other hand, seat by seat, then the stock from the top down to its face-up
+        card(s), then the cards that lie face down aside."""
+        v = self.view
         hands: list[list[Card]] = []
         for p, count in enumerate(v.counts):
             if p == v.seat:

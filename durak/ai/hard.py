@@ -1,10 +1,12 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
-Once two players are left and every card the seat cannot see is in the other hand, the endgame is
-solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players,
+Once two players are left and every card the seat cannot see is in the other hand, or all but one
+that may be the stock's hidden card, the endgame is solved exactly (``durak.ai.endgame``), over every
+such deal, when it fits the budget. Before that, and with more players,
 it plays perfect-information Monte Carlo (determinized search): the unseen cards are dealt at
 random, consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each
-player pick up or show stay in that hand; the face-up trump card stays under the stock), and every
+player pick up or show stay in that hand; the face-up trump card stays under the stock) and, most of
+the time, with what the other player's moves this bout say of his hand (``durak.ai.belief``), and every
 candidate move (at most MAX_CANDIDATES of them) is played out to the end in the same deals by the
 greedy player for every seat. All candidates share each deal, so they are compared on equal luck,
 and every MIN_DEALS deals the moves clearly behind the best (by two standard errors of their
@@ -29,7 +31,7 @@ import random
 import time
 
 from durak.actions import Act, Action
-from durak.ai import endgame, greedy
+from durak.ai import belief, endgame, greedy
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
 from durak.record import Knowledge
@@ -59,9 +61,10 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the deals
     timed = budget_ms > 0
     most = MAX_DEALS
-    if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
+    final = _final_deals(k)
+    if final:  # the final duel with every card known but one at most: solve it exactly if it fits the budget
         exact = endgame.best_moves(
-            k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
+            final, seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
             deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
         if exact is not None:
             if len(exact) == 1:
@@ -72,11 +75,12 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     candidates = _shortlist(candidates, preferred, typical, seat)
     results: list[list[float]] = [[] for _ in candidates]  # per move, its result in each deal
     alive = list(range(len(candidates)))
+    lacks = belief.unlikely(k)
     deals = 0
     # with no time budget exactly MIN_DEALS deals (repeatable); with one, as many as fit, at least one
     while deals < most and len(alive) > 1 and (
             (not deals or time.perf_counter() < deadline) if timed else deals < MIN_DEALS):
-        deal = k.sample(rng)
+        deal = belief.sample(k, rng, lacks)
         finished = True
         for i in alive:
             state = deal.copy()
@@ -129,15 +133,24 @@ def _shortlist(candidates: list[Action], preferred: Action | None, typical: Stat
     return kept[:MAX_CANDIDATES]
 
 
-def _nothing_hidden(k: Knowledge) -> bool:
-    """Two players left, and every card the seat cannot see is in the other one's hand (no stock, and no
-    card set aside face down, as in чукотский or потайной): the rest of the game is known to the seat."""
+def _final_deals(k: Knowledge) -> list[State]:
+    """The deals the seat cannot tell apart when they are few: two players left, and every card the seat
+    cannot see is in the other one's hand, but for one card at most hidden in the stock above its face-up
+    card(s) (none set aside face down, as in чукотский or потайной). One deal when nothing is hidden,
+    else one for each unseen card as the stock's. Empty otherwise."""
     v = k.view
     others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
-    if v.stock or len(others) != 1:
-        return False
+    if len(others) != 1 or v.secret:
+        return []
     other = others[0]
-    return len(k.unseen) == v.counts[other] - len(k.known[other])
+    face = sum(c is not None for c in (v.trump_card, v.second_card)) if v.stock else 0
+    hidden = v.stock - face  # in the stock, above the face-up cards
+    unseen = sorted(k.unseen)
+    if hidden not in (0, 1) or len(unseen) != v.counts[other] - len(k.known[other]) + hidden:
+        return []
+    if not hidden:
+        return [k.deal(unseen)]
+    return [k.deal([c for c in unseen if c != top] + [top]) for top in unseen]
 
 
 def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:

@@ -6,17 +6,20 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from durak import Act, Rules, State, apply, legal_actions, new_game, position, view
-from durak.ai import LEVELS, choose, endgame, greedy, hard
+from durak import Act, Action, Rules, State, apply, legal_actions, new_game, position, view
+from durak.ai import LEVELS, belief, choose, endgame, greedy, hard
 from durak.ai.play import fallback, next_seat
 from durak.arena import main as arena
 from durak.arena import wilson
-from durak.cards import deck, parse_card
+from durak.cards import deck, parse_card, strength
+from durak.covering import beater_table
+from durak.engine import apply_in_place
 from durak.record import Record, knowledge
 from durak.rules import PRESETS
 from durak.soak import main as soak
@@ -274,11 +277,126 @@ def test_the_exact_endgame_ends_where_positions_repeat() -> None:
         for state in positions:
             seat = next_seat(state)
             assert seat is not None
-            moves = endgame.best_moves(state, seat, nodes=30_000)
+            moves = endgame.best_moves([state], seat, nodes=30_000)
             if moves is not None:
                 solved += 1
                 assert all(m in legal_actions(state, seat) for m in moves)
         assert solved >= least * len(positions), (preset, solved, len(positions))
+
+
+def test_a_bout_before_the_stock_runs_out_hard_weighs_every_card_the_hidden_one_may_be() -> None:
+    """Two players, the stock down to one hidden card above the face-up trump: the deals hard solves are one
+    for each card it cannot see lying there, each a whole deck that looks the same from its seat, the real
+    one among them."""
+    rules = Rules()
+    met = 0
+    for seed in range(12):
+        state = new_game(rules, 2, seed)
+        record = Record.start(state)
+        while not state.over:
+            seat = next_seat(state)
+            assert seat is not None
+            if len(state.stock) == 2:
+                k = knowledge(state, seat, record)
+                deals = hard._final_deals(k)
+                assert sorted(d.stock[0] for d in deals) == sorted(k.unseen)
+                assert all(d.stock[1] == state.trump_card for d in deals)
+                for d in deals:
+                    assert sorted(d.all_cards()) == deck(rules.deck_size)
+                    assert knowledge(d, seat, record) == k
+                assert any(sorted(d.hands[1 - seat]) == sorted(state.hands[1 - seat]) for d in deals)
+                met += 1
+            elif state.stock:
+                assert hard._final_deals(knowledge(state, seat, record)) == [], "more than one card hidden"
+            state, events = apply(state, seat, choose("normal", knowledge(state, seat, record), seed) or
+                                  fallback(state, seat))
+            record = record.after(events)
+    assert met >= 6
+
+
+def test_the_exact_search_over_several_deals_plays_the_best_mean() -> None:
+    """Hands of three, so that every deal solves in full: over the deals of the stock's one hidden card, the
+    moves ``best_moves`` keeps are those with the best mean result, each deal solved on its own."""
+    rules = Rules.from_dict({"hand_size": 3})
+    met = 0
+    for seed in range(12):
+        state = new_game(rules, 2, seed)
+        record = Record.start(state)
+        while not state.over:
+            seat = next_seat(state)
+            assert seat is not None
+            moves = greedy.honest_moves(legal_actions(state, seat))
+            if len(state.stock) == 2 and len(moves) > 1:
+                k = knowledge(state, seat, record)
+                deals = hard._final_deals(k)
+                assert len(deals) == len(k.unseen)
+                means = {}
+                for move in moves:
+                    results = []
+                    for deal in deals:
+                        child = deal.copy()
+                        apply_in_place(child, seat, move)
+                        results.append(endgame.Solver(seat, nodes=10**6).value(child))
+                    means[move] = sum(results) / len(results)
+                top = max(means.values())
+                kept = endgame.best_moves(deals, seat, nodes=10**6)
+                assert kept is not None
+                if top == 1.0:  # a move that wins whatever the hidden card is: one of them
+                    assert len(kept) == 1 and means[kept[0]] == 1.0
+                else:
+                    assert sorted(kept) == sorted(m for m in moves if means[m] == top)
+                met += len(deals) > 1
+            state, events = apply(state, seat, choose("normal", knowledge(state, seat, record), seed) or
+                                  fallback(state, seat))
+            record = record.after(events)
+    assert met >= 6
+
+
+def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_blindly() -> None:
+    """In a duel the deals hard samples lean on the bout: the other player led his cheapest card, covered with
+    his cheapest beater. Most deals follow that reading, some do not (a player may lead otherwise)."""
+    rules = Rules()
+    state = new_game(rules, 2, 4)
+    record = Record.start(state)
+    a, d = state.attacker, state.defender
+    assert a is not None and d is not None
+    trump = state.trump
+    plain = sorted((c for c in state.hands[a] if c & 3 != trump), key=lambda c: c >> 2)
+    lead = plain[-1]  # his dearest plain card, not his cheapest
+    assert lead >> 2 > plain[0] >> 2
+    state, events = apply(state, a, Action(Act.ATTACK, (lead,)))
+    record = record.after(events)
+    k = knowledge(state, d, record)
+    cheaper = {c for c in k.unseen if strength(c, trump) < strength(lead, trump)}
+    assert belief.unlikely(k) == cheaper and cheaper
+
+    def share_without(cards: set[int], sampler: Callable[[random.Random], State]) -> float:
+        rng = random.Random(1)
+        return sum(not cards & set(sampler(rng).hands[a]) for _ in range(400)) / 400
+
+    read = share_without(cheaper, lambda rng: belief.sample(k, rng, belief.unlikely(k)))
+    uniform = share_without(cheaper, k.sample)
+    assert read > 0.75 > 0.3 > uniform, (read, uniform)
+    assert read < 0.95, "a reading is a leaning: he did hold a cheaper card"
+
+    # the defender covers with a dearer card than he needs: the attacker reads that he holds no cheaper one
+    beaters = sorted((c for c in state.hands[d] if c in beater_table(rules, trump)[lead]),
+                     key=lambda c: strength(c, trump))
+    assert len(beaters) == 3
+    state, events = apply(state, d, Action(Act.DEFEND, (beaters[-1],), target=lead))
+    record = record.after(events)
+    k = knowledge(state, a, record)
+    dear = strength(beaters[-1], trump)
+    assert belief.unlikely(k) == {c for c in beater_table(rules, trump)[lead] & k.unseen
+                                  if strength(c, trump) < dear}
+    assert beaters[0] in belief.unlikely(k)
+
+    three = new_game(rules, 3, 4)  # with more players nobody's lead is read: who holds what is less clear
+    seat = three.attacker
+    assert seat is not None
+    three, events = apply(three, seat, Action(Act.ATTACK, (max(three.hands[seat]),)))
+    other = next(p for p in range(3) if p != seat)
+    assert belief.unlikely(knowledge(three, other, Record.start(three).after(events))) == set()
 
 
 def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None:

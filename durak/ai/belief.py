@@ -1,0 +1,75 @@
+"""What the other player's moves in this bout say about his hand: the deals ``hard`` samples lean on it.
+
+Most players, and the greedy player every computer level builds on, lead their cheapest card and cover
+with the cheapest card that beats. So, in a duel (two players left), the bout on the table tells the seat
+which unseen cards the other player most likely does not hold:
+
+* he led: no card cheaper than his lead (every trump above every plain card);
+* he covered a card: no cheaper card that beats it, among those still in his hand;
+* he takes a lone card while the stock is long: no cheap card that beats it (greedy keeps its high trumps).
+
+He drew nothing since (the bout is still on), so the cards he holds now were in his hand then. All of it
+is public: anyone watching the table could reason so. Not every player plays that way, so only
+``TRUST`` of the deals are dealt by it; the rest stay uniform, and a reading that no deal can fit (he
+played otherwise) is dropped.
+"""
+
+from __future__ import annotations
+
+import random
+
+from durak.ai.greedy import HIGH_TRUMP_RANK, LONG_STOCK
+from durak.cards import Card, strength
+from durak.covering import beater_table
+from durak.record import Knowledge
+from durak.state import State
+
+TRUST = 0.8  # of the deals, those dealt by the reading of his moves
+
+
+def unlikely(k: Knowledge) -> frozenset[Card]:
+    """The unseen cards the other player of a duel would have played this bout had he held them; empty when
+    the bout says nothing or the table is not a plain one (several players, passed-over cards, a card drawn
+    or swapped in the bout, a trump per seat, an open stock lead)."""
+    v = k.view
+    others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
+    if len(others) != 1 or not v.table or v.bypassed or v.lead_open or v.trumps is not None:
+        return frozenset()
+    other = others[0]
+    if other in v.drew or other in v.swapped:
+        return frozenset()
+    trump = v.trump
+    unseen = k.unseen
+    if other == v.attacker:  # his lead, the table's first card: nothing cheaper
+        least = strength(v.table[0][0], trump)
+        return frozenset(c for c in unseen if strength(c, trump) < least)
+    if other != v.defender:
+        return frozenset()
+    beaters = beater_table(v.rules, trump)
+    out: set[Card] = set()
+    for target, cover in v.table:
+        if cover is not None:  # the cheapest that beats it, of what he held
+            dear = strength(cover, trump)
+            out.update(c for c in beaters[target] & unseen if strength(c, trump) < dear)
+    uncovered = [t for t, c in v.table if c is None]
+    if v.taking and len(uncovered) == 1 and v.stock > LONG_STOCK:  # nothing cheap covers it
+        out.update(c for c in beaters[uncovered[0]] & unseen
+                   if not (c & 3 == trump and c >> 2 >= HIGH_TRUMP_RANK))
+    return frozenset(out)
+
+
+def sample(k: Knowledge, rng: random.Random, lacks: frozenset[Card]) -> State:
+    """A deal consistent with ``k``; with chance ``TRUST``, one where the other hand holds none of ``lacks``
+    (uniform among those), if there are cards enough for that."""
+    pool = sorted(k.unseen)
+    rng.shuffle(pool)
+    if lacks and rng.random() < TRUST:
+        v = k.view
+        other = next(p for p in range(len(v.counts)) if p != k.seat and p not in v.out)
+        slots = v.counts[other] - len(k.known[other])
+        fits = [c for c in pool if c not in lacks]
+        if len(fits) >= slots:  # his unknown cards come first in the pool (every other hand is empty)
+            mine = fits[:slots]
+            chosen = set(mine)
+            pool = mine + [c for c in pool if c not in chosen]
+    return k.deal(pool)
