@@ -22,6 +22,7 @@ from durak.ai.greedy import HIGH_TRUMP_RANK, LONG_STOCK
 from durak.cards import Card, strength
 from durak.covering import beater_table
 from durak.record import Knowledge
+from durak.rules import Lead
 from durak.state import State
 
 TRUST = 0.8  # of the deals, those dealt by the reading of his moves
@@ -29,9 +30,12 @@ TRUST = 0.8  # of the deals, those dealt by the reading of his moves
 
 def unlikely(k: Knowledge) -> frozenset[Card]:
     """The unseen cards the other player of a duel would have played this bout had he held them; empty when
-    the bout says nothing or the table is not a plain one (several players, passed-over cards, a card drawn
-    or swapped in the bout, a trump per seat, an open stock lead)."""
+    the bout says nothing or the table is not a plain one (several players, leads of other shapes or from the
+    stock, passed-over cards, a card drawn or swapped in the bout, a trump per seat)."""
     v = k.view
+    rules = v.rules
+    if rules.lead is not Lead.SAME_RANK or rules.stock_lead:  # a lead there is not his cheapest card
+        return frozenset()
     others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
     if len(others) != 1 or not v.table or v.bypassed or v.lead_open or v.trumps is not None:
         return frozenset()
@@ -45,7 +49,7 @@ def unlikely(k: Knowledge) -> frozenset[Card]:
         return frozenset(c for c in unseen if strength(c, trump) < least)
     if other != v.defender:
         return frozenset()
-    beaters = beater_table(v.rules, trump)
+    beaters = beater_table(rules, trump)
     out: set[Card] = set()
     for target, cover in v.table:
         if cover is not None:  # the cheapest that beats it, of what he held
