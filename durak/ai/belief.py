@@ -31,13 +31,16 @@ TRUST = 0.8  # of the deals, those dealt by the reading of his moves
 def unlikely(k: Knowledge) -> frozenset[Card]:
     """The unseen cards the other player of a duel would have played this bout had he held them; empty when
     the bout says nothing or the table is not a plain one (several players, leads of other shapes or from the
-    stock, passed-over cards, a card drawn or swapped in the bout, a trump per seat)."""
+    stock, roles that change in a bout by a transfer or a counter-attack, a card drawn or swapped in the
+    bout, a trump per seat)."""
     v = k.view
     rules = v.rules
     if rules.lead is not Lead.SAME_RANK or rules.stock_lead:  # a lead there is not his cheapest card
         return frozenset()
+    if rules.transfer or rules.counter_attack:  # the table's cards may be of the bout's earlier roles
+        return frozenset()
     others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
-    if len(others) != 1 or not v.table or v.bypassed or v.lead_open or v.trumps is not None:
+    if len(others) != 1 or not v.table or v.lead_open or v.trumps is not None:
         return frozenset()
     other = others[0]
     if other in v.drew or other in v.swapped:
