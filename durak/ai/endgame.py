@@ -1,17 +1,11 @@
 """The exact endgame of the last two players: once no card is hidden, the game is one of perfect information.
 
 When two players hold cards (a two-player game, or the final duel of a bigger one) and every card a
-seat cannot see lies in the other hand (the stock holds only its face-up card or nothing, and nothing
-is set aside face down), the game can be searched to the end: minimax over the honest moves, in the
-order the playouts use (the first awaited seat moves; its greedy move tried first), with a table of
-positions already solved. Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches
-the best result possible ends the search of its node.
-
-A bout earlier one card of the stock may still be hidden: then each card the seat cannot see may be
-it, and each such deal is solved (``best_moves`` of several deals: the move with the best mean). That
-is perfect-information search per deal, which assumes the seat will know the card when it chooses
-later; it does as soon as the card is drawn, at the bout's end, so only the bout's own moves can
-err by that.
+seat cannot see lies in the other hand (the stock is empty and nothing is set aside face down), the
+game can be searched to the end: minimax over the honest moves, in the order the playouts use (the
+first awaited seat moves; its greedy move tried first), with a table of positions already solved.
+Results are 1 (not the durak), 0.5 (a draw) or 0, so a line that reaches the best result possible
+ends the search of its node.
 
 Positions can repeat: a transfer bounces the bout back (переводной), hands pass on (круговой),
 cards taken are led again. A position met again on the line being searched counts as a draw:
@@ -26,7 +20,6 @@ plays on with the Monte Carlo search.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 from durak.actions import Action
 from durak.ai import greedy
@@ -46,8 +39,8 @@ class OutOfBudget(Exception):
 
 
 def _key(s: State) -> Key:
-    """Everything of a position that decides how it can go on (the stock: at most a card or two, all known)."""
-    return (tuple(tuple(sorted(h)) for h in s.hands), tuple(s.stock), s.bouts_beaten, tuple(s.attacks), tuple(s.covers),
+    """Everything of a no-stock position that decides how it can go on."""
+    return (tuple(tuple(sorted(h)) for h in s.hands), tuple(s.attacks), tuple(s.covers),
             tuple(s.bypassed), s.bypassed_at, s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
             tuple(s.out), s.trump, s.sixes, s.emptied, s.scores, s.pogons, s.lead_open, s.window,
             s.drew, s.swapped, s.covered, s.self_thrown)
@@ -107,30 +100,24 @@ def _ordered(state: State, seat: int) -> list[Action]:
     return moves
 
 
-def best_moves(deals: Sequence[State], me: int, nodes: int = 20_000,
-               deadline: float | None = None) -> list[Action] | None:
-    """The moves of ``me`` (who must be the seat to move) with the best mean result against best play over
-    ``deals``: the positions the seat cannot tell apart, each with two players left and every card known in
-    it (the same moves are legal in each). One move that wins in every deal, else every move with the best
-    mean (all losing against best play, the caller picks the one a fallible opponent most often gets
-    wrong). None when that needs more than ``nodes`` positions, or is not done by ``deadline``
-    (perf_counter)."""
-    if not deals or any(s.players - len(s.out) != 2 or next_seat(s) != me for s in deals):
+def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None) -> list[Action] | None:
+    """The moves of ``me`` (who must be the seat to move) that keep the best result against best play, in
+    a position with no stock and two players left: one winning move, else every move that draws, else every move
+    (all lose against best play, and the caller picks the one a fallible opponent most often gets wrong).
+    None when that needs more than ``nodes`` positions, or is not done by ``deadline`` (perf_counter)."""
+    if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
     solver = Solver(me, nodes, deadline)
+    solver.path.add(_key(state))
     values: list[tuple[float, Action]] = []
     try:
-        for action in _ordered(deals[0], me):
-            total = 0.0
-            for state in deals:
-                child = state.copy()
-                apply_in_place(child, me, action)
-                solver.path.add(_key(state))
-                total += solver.value(child)
-                solver.path.clear()
-            if total == len(deals):
+        for action in _ordered(state, me):
+            child = state.copy()
+            apply_in_place(child, me, action)
+            v = solver.value(child)
+            if v == 1.0:
                 return [action]
-            values.append((total, action))
+            values.append((v, action))
     except (OutOfBudget, RecursionError):
         return None
     top = max((v for v, _ in values), default=0.0)

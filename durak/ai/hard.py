@@ -1,8 +1,7 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
-Once two players are left and every card the seat cannot see is in the other hand, or all but one
-that may be the stock's hidden card, the endgame is solved exactly (``durak.ai.endgame``), over every
-such deal, when it fits the budget. Before that, and with more players,
+Once two players are left and every card the seat cannot see is in the other hand, the endgame is
+solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players,
 it plays perfect-information Monte Carlo (determinized search): the unseen cards are dealt at
 random, consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each
 player pick up or show stay in that hand; the face-up trump card stays under the stock) and, most of
@@ -61,10 +60,9 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the deals
     timed = budget_ms > 0
     most = MAX_DEALS
-    final = _final_deals(k)
-    if final:  # the final duel with every card known but one at most: solve it exactly if it fits the budget
+    if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
-            final, seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
+            k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
             deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
         if exact is not None:
             if len(exact) == 1:
@@ -133,24 +131,15 @@ def _shortlist(candidates: list[Action], preferred: Action | None, typical: Stat
     return kept[:MAX_CANDIDATES]
 
 
-def _final_deals(k: Knowledge) -> list[State]:
-    """The deals the seat cannot tell apart when they are few: two players left, and every card the seat
-    cannot see is in the other one's hand, but for one card at most hidden in the stock above its face-up
-    card(s) (none set aside face down, as in чукотский or потайной). One deal when nothing is hidden,
-    else one for each unseen card as the stock's. Empty otherwise."""
+def _nothing_hidden(k: Knowledge) -> bool:
+    """Two players left, and every card the seat cannot see is in the other one's hand (no stock, and no
+    card set aside face down, as in чукотский or потайной): the rest of the game is known to the seat."""
     v = k.view
     others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
-    if len(others) != 1 or v.secret:
-        return []
+    if v.stock or len(others) != 1:
+        return False
     other = others[0]
-    face = sum(c is not None for c in (v.trump_card, v.second_card)) if v.stock else 0
-    hidden = v.stock - face  # in the stock, above the face-up cards
-    unseen = sorted(k.unseen)
-    if hidden not in (0, 1) or len(unseen) != v.counts[other] - len(k.known[other]) + hidden:
-        return []
-    if not hidden:
-        return [k.deal(unseen)]
-    return [k.deal([c for c in unseen if c != top] + [top]) for top in unseen]
+    return len(k.unseen) == v.counts[other] - len(k.known[other])
 
 
 def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:

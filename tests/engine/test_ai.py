@@ -6,7 +6,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +19,6 @@ from durak.arena import main as arena
 from durak.arena import wilson
 from durak.cards import deck, parse_card, strength
 from durak.covering import beater_table
-from durak.engine import apply_in_place
 from durak.record import Record, knowledge
 from durak.rules import PRESETS
 from durak.soak import main as soak
@@ -277,77 +276,11 @@ def test_the_exact_endgame_ends_where_positions_repeat() -> None:
         for state in positions:
             seat = next_seat(state)
             assert seat is not None
-            moves = endgame.best_moves([state], seat, nodes=30_000)
+            moves = endgame.best_moves(state, seat, nodes=30_000)
             if moves is not None:
                 solved += 1
                 assert all(m in legal_actions(state, seat) for m in moves)
         assert solved >= least * len(positions), (preset, solved, len(positions))
-
-
-def _two_player_games(rules: Rules, seeds: range) -> Iterator[tuple[State, int, Record]]:
-    """Every position of two-player games played by normal: the state, the seat to move and the record."""
-    for seed in seeds:
-        state = new_game(rules, 2, seed)
-        record = Record.start(state)
-        while not state.over:
-            seat = next_seat(state)
-            assert seat is not None
-            yield state, seat, record
-            state, events = apply(state, seat, choose("normal", knowledge(state, seat, record), seed) or
-                                  fallback(state, seat))
-            record = record.after(events)
-
-
-def test_a_bout_before_the_stock_runs_out_hard_weighs_every_card_the_hidden_one_may_be() -> None:
-    """Two players, the stock down to one hidden card above the face-up trump: the deals hard solves are one
-    for each card it cannot see lying there, each a whole deck that looks the same from its seat, the real
-    one among them."""
-    rules = Rules()
-    met = 0
-    for state, seat, record in _two_player_games(rules, range(12)):
-        if len(state.stock) == 2:
-            k = knowledge(state, seat, record)
-            deals = hard._final_deals(k)
-            assert sorted(d.stock[0] for d in deals) == sorted(k.unseen)
-            assert all(d.stock[1] == state.trump_card for d in deals)
-            for d in deals:
-                assert sorted(d.all_cards()) == deck(rules.deck_size)
-                assert knowledge(d, seat, record) == k
-            assert any(sorted(d.hands[1 - seat]) == sorted(state.hands[1 - seat]) for d in deals)
-            met += 1
-        elif state.stock:
-            assert hard._final_deals(knowledge(state, seat, record)) == [], "more than one card hidden"
-    assert met >= 6
-
-
-def test_the_exact_search_over_several_deals_plays_the_best_mean() -> None:
-    """Hands of three, so that every deal solves in full: over the deals of the stock's one hidden card, the
-    moves ``best_moves`` keeps are those with the best mean result, each deal solved on its own."""
-    met = 0
-    for state, seat, record in _two_player_games(Rules.from_dict({"hand_size": 3}), range(12)):
-        moves = greedy.honest_moves(legal_actions(state, seat))
-        if len(state.stock) != 2 or len(moves) < 2:
-            continue
-        k = knowledge(state, seat, record)
-        deals = hard._final_deals(k)
-        assert len(deals) == len(k.unseen)
-        means = {}
-        for move in moves:
-            results = []
-            for deal in deals:
-                child = deal.copy()
-                apply_in_place(child, seat, move)
-                results.append(endgame.Solver(seat, nodes=10**6).value(child))
-            means[move] = sum(results) / len(results)
-        top = max(means.values())
-        kept = endgame.best_moves(deals, seat, nodes=10**6)
-        assert kept is not None
-        if top == 1.0:  # a move that wins whatever the hidden card is: one of them
-            assert len(kept) == 1 and means[kept[0]] == 1.0
-        else:
-            assert sorted(kept) == sorted(m for m in moves if means[m] == top)
-        met += len(deals) > 1
-    assert met >= 6
 
 
 def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_blindly() -> None:
