@@ -66,9 +66,9 @@ class Outbox:
         self._since: dict[int, float] = {}  # chat -> loop time of its oldest unsent change
         self._turn: dict[int, float] = {}   # chat owed ACTING -> loop time its player's turn began (budget's order)
         self.private_spacing = private_spacing  # seconds per call in one private chat, after its burst
-        self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last called)
+        self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last answered)
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
-        self._last_call: dict[int, float] = {}  # group -> when its last call started (loop time)
+        self._last_call: dict[int, float] = {}  # group -> when its last call was answered (loop time)
         # a group not called since the start is assumed called at the start: the process before may have
         # spent its budget just before it stopped, and Telegram counts calls, not processes
         self._started = float("-inf")
@@ -167,7 +167,6 @@ class Outbox:
                 kind = self._kind.get(chat_id, kind)
                 since = self._since.get(chat_id, since)
                 await self.budget.take(chat_id, kind, self._turn.get(chat_id, since) if kind == ACTING else since)
-                self._spend(chat_id)
                 kind = self._kind.get(chat_id, kind)  # promoted while it waited: the player must act now
                 if self.record is not None:
                     self.record.append((kind, asyncio.get_running_loop().time() - since))
@@ -181,6 +180,7 @@ class Outbox:
                         continue
                     return
                 wait = await self._deliver(row)
+                self._spend(chat_id)
                 if wait is None:
                     if not more and chat_id not in self._dirty:  # nothing else owed, nothing written since
                         return
@@ -232,7 +232,10 @@ class Outbox:
         return max(ready, at + self.private_spacing) if kind == WAITING else ready
 
     def _spend(self, chat_id: int) -> None:
-        """The chat is called now: its own budget counts from here (not from when its wait began)."""
+        """The chat's call is answered now: its own budget counts from here. Telegram counted the call
+        somewhere between its sending and its answer; counted from when its slot came, a call that waited
+        longer for its content (a slow database read) reached Telegram later than the next one's spacing
+        assumed, and a group called at its full 20 a minute got 429s."""
         now = asyncio.get_running_loop().time()
         if chat_id < 0:
             if len(self._last_call) > 1000:  # forget groups whose budget has long recovered

@@ -480,6 +480,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["table_shows_it_s"] = seconds_percentiles(stats.table_lag, (50, 90, 99, 100))
         result["each_hand_shows_it_s"] = seconds_percentiles(stats.hand_lag, (50, 90, 99, 100))
         result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
+        result["429s_by_budget"] = dict(fake.too_many)  # a group's 20 a minute, a private chat's, the overall 30/s
     return result
 
 

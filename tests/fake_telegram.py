@@ -82,6 +82,7 @@ class FakeTelegram:
         self.call_times: list[float] = []                  # when each of ``calls`` came (time.monotonic)
         self.errors: list[tuple[str, int, str]] = []       # method, code, description sent to the bot
         self.rejected: list[dict[str, Any]] = []            # messages refused for breaking Telegram's limits
+        self.too_many: Counter[str] = Counter()             # 429s by the budget broken: group, private, overall
         self.commands: dict[str | None, list[dict[str, Any]]] = {}
         self.group_budget = group_budget        # sends and edits a group allows per window
         self.group_window = group_window
@@ -241,6 +242,7 @@ class FakeTelegram:
                 sends.popleft()
             if len(sends) >= self.group_budget:
                 wait = max(1, int(sends[0] + self.group_window - now + 0.999))
+                self.too_many["group"] += 1
                 raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
             sends.append(now)
             self._spend(None, self.overall_rate, self.overall_burst)
@@ -249,16 +251,16 @@ class FakeTelegram:
             if user is None or not user.started:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             self._check_overall()
-            self._spend(chat_id, self.private_rate, self.private_burst, check=True)
+            self._spend(chat_id, self.private_rate, self.private_burst, check=True, budget="private")
             self._spend(None, self.overall_rate, self.overall_burst)
         else:
             raise ApiError(400, "Bad Request: chat not found")
 
     def _check_overall(self) -> None:
-        self._spend(None, self.overall_rate, self.overall_burst, check=True, spend=False)
+        self._spend(None, self.overall_rate, self.overall_burst, check=True, spend=False, budget="overall")
 
     def _spend(self, key: int | None, rate: float | None, burst: int, check: bool = False,
-               spend: bool = True) -> None:
+               spend: bool = True, budget: str = "") -> None:
         """A token bucket: ``burst`` calls at once, then ``rate`` a second; over it, a 429 and nothing spent."""
         if rate is None:
             return
@@ -267,6 +269,7 @@ class FakeTelegram:
         left = min(float(burst), left + (now - at) * rate)
         if check and left < 1:
             wait = max(1, int((1 - left) / rate + 0.999))
+            self.too_many[budget] += 1
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
         if spend:
             self._buckets[key] = (left - 1, now)
