@@ -178,8 +178,9 @@ class FakeTelegram:
             raw = dict(await request.post()) if request.can_read_body else dict(request.query)
         return {k: json.loads(v) if k in _JSON_FIELDS and isinstance(v, str) else v for k, v in raw.items()}
 
-    async def _notify(self, *topics: int | str) -> None:
-        """Something changed: in these chats or callback queries, or (none given) anywhere."""
+    async def _notify(self, *topics: int | str | None) -> None:
+        """Something changed: in these chats or callback queries (None: nothing a chat or query shows), or (none
+        given) anywhere. Those waiting on any change are woken each time."""
         for topic in (None, *topics) if topics else list(self._waiting):
             for waiter in self._waiting.pop(topic, ()):
                 if not waiter.done():
@@ -401,7 +402,9 @@ class FakeTelegram:
             self._deliver({"update_id": update_id, **update})
         else:
             self.updates.append({"update_id": update_id, **update})
-        await self._notify()
+        # no chat and no answer changed: only those waiting on any change (and getUpdates) are woken, not every
+        # player of a load test watching his own chat, at every press of every game
+        await self._notify(None)
         return update_id
 
     def _deliver(self, update: dict[str, Any]) -> None:
@@ -522,9 +525,9 @@ class FakeTelegram:
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             for topic in topics:
                 self._waiting.setdefault(topic, set()).add(waiter)
-            try:
+            try:  # a change of what ``on`` names always wakes it; any other predicate is asked again twice a second
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter, min(left, 0.5))
+                    await asyncio.wait_for(waiter, min(left, 0.5 if on is None else 5.0))
             finally:
                 for topic in topics:
                     waiting = self._waiting.get(topic)
