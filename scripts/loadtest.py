@@ -54,6 +54,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.callbacks import Verb
 from tests.e2e.harness import Table, playable
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
@@ -146,7 +147,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         stats.latency.append(time.monotonic() - started)
         if answer.get("text"):  # as a person does: read the toast, then wait for the message to change
             stats.refused += 1
-            stats.reasons[str(answer["text"])] += 1
+            stats.reasons[f"{answer['text']} ({Verb(data.split(':')[1]).name})"] += 1  # the toast and what was pressed
             await wait_change(fake, table, message, seen, PATIENCE)
             continue
         stats.accepted += 1
@@ -427,7 +428,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "rethought": stats.rethought, "stalls": stats.stalls,
         "stalled_at": dict(stats.stall_steps),
-        "top_refusals": dict(stats.reasons.most_common(3)),
+        "top_refusals": dict(stats.reasons.most_common(5)),
         "answer_ms": percentiles(stats.latency),
         "handler_ms": percentiles(inside.get("handler_seconds", [])),
         "handler_before_answer_ms": percentiles(inside.get("decide_seconds", [])),
