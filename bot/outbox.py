@@ -138,6 +138,10 @@ class Outbox:
             return False
         return True
 
+    def held(self, chat_id: int) -> bool:
+        """The chat owes a change that waits behind the players who must act: Telegram's budget is short."""
+        return self.budget.short and self._kind.get(chat_id, ACTING) != ACTING
+
     def owes(self, chat_id: int) -> bool:
         """Something for this chat is written but not delivered yet (its worker is at work)."""
         return chat_id in self._dirty or chat_id in self._workers

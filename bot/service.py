@@ -194,6 +194,11 @@ class GameService:
             decision = await self._decide(tr, game, ui, press, user)
             if decision.intent is not None:
                 await self.carry_out(game, ui, decision.intent, user)
+                if decision.intent.kind is Kind.PLAY and where is not None and self.outbox.held(user.id):
+                    # his hand waits for Telegram's budget (folded under pressure): without a word he would see
+                    # nothing happen for up to a minute and press the old position again. An answer costs no budget
+                    return replace(decision, toast=tr.gettext(
+                        "✔ Accepted. Telegram is busy: your cards will update shortly."))
             elif decision.toast and where is not None and where[0] == user.id:
                 # refused on his hand, which may show an old position that waits in the outbox (folded under
                 # Telegram's budget): he is looking at it now, so it goes ahead, or he presses it wrong again

@@ -55,7 +55,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.callbacks import Verb
-from tests.e2e.harness import Table, playable
+from tests.e2e.harness import Table, playable, refused
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
@@ -75,6 +75,9 @@ class Stats:
     refused: int = 0
     reasons: Counter[str] = field(default_factory=Counter)  # refusal toasts: stale or illegal presses
     rethought: int = 0  # decisions dropped because the hand changed during the think (he looked again)
+    confirmed: int = 0  # accepted presses answered that his hand waits for Telegram's budget
+    unanswered: int = 0  # presses after which the hand did not change within PATIENCE (he then looks again)
+    refused_after_unanswered: int = 0  # refusals of the press a player made next
     stalls: int = 0  # waits that timed out (lobby or game not moving): a sign of overload
     stall_steps: Counter[str] = field(default_factory=Counter)  # the lobby's step each stall happened at
     lag: list[float] = field(default_factory=list)  # an accepted press until the table and every hand showed it
@@ -112,14 +115,19 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int, timeout: float = 2.0) -> None:
-    with contextlib.suppress(TimeoutError):
+async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: int, timeout: float = 2.0) -> bool:
+    """Wait until the message changed or the game ended; False if ``timeout`` came first."""
+    try:
         await fake.wait_for(lambda: len(message.history) > seen or table.over(), timeout,
                             on=(message.chat_id, table.group))
+    except TimeoutError:
+        return False
+    return True
 
 
 async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
                  rng: random.Random, pressed: list[float] | None = None) -> None:
+    unanswered = False  # his last press left his hand as it was for PATIENCE seconds
     while not table.over() and time.monotonic() < stop_at:
         message = table.hand_message(user)
         if message is None:
@@ -145,10 +153,12 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             stats.stall_steps["press"] += 1
             continue
         stats.latency.append(time.monotonic() - started)
-        if answer.get("text"):  # as a person does: read the toast, then wait for the message to change
+        if refused(answer):  # as a person does: read the toast, then wait for the message to change
             stats.refused += 1
             stats.reasons[f"{answer['text']} ({Verb(data.split(':')[1]).name})"] += 1  # the toast and what was pressed
-            await wait_change(fake, table, message, seen, PATIENCE)
+            stats.refused_after_unanswered += unanswered
+            unanswered = not await wait_change(fake, table, message, seen, PATIENCE)
+            stats.unanswered += unanswered
             continue
         stats.accepted += 1
         if pressed is not None:
@@ -158,7 +168,11 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             watcher = asyncio.ensure_future(lag(fake, before, message, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)
-        await wait_change(fake, table, message, seen, PATIENCE)  # as a person: his card must leave his hand
+        # as a person: his card must leave his hand; told that Telegram is busy (✔), he waits for it longer
+        confirmed = bool(answer.get("text"))
+        stats.confirmed += confirmed
+        unanswered = not await wait_change(fake, table, message, seen, PATIENCE * (2 if confirmed else 1))
+        stats.unanswered += unanswered
 
 
 def awaits(hand: Message) -> bool:
@@ -427,6 +441,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "seconds": round(elapsed, 1),
         "presses_per_s": round(presses / elapsed, 1), "accepted": stats.accepted,
         "refused": stats.refused, "rethought": stats.rethought, "stalls": stats.stalls,
+        "confirmed": stats.confirmed, "unanswered": stats.unanswered,
+        "refused_after_unanswered": stats.refused_after_unanswered,
         "stalled_at": dict(stats.stall_steps),
         "top_refusals": dict(stats.reasons.most_common(5)),
         "answer_ms": percentiles(stats.latency),

@@ -214,7 +214,7 @@ class Table:
                     continue
                 data = (choose or self.choose)(options)
                 answer = await self.press(user, message, data)
-                if answer.get("text"):  # refused (a stale button, a wrong card): look again at once
+                if refused(answer):  # a stale button, a wrong card: look again at once
                     self.refused += 1
                     await asyncio.sleep(0.01)
                     continue
@@ -260,6 +260,12 @@ class Table:
         with contextlib.suppress(TimeoutError):
             await self.fake.wait_for(lambda: len(message.history) > seen or self.over(), 1.0,
                                      on=(message.chat_id, self.group))
+
+
+def refused(answer: dict[str, Any]) -> bool:
+    """The bot answered a press with a reason it was not played: any toast but the one that confirms a move
+    whose hand waits for Telegram's budget (it begins with ✔)."""
+    return bool(answer.get("text")) and not str(answer["text"]).startswith("✔")
 
 
 WAITS = ("Wait", "You take the cards")  # how the English hand's prompt line begins when its player waits

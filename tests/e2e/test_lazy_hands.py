@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 from tests.e2e.conftest import GROUP
-from tests.e2e.harness import BotProcess, Table
+from tests.e2e.harness import BotProcess, Table, refused
 from tests.e2e.test_hand import stored_position
 from tests.fake_telegram import FakeTelegram, Message
 
@@ -106,6 +106,25 @@ async def test_a_refused_press_on_a_folded_hand_sends_that_hand_first(fake: Fake
     await bot.stop()
 
 
+async def test_a_mover_whose_hand_waits_for_the_budget_is_told_his_press_counted(fake: FakeTelegram,
+                                                                                  tmp_path: Path) -> None:
+    """Under a short budget the mover's own hand waits behind the players who must act (the card leaving it
+    folds into a later edit). Without a word he would see nothing happen and press the old hand again: the
+    answer to his press (which costs no budget) says it counted. With calls to spare the answer says nothing
+    (the other tests' presses)."""
+    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 1, ping_delay=60)
+    boris = fake.messages[(102, 1)]
+    await table.press(101, anna, "7♠️")
+    await fake.wait_for(lambda: "Defend" in boris.text, 15)  # his hand went first: the others still wait
+    answer = await table.press(102, boris, "8♠️")
+    assert answer["text"] == "✔ Accepted. Telegram is busy: your cards will update shortly.", answer
+    assert not refused(answer)
+    assert "8♠️" in str(boris.buttons()), "his hand still shows the card he covered with: it waits for a slot"
+    await fake.wait_for(lambda: "8♠️" not in str(boris.buttons()), 30)  # then it catches up
+    assert "7♠️→8♠️" in boris.text
+    await bot.stop()
+
+
 async def test_under_a_short_budget_a_hand_whose_buttons_stay_waits_behind_the_table(fake: FakeTelegram,
                                                                                      tmp_path: Path) -> None:
     """Everything is covered: Anna and Vera may throw in or say Done. Anna says Done: Vera's buttons stay as
@@ -123,7 +142,7 @@ async def test_under_a_short_budget_a_hand_whose_buttons_stay_waits_behind_the_t
     vera_keys = vera.buttons()
     await bot.service.outbox.drain()
     since = len(fake.calls)
-    assert not (await table.press(101, anna, "Done")).get("text")
+    assert not refused(await table.press(101, anna, "Done"))
     await fake.wait_for(lambda: "(done)" in vera.text and "(done)" in fake.messages[(GROUP, 1)].text, 30)
     assert vera.buttons() == vera_keys, "her buttons are the same: only the text changed"
     assert edits(fake, GROUP, since)[0] < edits(fake, 103, since)[0], "the table went before her hand"
