@@ -112,7 +112,7 @@ async def test_a_mover_whose_hand_waits_for_the_budget_is_told_his_press_counted
     folds into a later edit). Without a word he would see nothing happen and press the old hand again: the
     answer to his press (which costs no budget) says it counted. With calls to spare the answer says nothing
     (the other tests' presses)."""
-    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 1, ping_delay=60)
+    bot, table, anna, _, _ = await on_a_small_budget(fake, tmp_path, 1, ping_delay=60)
     boris = fake.messages[(102, 1)]
     await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "Defend" in boris.text, 15)  # his hand went first: the others still wait

@@ -140,10 +140,10 @@ async def test_a_group_call_that_reaches_telegram_late_does_not_bring_the_next_o
     for _ in range(3):
         fake.hold(GROUP)
         accepted = table.accepted
-        await table.play(until=lambda: table.accepted >= accepted + 2)  # moves owe the table meanwhile
+        await table.play(until=lambda n=accepted: table.accepted >= n + 2)  # moves owe the table meanwhile
         await asyncio.sleep(1.5)
         fake.release(GROUP)
-        await table.play(until=lambda: table.accepted >= accepted + 4)
+        await table.play(until=lambda n=accepted: table.accepted >= n + 4)
     await table.play_to_the_end(timeout=180)
     await asyncio.wait_for(bot.service.outbox.drain(), 60)
     assert fake.too_many["group"] == 0, "no group call reached Telegram within a second of the one before"
