@@ -55,6 +55,9 @@ def _seconds(value: object) -> float:
     return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
 
 
+HELD = 1.0  # seconds of the budget's queue from which a held change is worth telling its player (service.press)
+
+
 class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
                  on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
@@ -139,8 +142,9 @@ class Outbox:
         return True
 
     def held(self, chat_id: int) -> bool:
-        """The chat owes a change that waits behind the players who must act: Telegram's budget is short."""
-        return self.budget.short and self._kind.get(chat_id, ACTING) != ACTING
+        """The chat owes a change that waits behind the players who must act, in a queue of ``HELD`` seconds or
+        more (a move's own few calls queue for a moment even with calls to spare)."""
+        return self._kind.get(chat_id, ACTING) != ACTING and self.budget.backlog >= HELD
 
     def owes(self, chat_id: int) -> bool:
         """Something for this chat is written but not delivered yet (its worker is at work)."""

@@ -198,7 +198,7 @@ class GameService:
                     # his hand waits for Telegram's budget (folded under pressure): without a word he would see
                     # nothing happen for up to a minute and press the old position again. An answer costs no budget
                     return replace(decision, toast=tr.gettext(
-                        "✔ Accepted. Telegram is busy: your cards will update shortly."))
+                        "✔ Accepted. Many games are on right now: your cards will update shortly."))
             elif decision.toast and where is not None and where[0] == user.id:
                 # refused on his hand, which may show an old position that waits in the outbox (folded under
                 # Telegram's budget): he is looking at it now, so it goes ahead, or he presses it wrong again

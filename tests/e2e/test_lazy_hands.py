@@ -117,7 +117,7 @@ async def test_a_mover_whose_hand_waits_for_the_budget_is_told_his_press_counted
     await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "Defend" in boris.text, 15)  # his hand went first: the others still wait
     answer = await table.press(102, boris, "8♠️")
-    assert answer["text"] == "✔ Accepted. Telegram is busy: your cards will update shortly.", answer
+    assert answer["text"] == "✔ Accepted. Many games are on right now: your cards will update shortly.", answer
     assert not refused(answer)
     assert "8♠️" in str(boris.buttons()), "his hand still shows the card he covered with: it waits for a slot"
     await fake.wait_for(lambda: "8♠️" not in str(boris.buttons()), 30)  # then it catches up
