@@ -17,7 +17,10 @@ and 30 a second in all; the bot paces itself by its settings), and prints, for t
 made after ``--warmup`` seconds, how long until a hand showed its player that the game awaits him (the
 player who must act), until the group's table showed it, each hand, and all of them (everyone sees
 the move); moves not shown to everyone within a minute after the players stop count as never shown;
-and the turn timeouts the bot's own backlog caused.
+and the turn timeouts the bot's own backlog caused. A press answered that his hand waits for the budget (✔) is
+accepted, and its player waits for his hand twice as long (``confirmed``); ``unanswered`` counts the presses
+whose hand did not change within 30 s (he then looks again), ``refused_after_unanswered`` the refusals of the
+press that followed one.
 ``--computers N`` seats N computers of ``--level`` at each table (at every K-th: ``--computer-every K``)
 besides the players (their moves are thought out in the bot's worker process, whose CPU is not counted
 as the bot's).
