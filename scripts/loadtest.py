@@ -171,7 +171,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
             watcher = asyncio.ensure_future(lag(fake, before, message, started, stats))
             stats.watching.add(watcher)
             watcher.add_done_callback(stats.watching.discard)
-        # as a person: his card must leave his hand; told that Telegram is busy (✔), he waits for it longer
+        # as a person: his card must leave his hand; told it counted and the hand will follow (✔), he waits longer
         confirmed = bool(answer.get("text"))
         stats.confirmed += confirmed
         unanswered = not await wait_change(fake, table, message, seen, PATIENCE * (2 if confirmed else 1))
