@@ -67,11 +67,6 @@ class Budget:
         return len(self._waiting)
 
     @property
-    def backlog(self) -> float:
-        """Seconds until every chat waiting now has had its slot."""
-        return len(self._waiting) * self.spacing
-
-    @property
     def short(self) -> bool:
         """More is owed than the budget carries: chats wait for slots, or nearly every slot of the last
         seconds was taken (a queue that empties between two slots is still a full budget)."""

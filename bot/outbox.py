@@ -144,7 +144,7 @@ class Outbox:
     def held(self, chat_id: int) -> bool:
         """The chat owes a change that waits behind the players who must act, in a queue of ``HELD`` seconds or
         more (a move's own few calls queue for a moment even with calls to spare)."""
-        return self._kind.get(chat_id, ACTING) != ACTING and self.budget.backlog >= HELD
+        return self._kind.get(chat_id, ACTING) != ACTING and self.budget.queued * self.budget.spacing >= HELD
 
     def owes(self, chat_id: int) -> bool:
         """Something for this chat is written but not delivered yet (its worker is at work)."""

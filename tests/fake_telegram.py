@@ -181,7 +181,7 @@ class FakeTelegram:
     async def _notify(self, *topics: int | str | None) -> None:
         """Something changed: in these chats or callback queries (None: nothing a chat or query shows), or (none
         given) anywhere. Those waiting on any change are woken each time."""
-        for topic in (None, *topics) if topics else list(self._waiting):
+        for topic in {None, *topics} if topics else list(self._waiting):
             for waiter in self._waiting.pop(topic, ()):
                 if not waiter.done():
                     waiter.set_result(None)
