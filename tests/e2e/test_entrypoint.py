@@ -192,7 +192,11 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
             stderr=asyncio.subprocess.PIPE, env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url,
                                                     DATABASE_URL=f"{url}&application_name={name}", POLL_TIMEOUT="1"))
         try:
-            await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
+            assert bot.stderr is not None
+            said = ""
+            while "durak-bot started as" not in said:  # a leader at work, not one still starting
+                said = (await asyncio.wait_for(bot.stderr.readline(), 30)).decode()
+                assert said, "the bot ended before it started"
             with psycopg.connect(url, autocommit=True) as other:
                 other.execute("SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity a ON "
                               "a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = %s AND "
@@ -205,9 +209,9 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
                     await asyncio.sleep(0.01)
                 else:
                     raise AssertionError("the bot's lead was never let go")
-                assert await asyncio.wait_for(bot.wait(), 20) == 75
-            assert bot.stderr is not None
+                code = await asyncio.wait_for(bot.wait(), 20)
             said = (await bot.stderr.read()).decode()
+            assert code == 75, said
             assert "another durak-bot process took the lead while this one's connection was lost" in said, said
         finally:
             if bot.returncode is None:
