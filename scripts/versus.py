@@ -12,11 +12,15 @@ of the interpreter running this script: the development venv's (pure), or one bu
 game's moves with its own engine before each choice, so nothing but the deal's seed, the moves and
 the seat cross between the two. Prints A's wins, losses and draws, its win rate among decided games
 with the 95 % Wilson interval, and each side's thinking time per move.
+
+``--peek`` tells side A every other hand (the stock's order stays hidden): more than any honest player
+can know, so A's rate then bounds what an honest hard can reach against B.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -30,7 +34,8 @@ from durak import Act, Action, Rules, apply, new_game
 from durak.ai import choose
 from durak.ai.play import fallback, next_seat
 from durak.arena import wilson
-from durak.record import Record, knowledge
+from durak.record import Knowledge, Record, knowledge
+from durak.state import State
 
 # The other side: replays the moves with its own engine, then its hard player chooses for the seat.
 CHILD = r"""
@@ -67,8 +72,14 @@ def as_list(action: Action) -> list[Any]:
     return [action.act.value, list(action.cards), action.target, action.suspect, action.cheat]
 
 
+def told(know: Knowledge, state: State) -> Knowledge:
+    """``know`` with every other hand known (``--peek``)."""
+    known = tuple(frozenset() if p == know.seat else frozenset(hand) for p, hand in enumerate(state.hands))
+    return dataclasses.replace(know, known=known, unseen=know.unseen.difference(*known))
+
+
 def play_deal(rules: Rules, players: int, seed: int, budget_ms: float, python: str,
-              path: str | None) -> dict[str, Any]:
+              path: str | None, peek: bool = False) -> dict[str, Any]:
     """One deal, once for each seat A takes (B, the other build, takes the rest)."""
     tally: dict[str, Any] = {"wins": 0, "losses": 0, "draws": 0, "ms": {"a": [], "b": []}}
     for a_seat in range(players):
@@ -82,7 +93,8 @@ def play_deal(rules: Rules, players: int, seed: int, budget_ms: float, python: s
             started = time.perf_counter()
             choose_seed = seed * 7919 + state.moves
             if seat == a_seat:
-                action = choose("hard", knowledge(state, seat, record), choose_seed, budget_ms)
+                know = knowledge(state, seat, record)
+                action = choose("hard", told(know, state) if peek else know, choose_seed, budget_ms)
             else:
                 child = other(python, path)
                 assert child.stdin is not None and child.stdout is not None
@@ -111,11 +123,12 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--peek", action="store_true", help="tell side A every other hand (a ceiling)")
     args = parser.parse_args()
     rules = Rules.from_dict({"preset": args.preset})
     deals = max(1, math.ceil(args.games / args.players))
-    work = [(rules, args.players, args.seed * 100_003 + i, args.budget_ms, args.other_python, args.other_path)
-            for i in range(deals)]
+    work = [(rules, args.players, args.seed * 100_003 + i, args.budget_ms, args.other_python, args.other_path,
+             args.peek) for i in range(deals)]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         parts = list(pool.map(play_deal, *zip(*work, strict=True)))
