@@ -138,9 +138,12 @@ def test_the_invisible_face_up_card_drawn_unseen_is_placed_by_neither_path() -> 
 async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too() -> None:
     game, seat = _hard_game()
     others = [replace(game, id=8 + i) for i in range(3)]
-    thinker = Thinker(budget_ms=200, limit_s=1.5)
+    thinker = Thinker(budget_ms=200, limit_s=30)
     try:
-        await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)  # the process is up
+        # the process is up (on a busy machine a worker on idle CPU may take seconds to start)
+        await asyncio.wait_for(thinker.move(game, seat, "hard"), 60)
+        assert thinker.failures == 0
+        thinker.limit_s = 1.5
         first = asyncio.create_task(thinker.move(game, seat, "hard"))
         for pid in await _wait_for_worker(thinker):
             os.kill(pid, signal.SIGSTOP)  # a worker that hangs on the first game's move
