@@ -98,7 +98,12 @@ class Thinker:
 
     A computer never holds a game up: when its thinking fails (an error, a worker that died, or one
     that has not answered within ``limit_s``) the failure is logged and the normal player's move is
-    played at once; a worker that failed is replaced for the next move."""
+    played at once; a worker that failed is replaced for the next move.
+
+    The one worker thinks of one move at a time, and ``hard`` thinks as long as its budget allows. So a
+    move asked for while others wait for the worker gets a share of the budget (the budget divided by the
+    hard moves waiting, its own included): with many hard tables a move waits about one budget in all,
+    not a budget for every move ahead of it (past ``limit_s`` it would fall back to the normal move)."""
 
     def __init__(self, budget_ms: float, limit_s: float | None = None) -> None:
         self.budget_ms = budget_ms
@@ -106,6 +111,7 @@ class Thinker:
         self._pool: ProcessPoolExecutor | None = None
         self.busy: set[int] = set()  # games whose computer is thinking now
         self.failures = 0            # thinking that failed and fell back to the normal player
+        self.waiting = 0             # hard moves handed to the worker and not yet answered
 
     async def move(self, game: Game, seat: int, level: str) -> Action | None:
         """The computer's move at ``seat``; None: the careful move of a timed-out seat (turns.timeout_action)."""
@@ -118,8 +124,9 @@ class Thinker:
             self.failures += 1
             return None
         if level == "hard":
+            self.waiting += 1
             try:
-                return await asyncio.wait_for(self._think(k, seed), self.limit_s)
+                return await asyncio.wait_for(self._think(k, seed, self.budget_ms / self.waiting), self.limit_s)
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
@@ -131,6 +138,8 @@ class Thinker:
                 log.exception("game %s: the hard computer's thinking failed; it plays the normal move", game.id)
                 self.failures += 1
                 self.close()  # a worker that died or hangs is not used again
+            finally:
+                self.waiting -= 1
         try:
             return choose("normal" if level == "hard" else level, k, seed)
         except Exception:
@@ -138,12 +147,12 @@ class Thinker:
             self.failures += 1
             return None
 
-    async def _think(self, k: Knowledge, seed: int) -> Action | None:
+    async def _think(self, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
         if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=yield_cpu)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, "hard", k, seed, self.budget_ms)  # imports durak only
+        return await loop.run_in_executor(self._pool, choose, "hard", k, seed, budget_ms)  # imports durak only
 
     def workers(self) -> list[int]:
         """The pids of the thinking processes now running."""

@@ -1,26 +1,29 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
 Once two players are left and every card the seat cannot see is in the other hand, the endgame is
-solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players,
-it plays perfect-information Monte Carlo (determinized search): the unseen cards are dealt at
-random, consistently with the seat's :class:`~durak.record.Knowledge` (the cards the table saw each
-player pick up or show stay in that hand; the face-up trump card stays under the stock) and, most of
-the time, with what the other player's moves this bout say of his hand (``durak.ai.belief``), and every
-candidate move (at most MAX_CANDIDATES of them) is played out to the end in the same deals by the
-greedy player for every seat. All candidates share each deal, so they are compared on equal luck,
-and every MIN_DEALS deals the moves clearly behind the best (by two standard errors of their
-deal-by-deal difference) are dropped, so the rest get more deals. Deals go on until the time budget
-is spent; it covers the whole move, the exact search too, and a deal the budget ends inside is
-dropped. The move with the best mean result wins, unless it beats the greedy player's own move by
-less than PRIOR_ERRORS standard errors: then the greedy move, whose sense (trumps kept while the
-stock lasts, a cover before a take) the noise of a few deals should not overturn.
+solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it
+searches a tree over the moves (information-set Monte Carlo tree search, single observer). Each
+iteration deals the unseen cards at random, consistently with the seat's
+:class:`~durak.record.Knowledge` (the cards the table saw each player pick up or show stay in that hand;
+the face-up trump card stays under the stock) and, most of the time, with what the other player's moves
+this bout say of his hand (``durak.ai.belief``). It walks down the tree by the moves legal in that deal,
+each seat choosing by UCB1 what did best for it so far (a move counts as tried only in the deals it was
+legal in), adds one move, and plays the rest of the game out with the greedy player for every seat. The
+choices in the tree are made on what held over many deals, never on the one deal: unlike a search of each
+deal by itself, it does not assume that every seat will know the hidden cards later. It weighs at most
+``MAX_CANDIDATES`` moves at the root and ``WIDTH`` below (the greedy player's choice, the cheapest move of
+each kind, then the cheapest). It stops when the budget is spent or when the most tried move at the root
+can no longer be caught in the time left, and plays the most tried move (a tie: the greedy player's own).
+The budget covers the whole move, the exact search too. A budget too short for ``ITERATIONS_MIN`` iterations
+(a small ``COMPUTER_BUDGET_MS``, or a worker shared by many tables) tells the moves apart no better than
+chance, so then it plays the greedy player's move.
 
 It never cheats. In cheating mode it accuses a seat whose cheat lies on the table (a card that
 breaks a rule is face up for everyone), unless that seat is its partner.
 
 Its entry point takes a ``Knowledge``, never a ``State``: it cannot see a hidden card, and two
-positions its seat cannot tell apart give the same choice for the same seed and number of deals
-(a budget of 0 plays exactly MIN_DEALS; a time budget plays as many as fit, at least one).
+positions its seat cannot tell apart give the same choice for the same seed and number of
+iterations (a budget of 0 plays exactly ``ITERATIONS_MIN``; a time budget as many as fit, at least one).
 """
 
 from __future__ import annotations
@@ -31,23 +34,25 @@ import time
 
 from durak.actions import Act, Action
 from durak.ai import belief, endgame, greedy
-from durak.ai.play import play_out, score
-from durak.engine import apply_in_place
+from durak.ai.play import fallback, next_seat, play_out, score
+from durak.engine import apply_in_place, legal_actions
 from durak.record import Knowledge
 from durak.state import State
 
 BUDGET_MS = 300.0     # thinking time per move by default
-MIN_DEALS = 8         # deals every choice gets, whatever the budget
-MAX_DEALS = 400       # more rarely changes the choice (2,000 did not: README, Computer opponents)
-PRIOR_ERRORS = 1.0    # standard errors a move must beat the greedy move's result by to be played instead
-MAX_CANDIDATES = 16   # moves searched at most (the rest are dearer by the greedy player's measure)
-ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the deals (exact beats sampled)
+ITERATIONS_MIN = 64   # iterations that tell moves apart: a budget of 0 plays exactly these; fewer, the greedy move
+EXPLORE = 0.7         # UCB1's weight of the less tried moves (results lie in 0..1)
+LEAN = 0.75           # how often another seat plays the greedy player's move in the tree rather than its best there
+MAX_CANDIDATES = 16   # moves weighed at most at the root (the rest are dearer by the greedy player's measure)
+WIDTH = 8             # and in the positions below it
+CHECK_EVERY = 16      # iterations between looks at whether the most tried move can still be caught
+ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the tree (exact beats sampled)
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
 
 
 def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action | None:
-    """The move for ``k``'s seat: the candidate with the best mean result over sampled deals."""
+    """The move for ``k``'s seat: the exact endgame's, or the search's most tried."""
     seat = k.seat
     accuse = _accusation(k)
     if accuse is not None:
@@ -57,78 +62,146 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
         return candidates[0] if candidates else None
     rng = random.Random(seed)
     started = time.perf_counter()
-    deadline = started + budget_ms / 1000  # the whole move: the exact search and the deals
+    deadline = started + budget_ms / 1000  # the whole move: the exact search and the tree
     timed = budget_ms > 0
-    most = MAX_DEALS
+    exact = None
     if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
             deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
-        if exact is not None:
-            if len(exact) == 1:
-                return exact[0]
-            candidates, most = exact, 1  # equal against best play: the one the playout does best with
+        if exact is not None and len(exact) == 1:
+            return exact[0]
     typical = k.sample(random.Random(seed))
     preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
+    if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
+        return max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred))
     candidates = _shortlist(candidates, preferred, typical, seat)
-    results: list[list[float]] = [[] for _ in candidates]  # per move, its result in each deal
-    alive = list(range(len(candidates)))
+    return _tree(k, candidates, preferred, rng, deadline if timed else None)
+
+
+def _played_out(state: State, seat: int, action: Action) -> float:
+    s = state.copy()
+    apply_in_place(s, seat, action)
+    return score(play_out(s), seat)
+
+
+class _Node:
+    """A move in the tree: how often it was legal when its seat chose (``avail``), tried (``visits``), and
+    the results of those tries for the seat that made it (``total``)."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng: random.Random,
+          deadline: float | None) -> Action:
+    """The search of the module's doc: its iterations until ``deadline`` (None: ``ITERATIONS_MIN``)."""
     lacks = belief.unlikely(k)
-    deals = 0
-    # with no time budget exactly MIN_DEALS deals (repeatable); with one, as many as fit, at least one
-    while deals < most and len(alive) > 1 and (
-            (not deals or time.perf_counter() < deadline) if timed else deals < MIN_DEALS):
-        deal = belief.sample(k, rng, lacks)
-        finished = True
-        for i in alive:
-            state = deal.copy()
-            apply_in_place(state, seat, candidates[i])
-            results[i].append(score(play_out(state), seat))
-            if timed and deals and time.perf_counter() > deadline:
-                finished = False
+    root = _Node()
+    began = time.perf_counter()
+    iterations = 0
+    while True:
+        state = belief.sample(k, rng, lacks)
+        node, mover, moves = root, k.seat, candidates
+        lean: Action | None = None
+        path: list[tuple[_Node, int]] = []
+        while True:
+            if lean is not None:  # another seat plays the greedy player's move this time
+                chosen = lean
+                child = node.children.get(chosen)
+                fresh = child is None
+                if child is None:
+                    node.children[chosen] = child = _Node()
+                node = child
+            else:
+                untried: list[Action] = []
+                for a in moves:
+                    child = node.children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                fresh = bool(untried)
+                if untried:  # a move not tried here yet: tried now, then played out
+                    chosen = untried[int(rng.random() * len(untried))]
+                    node.children[chosen] = node = _Node()
+                else:
+                    chosen, node = _ucb(node, moves)
+            if fresh:
+                node.avail = 1
+            apply_in_place(state, mover, chosen)
+            path.append((node, mover))
+            after = next_seat(state)
+            if fresh or after is None:
                 break
-        if not finished:  # the budget ran out inside this deal: dropped, so every move keeps the same deals
-            for i in alive:
-                del results[i][deals:]
-            break
-        deals += 1
-        if deals % MIN_DEALS == 0:  # the deals go to the moves still in the running
-            alive = _contenders(alive, results)
-    best = max(alive, key=lambda i: (sum(results[i]), candidates[i] == preferred))
-    mine = candidates.index(preferred) if preferred in candidates else None
-    sampled = most > 1  # the exact search's equal moves get one deal with every card known: no noise to fear
-    if sampled and mine is not None and mine in alive and _paired(results[best], results[mine]) < PRIOR_ERRORS:
-        return preferred  # not clearly better than the greedy move: keep its sense (trumps kept, cover before take)
-    return candidates[best]
+            mover = after
+            lean = None
+            if mover != k.seat and rng.random() < LEAN:
+                lean = greedy.choose(state, mover) or fallback(state, mover)
+                continue
+            moves = _shortlist(greedy.honest_moves(legal_actions(state, mover)), None, state, mover, WIDTH)
+            if not moves:
+                break
+        end = play_out(state)
+        for n, who in path:
+            n.visits += 1
+            n.total += score(end, who)
+        iterations += 1
+        if deadline is None:
+            if iterations >= ITERATIONS_MIN:
+                break
+        elif iterations % CHECK_EVERY == 0 or iterations == 1:
+            now = time.perf_counter()
+            if now >= deadline or _settled(root, iterations / (now - began) * (deadline - now)):
+                break
+    if iterations < ITERATIONS_MIN and preferred in candidates:  # too few to tell the moves apart
+        return preferred
+    return max(candidates, key=lambda a: (root.children[a].visits if a in root.children else 0, a == preferred))
 
 
-def _paired(a: list[float], b: list[float]) -> float:
-    """How many standard errors the deal-by-deal difference of ``a`` over ``b`` lies above 0."""
-    diffs = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(diffs)
-    if n < 2:
-        return 0.0
-    mean = sum(diffs) / n
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-    if spread == 0:
-        return math.copysign(math.inf, mean) if mean else 0.0
-    return mean / spread
+def _ucb(node: _Node, moves: list[Action]) -> tuple[Action, _Node]:
+    """The move to try among ``moves`` (each tried here before): the best result so far, plus UCB1's bonus
+    for a move tried seldom among the times it could have been."""
+    best: tuple[Action, _Node] | None = None
+    top = -1.0
+    for a in moves:
+        c = node.children[a]
+        value = c.total / c.visits + EXPLORE * math.sqrt(math.log(c.avail) / c.visits)
+        if value > top:
+            top, best = value, (a, c)
+    assert best is not None
+    return best
 
 
-def _shortlist(candidates: list[Action], preferred: Action | None, typical: State, seat: int) -> list[Action]:
-    """At most MAX_CANDIDATES moves to search (a lead of groups from a big hand lists thousands): the
-    greedy player's choice, the cheapest move of each kind (take, pass, transfer …), then the cheapest."""
-    if len(candidates) <= MAX_CANDIDATES:
+def _settled(root: _Node, left: float) -> bool:
+    """The most tried move at the root leads the next by more tries than the ``left`` iterations could add."""
+    tries = sorted((c.visits for c in root.children.values()), reverse=True)
+    return len(tries) > 1 and tries[0] - tries[1] > left
+
+
+def _shortlist(candidates: list[Action], preferred: Action | None, state: State, seat: int,
+               width: int = MAX_CANDIDATES) -> list[Action]:
+    """At most ``width`` moves to search (a lead of groups from a big hand lists thousands): the greedy
+    player's choice (``preferred``, or worked out here), the cheapest move of each kind (take, pass,
+    transfer …), then the cheapest."""
+    if len(candidates) <= width:
         return candidates
-    ordered = sorted(candidates, key=lambda a: (greedy.cost(typical, seat, a.cards), -len(a.cards)))
+    if preferred is None:
+        preferred = greedy.choose(state, seat)
+    ordered = sorted(candidates, key=lambda a: (greedy.cost(state, seat, a.cards), -len(a.cards)))
     kept = [preferred] if preferred in candidates else []
     kinds = {a.act for a in kept}
     for a in ordered:
         if a.act not in kinds:
             kinds.add(a.act)
             kept.append(a)
-    kept += [a for a in ordered if a not in kept][:MAX_CANDIDATES - len(kept)]
-    return kept[:MAX_CANDIDATES]
+    kept += [a for a in ordered if a not in kept][:width - len(kept)]
+    return kept[:width]
 
 
 def _nothing_hidden(k: Knowledge) -> bool:
@@ -140,15 +213,6 @@ def _nothing_hidden(k: Knowledge) -> bool:
         return False
     other = others[0]
     return len(k.unseen) == v.counts[other] - len(k.known[other])
-
-
-def _contenders(alive: list[int], results: list[list[float]]) -> list[int]:
-    """The moves not clearly behind the best one: compared deal by deal (every move still alive was played
-    in the same deals), a move goes when its mean difference is more than two standard errors below 0.
-    Most deals end alike for two moves, so the paired difference tells them apart far sooner than
-    their means would."""
-    best = max(alive, key=lambda i: sum(results[i]))
-    return [i for i in alive if _paired(results[i], results[best]) >= -2]
 
 
 def _accusation(k: Knowledge) -> Action | None:

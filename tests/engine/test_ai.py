@@ -347,6 +347,29 @@ def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None
         assert time.perf_counter() - started < 1.0
 
 
+def test_hard_with_too_little_time_to_tell_its_moves_apart_plays_the_greedy_move() -> None:
+    """A budget too short for the tree's first iterations (an operator's small COMPUTER_BUDGET_MS, or a worker
+    shared by many tables) would pick among the moves almost by chance: hard plays the greedy player's move."""
+    differs = 0
+    for seed in range(30):
+        state = new_game(Rules.from_dict({"preset": "podkidnoy"}), 2, seed)
+        record = Record.start(state)
+        for _ in range(seed % 12):  # a position some moves into the game
+            seat = next_seat(state)
+            assert seat is not None
+            action = choose("normal", knowledge(state, seat, record), seed) or fallback(state, seat)
+            state, events = apply(state, seat, action)
+            record = record.after(events)
+        seat = next_seat(state)
+        assert seat is not None
+        k = knowledge(state, seat, record)
+        if len(greedy.honest_moves(k.view.legal)) < 2:
+            continue
+        assert hard.choose(k, seed, budget_ms=0.001) == choose("normal", k, seed)
+        differs += hard.choose(k, seed, budget_ms=0) != choose("normal", k, seed)
+    assert differs, "with its iterations the tree does choose otherwise somewhere"
+
+
 def test_the_soak_finds_no_exception_illegal_move_or_stall(capsys: object) -> None:
     # groups (thousands of leads), circular and two-player perevodnoy (positions that repeat): the presets
     # where a computer once thought for a minute, recursed without end, or two of them played for ever
