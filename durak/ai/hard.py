@@ -8,9 +8,13 @@ iteration deals the unseen cards at random, consistently with the seat's
 the face-up trump card stays under the stock) and, most of the time, with what the other player's moves
 this bout say of his hand (``durak.ai.belief``). It walks down the tree by the moves legal in that deal,
 each seat choosing by UCB1 what did best for it so far (a move counts as tried only in the deals it was
-legal in), adds one move, and plays the rest of the game out with the greedy player for every seat. The
-choices in the tree are made on what held over many deals, never on the one deal: unlike a search of each
-deal by itself, it does not assume that every seat will know the hidden cards later. It weighs at most
+legal in), adds one move, and plays the rest of the game out with the greedy player for every seat. In the
+tree the other seats lean on the greedy player's move: each time, with probability ``LEAN``, they play it, and
+otherwise their best so far by UCB1. Bound to it, the tree would read the normal player perfectly and anyone
+else wrongly; free of it, it would expect every seat to find its best reply, which few do (README, Computer
+opponents, has what each was worth). The choices in the tree are made on what held over many deals, never
+on the one deal: unlike a search of each deal by itself, it does not assume that every seat will know the
+hidden cards later. It weighs at most
 ``MAX_CANDIDATES`` moves at the root and ``WIDTH`` below (the greedy player's choice, the cheapest move of
 each kind, then the cheapest). It stops when the budget is spent or when the most tried move at the root
 can no longer be caught in the time left, and plays the most tried move (a tie: the greedy player's own).
