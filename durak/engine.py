@@ -950,7 +950,7 @@ def _counter(s: State, seat: int, action: Action, events: list[Event]) -> None:
     hand = s.hands[seat]
     for c in action.cards:
         hand.remove(c)
-    s.discard.append(target)
+    s.discard = [*s.discard, target]
     ranking = s.rules.ranking
     if ranking is _Ranking_BEATEN or (ranking is _Ranking_FIGURES and target >> 2 >= FIGURE_RANK):
         scores = list(s.scores)
@@ -1063,7 +1063,7 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
 
 
 def _go_out(s: State, seat: int, events: list[Event]) -> None:
-    s.out.append(seat)
+    s.out = [*s.out, seat]
     s.seen = ()
     events.append(Event(_Ev_OUT, seat, number=len(s.out)))
 
@@ -1075,7 +1075,7 @@ def _accuse(s: State, seat: int, suspect: int, events: list[Event]) -> None:
         return
     events.append(Event(_Ev_CAUGHT, suspect, other=seat))
     if suspect in s.out:
-        s.out.remove(suspect)
+        s.out = [p for p in s.out if p != suspect]
     # A caught defender takes; a caught attacker's victim counts as having defended.
     _end_bout(s, events, taker=suspect)
 
@@ -1106,7 +1106,7 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     if taker is None:
         events.append(_event(Event, (_Ev_BEATEN, defender, tuple(table), None, 0)))
         if not (s.rules.recycle_discard and _recycled(s, table, events)):
-            s.discard.extend(table)
+            s.discard = s.discard + table
             if s.rules.trump_swap:
                 _swap_trump(s, events)
     else:
@@ -1213,7 +1213,7 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
                 _face_up_drawn(s, p, got, len(stock) + len(got), events)
     if not stock:  # the order hands became empty; the draw order for any not recorded (an old state)
         for p in [*s.emptied, *order]:
-            if p not in out and not hands[p]:
+            if p not in s.out and not hands[p]:  # s.out: each going out gives the state a new list
                 _go_out(s, p, events)
     s.emptied = ()
 
@@ -1248,7 +1248,7 @@ def _turn_secret(s: State, events: list[Event]) -> None:
     card = s.secret
     assert card is not None
     s.secret = None
-    s.set_aside.append(card)
+    s.set_aside = [*s.set_aside, card]
     s.trump_card, s.trump = card, card & 3
     events.append(Event(_Ev_SECRET_TRUMP, None, (card,)))
 
@@ -1262,8 +1262,7 @@ def _swap_trump(s: State, events: list[Event]) -> None:
     new = next((c for c in reversed(s.covers) if c is not None), None)
     if new is None:
         return
-    s.discard.remove(new)
-    s.discard.append(old)
+    s.discard = [c for c in s.discard if c != new] + [old]
     stock[-1] = new
     s.trump_card, s.trump = new, new & 3
     events.append(Event(_Ev_TRUMP_SWAPPED, None, (old, new)))
@@ -1322,7 +1321,7 @@ def _game_over(s: State, last_defender: int, events: list[Event]) -> bool:
         s.draw = True
     elif last_defender in losers and last_defender in s.out and not active:
         # with draws off, the last defender is the durak and not among those out
-        s.out.remove(last_defender)
+        s.out = [p for p in s.out if p != last_defender]
     s.over = True
     s.losers = losers
     s.attacker = s.defender = None

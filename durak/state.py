@@ -1,7 +1,8 @@
 """The whole state of one game, its copy, and its lossless JSON form.
 
 A :class:`State` is treated as a value: :func:`durak.engine.apply` returns a new one and
-never changes the one it was given. Seat sets are frozensets so a copy can share them.
+never changes the one it was given. Seat sets are frozensets, and the lists a move seldom changes
+(discard, out, set_aside, bypassed) are replaced, never changed in place, so a copy can share them.
 """
 
 from __future__ import annotations
@@ -75,15 +76,17 @@ class State:
         return len(self.hands)
 
     def copy(self) -> State:
-        """A state that shares nothing mutable with this one. Built field by field on a bare instance: the
-        dataclass's ``__init__`` with 44 arguments cost twice as much, and a press copies the state once."""
+        """A state a move can change without changing this one. Built field by field on a bare instance: the
+        dataclass's ``__init__`` with 44 arguments cost twice as much, and a press copies the state once. The
+        hands, stock and table are copied; ``discard``, ``out``, ``set_aside`` and ``bypassed`` are shared, as
+        the engine never changes them in place (a move that changes one gives the state a new list)."""
         n = State.__new__(State)
         n.rules = self.rules
         n.trump = self.trump
         n.trump_card = self.trump_card
-        n.hands = [h[:] for h in self.hands]
+        n.hands = list(map(list.copy, self.hands))
         n.stock = self.stock[:]
-        n.discard = self.discard[:]
+        n.discard = self.discard
         n.attacks = self.attacks[:]
         n.covers = self.covers[:]
         n.attacker = self.attacker
@@ -96,14 +99,14 @@ class State:
         n.cheats = self.cheats
         n.accused = self.accused
         n.sixes = self.sixes
-        n.out = self.out[:]
+        n.out = self.out
         n.over = self.over
         n.losers = self.losers
         n.draw = self.draw
         n.pogony = self.pogony
         n.moves = self.moves
         n.emptied = self.emptied
-        n.set_aside = self.set_aside[:]
+        n.set_aside = self.set_aside
         n.scores = self.scores
         n.pogons = self.pogons
         n.seen = self.seen
@@ -111,7 +114,7 @@ class State:
         n.bouts_beaten = self.bouts_beaten
         n.seed = self.seed
         n.secret = self.secret
-        n.bypassed = self.bypassed[:]
+        n.bypassed = self.bypassed
         n.lead_open = self.lead_open
         n.window = self.window
         n.drew = self.drew
