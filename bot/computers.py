@@ -15,10 +15,14 @@ that a restart or a failure left waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 from durak import Action, Ev, Event
 from durak.ai import LEVELS, choose
@@ -31,6 +35,8 @@ PAUSE = 1.0          # seconds between a move and a computer's answer to it
 MOST = 5             # computers of one level at a table
 WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
 THINK_LIMIT = 10.0    # seconds past its budget before a computer's thinking counts as failed
+PAUSE_STEP = 0.0005  # seconds the thinking process sleeps at a time while the bot handles a press
+PAUSE_MOST = 0.05    # the longest it waits at once: a count left high by a failure cannot stop its thinking
 _BASE = 1000
 log = logging.getLogger(__name__)
 
@@ -86,11 +92,38 @@ def waiting_computer(game: Game) -> tuple[int, str] | None:
 def yield_cpu() -> None:
     """The thinking process runs only on CPU the bot leaves idle (Linux's SCHED_IDLE; elsewhere the lowest
     niceness): its search is bounded by time, not by work, so on a busy machine a computer thinks less
-    deeply for a move, and the people's presses are never answered later because of it."""
+    deeply for a move."""
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+
+
+_pressing: Any = None  # in the thinking process: the bot's count of presses being handled (shared memory)
+
+
+def _start_worker(pressing: Any) -> None:
+    global _pressing
+    _pressing = pressing
+    yield_cpu()
+
+
+def _wait_for_presses() -> bool:
+    """The search's pause between two iterations, in the thinking process: it waits while the bot handles a
+    press. Idle CPU alone was not enough: a search running beside the bot on a two-core machine still made the
+    answers to presses slower at p99 (2.5x), sharing caches and memory with it (README, Computers and presses)."""
+    pressing = _pressing
+    if pressing is None or pressing.value <= 0:
+        return False
+    end = time.monotonic() + PAUSE_MOST
+    while pressing.value > 0 and time.monotonic() < end:
+        time.sleep(PAUSE_STEP)
+    return True
+
+
+def think(k: Knowledge, seed: int, budget_ms: float) -> Action | None:
+    """Hard's move, in the thinking process: its search steps aside while the bot handles a press."""
+    return choose("hard", k, seed, budget_ms, _wait_for_presses)
 
 
 class Thinker:
@@ -112,6 +145,16 @@ class Thinker:
         self.busy: set[int] = set()  # games whose computer is thinking now
         self.failures = 0            # thinking that failed and fell back to the normal player
         self.waiting = 0             # hard moves handed to the worker and not yet answered
+        self.pressing: Any = multiprocessing.get_context("spawn").RawValue("i", 0)  # presses being handled
+
+    @contextlib.contextmanager
+    def press(self) -> Iterator[None]:
+        """Around the handling of a person's press: the thinking process waits meanwhile."""
+        self.pressing.value += 1
+        try:
+            yield
+        finally:
+            self.pressing.value -= 1
 
     async def move(self, game: Game, seat: int, level: str) -> Action | None:
         """The computer's move at ``seat``; None: the careful move of a timed-out seat (turns.timeout_action)."""
@@ -150,9 +193,9 @@ class Thinker:
     async def _think(self, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
         if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=yield_cpu)
+                                             initializer=_start_worker, initargs=(self.pressing,))
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, "hard", k, seed, budget_ms)  # imports durak only
+        return await loop.run_in_executor(self._pool, think, k, seed, budget_ms)
 
     def workers(self) -> list[int]:
         """The pids of the thinking processes now running."""

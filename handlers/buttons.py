@@ -10,7 +10,7 @@ import contextlib
 import logging
 import time
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
 from bot.callbacks import Verb, decode
@@ -25,6 +25,12 @@ async def on_button(update: Update, context: Context) -> None:
     if query is None:
         return
     started = time.monotonic()
+    service = service_of(context)
+    with service.thinker.press():  # a computer's search steps aside until the press is answered
+        await _answer(update, context, query, started)
+
+
+async def _answer(update: Update, context: Context, query: CallbackQuery, started: float) -> None:
     service = service_of(context)
     user = await service.directory.see(as_user(query.from_user))
     tr = service.directory.user_tr(user, query.from_user.language_code)

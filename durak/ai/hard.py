@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 
 from durak.actions import Act, Action
 from durak.ai import belief, endgame, greedy
@@ -55,8 +56,13 @@ ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: bu
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
 
 
-def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action | None:
-    """The move for ``k``'s seat: the exact endgame's, or the search's most tried."""
+def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
+           pause: Callable[[], bool] | None = None) -> Action | None:
+    """The move for ``k``'s seat: the exact endgame's, or the search's most tried.
+
+    ``pause`` is called between two iterations of the tree: it may wait while the machine has more urgent
+    work (the bot's presses), and says whether it waited. The budget is time on the clock, so a search that
+    pauses thinks less; with no time budget it is never called (the move stays repeatable)."""
     seat = k.seat
     accuse = _accusation(k)
     if accuse is not None:
@@ -80,7 +86,7 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS) -> Action 
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
         return max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred))
     candidates = _shortlist(candidates, preferred, typical, seat)
-    return _tree(k, candidates, preferred, rng, deadline if timed else None)
+    return _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
 
 
 def _played_out(state: State, seat: int, action: Action) -> float:
@@ -103,7 +109,7 @@ class _Node:
 
 
 def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng: random.Random,
-          deadline: float | None) -> Action:
+          deadline: float | None, pause: Callable[[], bool] | None = None) -> Action:
     """The search of the module's doc: its iterations until ``deadline`` (None: ``ITERATIONS_MIN``)."""
     lacks = belief.unlikely(k)
     root = _Node()
@@ -159,9 +165,12 @@ def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng:
         if deadline is None:
             if iterations >= ITERATIONS_MIN:
                 break
-        elif iterations % CHECK_EVERY == 0 or iterations == 1:
-            now = time.perf_counter()
-            if now >= deadline or _settled(root, iterations / (now - began) * (deadline - now)):
+        else:
+            if iterations % CHECK_EVERY == 0 or iterations == 1:
+                now = time.perf_counter()
+                if now >= deadline or _settled(root, iterations / (now - began) * (deadline - now)):
+                    break
+            if pause is not None and pause() and time.perf_counter() >= deadline:  # it waited past the budget
                 break
     if iterations < ITERATIONS_MIN and preferred in candidates:  # too few to tell the moves apart
         return preferred

@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -191,5 +192,33 @@ async def test_the_thinking_process_runs_only_on_cpu_the_bot_leaves_idle() -> No
         assert os.sched_getscheduler(0) != os.SCHED_IDLE, "the bot itself keeps its priority"
         action = await asyncio.wait_for(thinking, 10)
         assert action is not None and thinker.failures == 0
+    finally:
+        thinker.close()
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+async def test_the_search_steps_aside_while_a_press_is_handled() -> None:
+    """Idle CPU was not enough: a search beside the bot slowed its answers (caches and memory are shared). While
+    a press is handled the thinking process waits; its move still comes in time, thought out less."""
+    game, seat = _hard_game()
+    thinker = Thinker(budget_ms=1500, limit_s=30)
+    try:
+        await asyncio.wait_for(thinker.move(replace(game, id=30), seat, "hard"), 60)  # the process is up
+        (pid,) = thinker.workers()
+        before = _cpu_seconds(pid)
+        free = await asyncio.wait_for(thinker.move(replace(game, id=31), seat, "hard"), 10)
+        alone = _cpu_seconds(pid) - before
+        with thinker.press():
+            before = _cpu_seconds(pid)
+            held = await asyncio.wait_for(thinker.move(replace(game, id=32), seat, "hard"), 10)
+            aside = _cpu_seconds(pid) - before
+        assert free is not None and held is not None and thinker.failures == 0
+        # a quiet machine gives the search about 1.5 s of CPU alone; one too busy to give it any proves nothing
+        assert aside < max(0.2, alone / 3), (aside, alone)
+        assert thinker.pressing.value == 0
     finally:
         thinker.close()

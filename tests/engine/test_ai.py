@@ -398,3 +398,25 @@ def test_tedious_rounds_that_draw_nothing_end_in_a_draw_not_for_ever() -> None:
     # full hands draw nothing from the stock, so the highest ranks went round for ever between normal players
     results = [play(Rules.from_dict({"preset": "tedious"}), 3, seed, ["normal"] * 3) for seed in range(3)]
     assert all(state.over for state in results) and any(state.draw for state in results)
+
+
+def test_hard_pauses_between_iterations_when_asked_and_still_keeps_to_its_budget() -> None:
+    state = new_game(Rules.from_dict({"preset": "podkidnoy"}), 2, 3)
+    seat = next_seat(state)
+    assert seat is not None
+    k = knowledge(state, seat, Record.start(state))
+    calls = []
+
+    def busy() -> bool:  # the machine has more urgent work at every iteration: the search waits 5 ms each time
+        calls.append(time.perf_counter())
+        time.sleep(0.005)
+        return True
+
+    started = time.perf_counter()
+    action = hard.choose(k, 1, budget_ms=200, pause=busy)
+    assert action in legal_actions(state, seat)
+    assert time.perf_counter() - started < 0.5, "the pauses count against the budget"
+    assert 10 <= len(calls) <= 40, "asked between iterations, the clock looked at after each wait"
+    untouched = []
+    assert hard.choose(k, 1, budget_ms=0, pause=lambda: untouched.append(1) or True) == hard.choose(k, 1, budget_ms=0)
+    assert not untouched, "no time budget, no pause: the move stays repeatable"
