@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 from durak import Action, Ev, Event
 from durak.ai import LEVELS, choose
@@ -99,10 +99,10 @@ def yield_cpu() -> None:
         os.nice(WORKER_NICENESS)
 
 
-_pressing: Any = None  # in the thinking process: the bot's count of presses being handled (shared memory)
+_pressing: ctypes.c_int | None = None  # in the thinking process: the presses the bot is handling (shared memory)
 
 
-def _start_worker(pressing: Any) -> None:
+def _start_worker(pressing: ctypes.c_int) -> None:
     global _pressing
     _pressing = pressing
     yield_cpu()
@@ -145,7 +145,7 @@ class Thinker:
         self.busy: set[int] = set()  # games whose computer is thinking now
         self.failures = 0            # thinking that failed and fell back to the normal player
         self.waiting = 0             # hard moves handed to the worker and not yet answered
-        self.pressing: Any = multiprocessing.get_context("spawn").RawValue("i", 0)  # presses being handled
+        self.pressing: ctypes.c_int = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)  # presses in hand
 
     @contextlib.contextmanager
     def press(self) -> Iterator[None]:

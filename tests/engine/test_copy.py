@@ -25,6 +25,7 @@ def test_a_copy_holds_every_field() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_no_move_changes_the_state_it_was_played_on(preset: str) -> None:
+    # podkidnoy with cheating: a caught cheat takes a seat back out of ``out``
     rules = Rules.from_dict({"preset": preset, "cheating": True} if preset == "podkidnoy" else {"preset": preset})
     for players in (2, min(4, rules.max_players())):
         rng = random.Random(players)
