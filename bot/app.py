@@ -138,6 +138,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
                               computer_budget_ms=settings.computer_budget_ms)
         service.timers.heartbeat = Heartbeat(settings.health_file)
+        if metrics.on:
+            service.thinker.record = metrics.thoughts
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
             service.links = Links(settings.webapp_url, settings.webapp_short_name, token)

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from durak import Action, Ev, Event
-from durak.ai import LEVELS, choose
+from durak.ai import LEVELS, choose, hard
 from durak.cards import parse_card
 from durak.engine import awaited
 from durak.record import Knowledge, Record, knowledge
@@ -121,9 +121,9 @@ def _wait_for_presses() -> bool:
     return True
 
 
-def think(k: Knowledge, seed: int, budget_ms: float) -> Action | None:
+def think(k: Knowledge, seed: int, budget_ms: float) -> hard.Thought:
     """Hard's move, in the thinking process: its search steps aside while the bot handles a press."""
-    return choose("hard", k, seed, budget_ms, _wait_for_presses)
+    return hard.think(k, seed, budget_ms, _wait_for_presses)
 
 
 class Thinker:
@@ -146,6 +146,8 @@ class Thinker:
         self.failures = 0            # thinking that failed and fell back to the normal player
         self.waiting = 0             # hard moves handed to the worker and not yet answered
         self.pressing: ctypes.c_int = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)  # presses in hand
+        # the load test's figures (bot.metrics): each hard move's budget (ms) and the tree's iterations
+        self.record: list[tuple[float, int]] | None = None
 
     @contextlib.contextmanager
     def press(self) -> Iterator[None]:
@@ -195,7 +197,10 @@ class Thinker:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=(self.pressing,))
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, think, k, seed, budget_ms)
+        thought = await loop.run_in_executor(self._pool, think, k, seed, budget_ms)
+        if self.record is not None:
+            self.record.append((round(budget_ms, 1), thought.iterations))
+        return thought.action
 
     def workers(self) -> list[int]:
         """The pids of the thinking processes now running."""

@@ -4,7 +4,8 @@ Off unless ``METRICS_FILE`` is set (scripts/loadtest.py sets it). Then every but
 how long the handler took (update in, press answered) and how much of it came before the answer was
 sent (deciding and carrying out the move: the rest is Telegram's reply to the answer), every SQL
 statement is counted (SQLite's trace callback), and the figures are written to the file when the bot
-stops; so is each outbox call's kind and how long its chat had been owed it.
+stops; so is each outbox call's kind and how long its chat had been owed it, and each hard computer move's
+budget and the iterations its search made.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Metrics:
         self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
         # each outbox call: the kind its chat was owed (bot.budget) and how old its oldest change was then
         self.calls: list[tuple[int, float]] = []
+        self.thoughts: list[tuple[float, int]] = []  # each hard computer move: its budget (ms), the tree's iterations
 
     @property
     def on(self) -> bool:
@@ -50,4 +52,5 @@ class Metrics:
             self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds,
                                              "decide_seconds": self.decide_seconds, "verbs": self.verbs,
                                              "statements": self.statements, "outbox_calls": self.calls,
+                                             "hard_moves": self.thoughts,
                                              "statement_kinds": dict(self.kinds.most_common())}))

@@ -23,7 +23,8 @@ whose hand did not change within 30 s (he then looks again), ``refused_after_una
 press that followed one.
 ``--computers N`` seats N computers of ``--level`` at each table (at every K-th: ``--computer-every K``)
 besides the players (their moves are thought out in the bot's worker process, whose CPU is not counted
-as the bot's).
+as the bot's); with ``hard``, how much they thought (``hard_moves``: each move's budget and its search's
+iterations).
 ``--pages N`` opens the Mini App (the bot serves it on a local port) for the first N players of each
 game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
 the first frame each page of its game got after it (p50/p95/p99). ``--python`` runs the bot with
@@ -58,6 +59,7 @@ import aiohttp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.callbacks import Verb
+from durak.ai.hard import ITERATIONS_MIN
 from tests.e2e.harness import Table, playable, refused
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
@@ -482,6 +484,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             / max(moves, 1), 2),
         "bot_rss_mb_over_time": memory,
     }
+    if computers and level == "hard":
+        result["hard_moves"] = hard_moves(inside.get("hard_moves", []))
     if pages:
         result["pages_per_game"] = pages
         result["page_frames"] = stats.page_frames
@@ -502,6 +506,19 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
         result["429s_by_budget"] = dict(fake.too_many)  # a group's 20 a minute, a private chat's, the overall 30/s
     return result
+
+
+def hard_moves(thoughts: list[list[float]]) -> dict[str, Any]:
+    """How much the hard computers thought under this load: the budget each move got (the worker's budget
+    shared by the moves waiting for it) and the iterations of its search (0: no search was needed), and how
+    many searches made too few to tell the moves apart (``durak.ai.hard.ITERATIONS_MIN``: the normal move)."""
+    searched = sorted(int(i) for _, i in thoughts if i > 0)
+    budgets = sorted(b for b, _ in thoughts)
+    at = (10, 50, 90)
+    return {"moves": len(thoughts), "searched": len(searched),
+            "budget_ms": {f"p{q}": budgets[len(budgets) * q // 100] for q in at} if budgets else {},
+            "iterations": {f"p{q}": searched[len(searched) * q // 100] for q in at} if searched else {},
+            "too_few": sum(1 for i in searched if i < ITERATIONS_MIN)}
 
 
 def merged(figures: list[dict[str, Any]]) -> dict[str, Any]:

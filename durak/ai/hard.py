@@ -36,6 +36,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from durak.actions import Act, Action
 from durak.ai import belief, endgame, greedy
@@ -56,6 +57,14 @@ ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: bu
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
 
 
+class Thought(NamedTuple):
+    """A move and how it was found: the tree's iterations (0 where no tree was needed: one move, an
+    accusation, the exact endgame), fewer than ``ITERATIONS_MIN`` meaning the greedy player's move."""
+
+    action: Action | None
+    iterations: int
+
+
 def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
            pause: Callable[[], bool] | None = None) -> Action | None:
     """The move for ``k``'s seat: the exact endgame's, or the search's most tried.
@@ -63,13 +72,19 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     ``pause`` is called between two iterations of the tree: it may wait while the machine has more urgent
     work (the bot's presses), and says whether it waited. The budget is time on the clock, so a search that
     pauses thinks less; with no time budget it is never called (the move stays repeatable)."""
+    return think(k, seed, budget_ms, pause).action
+
+
+def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
+          pause: Callable[[], bool] | None = None) -> Thought:
+    """:func:`choose`'s move with the iterations it took (the bot's load test reports them)."""
     seat = k.seat
     accuse = _accusation(k)
     if accuse is not None:
-        return accuse
+        return Thought(accuse, 0)
     candidates = greedy.honest_moves(k.view.legal)
     if len(candidates) <= 1:
-        return candidates[0] if candidates else None
+        return Thought(candidates[0] if candidates else None, 0)
     rng = random.Random(seed)
     started = time.perf_counter()
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the tree
@@ -80,11 +95,11 @@ def choose(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
             deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
         if exact is not None and len(exact) == 1:
-            return exact[0]
+            return Thought(exact[0], 0)
     typical = k.sample(random.Random(seed))
     preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
-        return max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred))
+        return Thought(max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred)), 0)
     candidates = _shortlist(candidates, preferred, typical, seat)
     return _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
 
@@ -109,7 +124,7 @@ class _Node:
 
 
 def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng: random.Random,
-          deadline: float | None, pause: Callable[[], bool] | None = None) -> Action:
+          deadline: float | None, pause: Callable[[], bool] | None = None) -> Thought:
     """The search of the module's doc: its iterations until ``deadline`` (None: ``ITERATIONS_MIN``)."""
     lacks = belief.unlikely(k)
     root = _Node()
@@ -173,8 +188,9 @@ def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng:
             if pause is not None and pause() and time.perf_counter() >= deadline:  # it waited past the budget
                 break
     if iterations < ITERATIONS_MIN and preferred in candidates:  # too few to tell the moves apart
-        return preferred
-    return max(candidates, key=lambda a: (root.children[a].visits if a in root.children else 0, a == preferred))
+        return Thought(preferred, iterations)
+    return Thought(max(candidates, key=lambda a: (root.children[a].visits if a in root.children else 0,
+                                                  a == preferred)), iterations)
 
 
 def _ucb(node: _Node, moves: list[Action]) -> tuple[Action, _Node]:

@@ -222,3 +222,17 @@ async def test_the_search_steps_aside_while_a_press_is_handled() -> None:
         assert thinker.pressing.value == 0
     finally:
         thinker.close()
+
+
+async def test_the_load_test_learns_each_hard_moves_budget_and_iterations() -> None:
+    game, seat = _hard_game()
+    thinker = Thinker(budget_ms=100)
+    thinker.record = []
+    try:
+        action = await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)
+        assert action is not None
+        assert await asyncio.wait_for(thinker.move(game, seat, "normal"), 30) is not None  # no search: not recorded
+        [(budget, iterations)] = thinker.record
+        assert budget == 100.0 and iterations >= 1
+    finally:
+        thinker.close()

@@ -420,3 +420,15 @@ def test_hard_pauses_between_iterations_when_asked_and_still_keeps_to_its_budget
     untouched = []
     assert hard.choose(k, 1, budget_ms=0, pause=lambda: untouched.append(1) or True) == hard.choose(k, 1, budget_ms=0)
     assert not untouched, "no time budget, no pause: the move stays repeatable"
+
+
+def test_hard_says_how_many_iterations_its_move_took() -> None:
+    state = new_game(Rules.from_dict({"preset": "podkidnoy"}), 2, 3)
+    seat = next_seat(state)
+    assert seat is not None
+    k = knowledge(state, seat, Record.start(state))
+    repeatable = hard.think(k, 1, budget_ms=0)
+    assert repeatable == (hard.choose(k, 1, budget_ms=0), hard.ITERATIONS_MIN)
+    starved = hard.think(k, 1, budget_ms=200, pause=lambda: time.sleep(0.05) or True)  # 50 ms lost each time
+    assert 1 <= starved.iterations < hard.ITERATIONS_MIN
+    assert starved.action == choose("normal", k, 1), "too few iterations: the greedy player's move"
