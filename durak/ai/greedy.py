@@ -12,7 +12,8 @@ too much. It acts for absent players and is the yardstick for stronger players.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 from durak.actions import TAKE, Act, Action
 from durak.cards import Card, strength
@@ -23,25 +24,39 @@ from durak.state import State
 # While this many cards are left in the stock, spending a high trump is not worth it.
 LONG_STOCK = 6
 HIGH_TRUMP_RANK = 12  # queen and above
+TRUMP_BONUS = 20      # cards.strength: every trump above every plain card
+
+# This player makes every move of hard's play-outs, so its hot paths read enum members from globals (on
+# CPython 3.11 a lookup through the enum's class is a Python-level call, see durak.engine) and work out the
+# trump suit once a move.
+_ACCUSE: Final = Act.ACCUSE
+_ATTACK: Final = Act.ATTACK
+_DEFEND: Final = Act.DEFEND
+_DRAW_CARD: Final = Act.DRAW_CARD
+_PASS: Final = Act.PASS
+_SHOW: Final = Act.SHOW
+_TRANSFER: Final = Act.TRANSFER
+_STRENGTH: Final = [[strength(c, trump if trump < 4 else None) for c in range(60)] for trump in range(5)]  # [4]: none
 
 
 def honest_moves(actions: Iterable[Action]) -> list[Action]:
     """The moves a computer player weighs: no cheat, no accusation (``hard`` decides those apart)."""
-    return [a for a in actions if not a.cheat and a.act is not Act.ACCUSE]
+    return [a for a in actions if not a.cheat and a.act is not _ACCUSE]
 
 
 def choose(state: State, seat: int) -> Action | None:
     """The action to play now, or None when waiting is better (an attacker may wait)."""
-    honest = honest_moves(legal_actions(state, seat))
+    legal = legal_actions(state, seat)
+    honest = honest_moves(legal) if state.rules.cheating else legal  # only cheating lists cheats and accusations
     if not honest:
         return None
     if not state.attacks:
         return _lead(state, seat, honest)
     if state.lead_open:  # армянский: add its plain cards of the stock card's rank
-        adds = [a for a in honest if a.act is Act.ATTACK and all(c & 3 != trump_of(state, seat) for c in a.cards)]
-        return max(adds, key=lambda a: len(a.cards)) if adds else next(a for a in honest if a.act is Act.PASS)
+        adds = [a for a in honest if a.act is _ATTACK and all(c & 3 != trump_of(state, seat) for c in a.cards)]
+        return max(adds, key=lambda a: len(a.cards)) if adds else next(a for a in honest if a.act is _PASS)
     if state.window:  # американский: never throws in on itself
-        return next(a for a in honest if a.act is Act.PASS)
+        return next(a for a in honest if a.act is _PASS)
     if seat == state.defender:
         return _defend(state, seat, honest)
     return _throw_in(state, seat, honest)
@@ -49,29 +64,49 @@ def choose(state: State, seat: int) -> Action | None:
 
 def cost(state: State, seat: int, cards: tuple[Card, ...]) -> int:
     """What laying ``cards`` spends: the strength of the dearest of them for ``seat``."""
-    return max((strength(c, trump_of(state, seat)) for c in cards), default=0)
+    return _dearest(cards, trump_of(state, seat))
 
 
-def _lead(state: State, seat: int, honest: list[Action]) -> Action:
-    # The cheapest rank, with as many of its cards as may be led at once (never the unseen stock card).
-    leads = [a for a in honest if a.act is Act.ATTACK]
-    return min(leads or honest, key=lambda a: (cost(state, seat, a.cards), -len(a.cards)))
+def _dearest(cards: tuple[Card, ...], trump: int | None) -> int:
+    most = 0
+    for c in cards:  # cards.strength, written out: every move of a play-out asks
+        s = (c >> 2) + TRUMP_BONUS if c & 3 == trump else c >> 2
+        if s > most:
+            most = s
+    return most
 
 
-def _defend(state: State, seat: int, honest: list[Action]) -> Action:
+def _lead(state: State, seat: int, honest: Sequence[Action]) -> Action:
+    # The cheapest rank, with as many of its cards as may be led at once (never the unseen stock card); the
+    # first of equals, as min() would choose.
     trump = trump_of(state, seat)
-    passes_on = [a for a in honest if a.act is Act.SHOW or
-                 (a.act is Act.TRANSFER and a.card & 3 != trump)]
+    best: Action | None = None
+    low = (0, 0)
+    for a in honest:
+        if a.act is not _ATTACK:
+            continue
+        key = (_dearest(a.cards, trump), -len(a.cards))
+        if best is None or key < low:
+            best, low = a, key
+    if best is not None:
+        return best
+    return min(honest, key=lambda a: (cost(state, seat, a.cards), -len(a.cards)))  # the stock lead alone
+
+
+def _defend(state: State, seat: int, honest: Sequence[Action]) -> Action:
+    trump = trump_of(state, seat)
+    passes_on = [a for a in honest if a.act is _SHOW or
+                 (a.act is _TRANSFER and a.card & 3 != trump)] if state.rules.transfer else None
     if passes_on:
-        return min(passes_on, key=lambda a: (a.act is not Act.SHOW, cost(state, seat, a.cards)))
+        return min(passes_on, key=lambda a: (a.act is not _SHOW, _dearest(a.cards, trump)))
     plan = cover_plan(state.hands[seat], [a for a, c in zip(state.attacks, state.covers, strict=True)
                                           if c is None], trump, beater_table(state.rules, trump))
-    if plan is None and any(a.act is Act.DRAW_CARD for a in honest):
-        return Action(Act.DRAW_CARD)  # вторая попытка: one more card may cover
+    if plan is None and any(a.act is _DRAW_CARD for a in honest):
+        return Action(_DRAW_CARD)  # вторая попытка: one more card may cover
     if plan is None or (len(state.stock) > LONG_STOCK and _too_dear(plan, trump)):
         return TAKE
     target, card = plan[0]
-    return Action(Act.DEFEND, (card,), target=target)
+    return Action(_DEFEND, (card,), target=target)
 
 
 def _too_dear(plan: list[tuple[Card, Card]], trump: int | None) -> bool:
@@ -83,9 +118,10 @@ def cover_plan(hand: list[Card], uncovered: list[Card], trump: int | None,
                beaters: list[frozenset[Card]]) -> list[tuple[Card, Card]] | None:
     """Cover the hardest card first, each with the cheapest card that beats it (``beaters[target]``: the
     cards that may cover it); None if one can't be."""
-    free = sorted(hand, key=lambda c: strength(c, trump))
+    order = _STRENGTH[4 if trump is None else trump].__getitem__
+    free = sorted(hand, key=order)
     plan = []
-    for target in sorted(uncovered, key=lambda c: -strength(c, trump)):
+    for target in sorted(uncovered, key=order, reverse=True):  # equals keep their order, as with -strength
         beat = beaters[target]
         card = next((c for c in free if c in beat), None)
         if card is None:
@@ -95,11 +131,11 @@ def cover_plan(hand: list[Card], uncovered: list[Card], trump: int | None,
     return plan
 
 
-def _throw_in(state: State, seat: int, honest: list[Action]) -> Action | None:
+def _throw_in(state: State, seat: int, honest: Sequence[Action]) -> Action | None:
     trump = trump_of(state, seat)
     stock_left = bool(state.stock)
-    throws = [a for a in honest if a.act is Act.ATTACK and
+    throws = [a for a in honest if a.act is _ATTACK and
               not (stock_left and (a.card & 3 == trump or a.card >> 2 >= HIGH_TRUMP_RANK))]
     if throws:
-        return min(throws, key=lambda a: cost(state, seat, a.cards))
-    return next((a for a in honest if a.act is Act.PASS), None)
+        return min(throws, key=lambda a: _dearest(a.cards, trump))
+    return next((a for a in honest if a.act is _PASS), None)
