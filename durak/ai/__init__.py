@@ -9,7 +9,6 @@ and the table, so any deal consistent with the knowledge gives them the same pos
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from durak.actions import Action
 from durak.ai import easy, greedy, hard
@@ -18,12 +17,10 @@ from durak.record import Knowledge
 LEVELS = ("easy", "normal", "hard")
 
 
-def choose(level: str, k: Knowledge, seed: int = 0, budget_ms: float = hard.BUDGET_MS,
-           pause: Callable[[], bool] | None = None) -> Action | None:
-    """``level``'s move for ``k``'s seat (None: it waits); ``seed`` makes it repeatable; ``pause``: see
-    :func:`durak.ai.hard.choose`."""
+def choose(level: str, k: Knowledge, seed: int = 0, budget_ms: float = hard.BUDGET_MS) -> Action | None:
+    """``level``'s move for ``k``'s seat (None: it waits); ``seed`` makes it repeatable."""
     if level == "hard":
-        return hard.choose(k, seed, budget_ms, pause)
+        return hard.choose(k, seed, budget_ms)
     rng = random.Random(seed)
     position = k.sample(rng)  # the hidden cards are dealt at random: these levels never look at them
     if level == "easy":
