@@ -24,7 +24,6 @@ from durak.state import State
 # While this many cards are left in the stock, spending a high trump is not worth it.
 LONG_STOCK = 6
 HIGH_TRUMP_RANK = 12  # queen and above
-TRUMP_BONUS = 20      # cards.strength: every trump above every plain card
 
 # This player makes every move of hard's play-outs, so its hot paths read enum members from globals (on
 # CPython 3.11 a lookup through the enum's class is a Python-level call, see durak.engine) and work out the
@@ -36,7 +35,8 @@ _DRAW_CARD: Final = Act.DRAW_CARD
 _PASS: Final = Act.PASS
 _SHOW: Final = Act.SHOW
 _TRANSFER: Final = Act.TRANSFER
-_STRENGTH: Final = [[strength(c, trump if trump < 4 else None) for c in range(60)] for trump in range(5)]  # [4]: none
+# cards.strength of every card for each trump suit ([4]: no trump), read by index
+_STRENGTH: Final = [[strength(c, trump if trump < 4 else None) for c in range(60)] for trump in range(5)]
 
 
 def honest_moves(actions: Iterable[Action]) -> list[Action]:
@@ -68,11 +68,11 @@ def cost(state: State, seat: int, cards: tuple[Card, ...]) -> int:
 
 
 def _dearest(cards: tuple[Card, ...], trump: int | None) -> int:
+    strengths = _STRENGTH[4 if trump is None else trump]
     most = 0
-    for c in cards:  # cards.strength, written out: every move of a play-out asks
-        s = (c >> 2) + TRUMP_BONUS if c & 3 == trump else c >> 2
-        if s > most:
-            most = s
+    for c in cards:  # a loop, not max() over a generator: every move of a play-out asks
+        if strengths[c] > most:
+            most = strengths[c]
     return most
 
 
