@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 LOCALES = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "ru")
 # Telegram language codes whose speakers most likely read Russian better than English.
-_RUSSIAN_READERS = ("ru", "uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
+RUSSIAN_READERS = ("ru", "uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
 
 Translator = gettext.NullTranslations
 
@@ -41,7 +41,7 @@ def pick_language(chosen: str | None, telegram_code: str | None, default: str) -
     if chosen in LANGUAGES:
         return chosen
     if telegram_code:
-        return "ru" if telegram_code.split("-")[0].lower() in _RUSSIAN_READERS else "en"
+        return "ru" if telegram_code.split("-")[0].lower() in RUSSIAN_READERS else "en"
     return default if default in LANGUAGES else "en"
 
 

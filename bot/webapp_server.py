@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import json
 import logging
 import time
@@ -29,7 +31,7 @@ from aiohttp import WSMsgType, web
 
 from bot import webapp_view
 from bot.callbacks import Verb, decode
-from bot.i18n import N_
+from bot.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
 from bot.service import GAME_VERBS, GameService
 from bot.store import GameUI
 from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
@@ -37,6 +39,7 @@ from storage.models import Game, User
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "webapp"
+TYPES = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 HELLO_SECONDS = 10.0
 PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY}  # what a page may press: its hand's buttons, Play again
 
@@ -84,6 +87,7 @@ class WebApp:
         self._due: dict[int, Game] = {}      # games changed since their pages were last sent a frame
         self._pushing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
+        self.assets = {name: Asset.of(name, _page_file(name)) for name in TYPES}
         service.on_change = self.changed
 
     def token(self, game_id: int) -> str:
@@ -94,8 +98,8 @@ class WebApp:
     def application(self) -> web.Application:
         app = web.Application(client_max_size=self.max_frame)
         app.router.add_get("/app/ws", self._socket)
-        app.router.add_get("/app/", self._index)
-        app.router.add_static("/app/", STATIC, show_index=False, follow_symlinks=False)
+        app.router.add_get("/app/", self._file)
+        app.router.add_get("/app/{name}", self._file)
         return app
 
     async def start(self, host: str, port: int) -> None:
@@ -115,8 +119,11 @@ class WebApp:
             await self._runner.cleanup()
             self._runner = None
 
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        asset = self.assets.get(request.match_info.get("name") or "index.html")
+        if asset is None:
+            raise web.HTTPNotFound()
+        return asset.response(request)
 
     # ------------------------------------------------------------ one socket
 
@@ -236,11 +243,14 @@ class WebApp:
         if game is None:
             return
         user = await self.service.directory.user(page.user.id)
-        tr = self.service.directory.user_tr(user, page.user.language)
+        language = self.service.directory.user_language(user, page.user.language)
+        tr = translator(language)
         ui = self.service.store.ui.get(game.id) or GameUI()
         picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
         if first:
             picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
+            picture["texts"] = webapp_view.page_texts(tr)
+            picture["language"] = language
         await page.ws.send_str(orjson.dumps(picture).decode())
 
     def changed(self, game: Game) -> None:
@@ -264,6 +274,45 @@ class WebApp:
                 await self._send_state(page, game)
             except Exception:  # a socket that went away mid-send: its handler cleans up
                 log.debug("a frame for game %s could not be sent", game_id, exc_info=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """One of the page's files, held in memory as it is and gzipped (a phone on a slow network loads the page
+    from the bot itself when no proxy compresses it), revalidated by its ETag."""
+
+    body: bytes
+    gzipped: bytes
+    content_type: str
+    etag: str
+
+    @classmethod
+    def of(cls, name: str, body: bytes) -> Asset:
+        return cls(body, gzip.compress(body, 9, mtime=0), TYPES[name],
+                   '"' + hashlib.sha256(body).hexdigest()[:20] + '"')
+
+    def response(self, request: web.Request) -> web.Response:
+        headers = {"Cache-Control": "no-cache", "ETag": self.etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == self.etag:
+            return web.Response(status=304, headers=headers)
+        zipped = "gzip" in request.headers.get("Accept-Encoding", "")
+        if zipped:
+            headers["Content-Encoding"] = "gzip"
+        return web.Response(body=self.gzipped if zipped else self.body, headers=headers,
+                            content_type=self.content_type, charset="utf-8")
+
+
+def _page_file(name: str) -> bytes:
+    """A file of the page; the index with the page's own words in every language, for what it shows before its
+    socket says whose page it is (the player's language comes with the first frame)."""
+    body = (STATIC / name).read_bytes()
+    if name != "index.html":
+        return body
+    texts = {language: webapp_view.page_texts(translator(language)) for language in LANGUAGES}
+    aliases = {code: pick_language(None, code, "en") for code in RUSSIAN_READERS}
+    # "</" written "<\/": no text can end the script block early
+    embedded = orjson.dumps({"texts": texts, "aliases": aliases}).decode().replace("</", "<\\/")
+    return body.replace(b"{{TEXTS}}", embedded.encode())
 
 
 def _language_hint(hello: dict[str, Any]) -> str | None:

@@ -5,7 +5,7 @@ hand and moves exactly as his private message offers them: the same buttons (``r
 so the page can do nothing the chat could not, and each press goes through the same path. A card's
 ``press`` is the callback data of its button; its ``mark`` says how to show it: ``play`` (a tap plays it:
 lifted), ``pick`` / ``picked`` (a tap picks it for a move of several cards), ``dim`` (it cannot be played
-now: no press), ``idle`` (the seat waits: a tap is answered with why, as in the chat).
+now: a tap is answered with why), ``idle`` (the seat waits: a tap is answered with why, as in the chat).
 Nothing of another hand is ever in a frame but its number of cards.
 """
 
@@ -17,24 +17,43 @@ from bot import hand, render
 from bot.callbacks import Verb, decode, encode
 from bot.computers import is_computer
 from bot.hand import SELECTED, UNPLAYABLE
-from bot.i18n import Translator
+from bot.i18n import N_, Translator
 from bot.labels import suit_text
 from bot.store import GameUI
-from durak import card_code
+from durak import State, card_code
 from durak.cards import SUIT_LETTERS
-from durak.engine import awaited
+from durak.engine import awaited, trump_of
 from durak.view import view
 from storage.models import Away, Game, Status
 
 CARD_VERBS = (Verb.CARD, Verb.PICK, Verb.COVER)
+
+# The page's own words: sent with a socket's first frame in the player's language; the page's file carries them
+# in every language for what it shows before it is connected (``page_texts``).
+PAGE_TEXTS = {
+    "connecting": N_("Connecting to the table…"),
+    "offline": N_("No connection to the table. Reconnecting…"),
+    "held": N_("No connection: your move will be sent when the table is back."),
+    "sent": N_("Connected again: your move was sent."),
+    "dropped": N_("Connected again, but the game moved on: your tap was not sent."),
+    "outside": N_("This table opens in Telegram: tap «🃏 Table» under your cards in the chat with the bot."),
+    "playable": N_("playable"), "picked": N_("picked"), "dim": N_("cannot be played now"),
+    "idle": N_("not your move"),
+    "four_colours": N_("Four-colour suits"), "seats": N_("Players"), "table": N_("Table"), "hand": N_("Your cards"),
+    "moves": N_("Moves"), "stock": N_("Stock"), "discard": N_("Discard"),
+    "durak_cards": N_("The durak's cards ({name}):"),
+}
+
+
+def page_texts(tr: Translator) -> dict[str, str]:
+    return {key: tr.gettext(text) for key, text in PAGE_TEXTS.items()}
 
 
 def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, token: str) -> dict[str, Any]:
     """The page's whole picture of ``game`` for ``seat`` (None: someone who is not seated)."""
     state = game.state
     closed = game.status not in (Status.PLAYING, Status.FINISHED) or state is None
-    base: dict[str, Any] = {"type": "state", "game": token, "you": seat, "rules": render.rules_line(tr, game.rules),
-                            "labels": {"stock": tr.gettext("Stock"), "discard": tr.gettext("Discard")}}
+    base: dict[str, Any] = {"type": "state", "game": token, "you": seat, "rules": render.rules_line(tr, game.rules)}
     if closed or state is None:
         return {**base, "status": "closed", "seats": [], "table": [], "hand": [], "buttons": [],
                 "prompt": tr.gettext("This game is over.") if game.status is not Status.LOBBY else
@@ -69,6 +88,9 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
     if seen.over:
         picture["result"] = render.final_lines(tr, game, seat, ui.changes.get(game.seats[seat].user.id)) \
             if seat is not None else _public_result(tr, game)
+        # what the durak was left holding: the game is over, nothing is hidden any more
+        picture["left"] = [{"name": render.name_of(game, p), "cards": _in_hand_order(state, p)}
+                           for p in state.losers if state.hands[p]]
         if seat is not None and game.status is Status.FINISHED:  # as under the group's result message
             picture["buttons"] = [{"text": tr.gettext("🔁 Play again"),
                                    "press": encode(Verb.REPLAY, game.id, game.version)}]
@@ -89,13 +111,19 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
                 mark = ("picked" if label.startswith(SELECTED) else "dim" if label.startswith(UNPLAYABLE)
                         else "idle" if waiting else "pick" if press.verb is Verb.PICK else "play")
                 picture["hand"].append({"card": press.arg, "mark": mark,
-                                        "press": None if mark == "dim" else button["callback_data"]})
+                                        "press": button["callback_data"]})  # a dim card's tap says why, as in the chat
             else:
                 picture["buttons"].append({"text": button["text"], "press": button["callback_data"]})
     if not picture["hand"]:  # no buttons (he left the game): his cards, none playable
-        picture["hand"] = [{"card": card_code(c), "mark": "dim", "press": None} for c in sorted(state.hands[seat])]
+        picture["hand"] = [{"card": c, "mark": "dim", "press": None} for c in _in_hand_order(state, seat)]
     picture["prompt"] = text.rsplit("\n\n", 1)[-1]
     return picture
+
+
+def _in_hand_order(state: State, seat: int) -> list[str]:
+    """A hand's cards as the chat's keyboard orders them: by suit, trumps last, each suit rising."""
+    order = {suit: i for i, suit in enumerate(hand.suits_in_order(trump_of(state, seat)))}
+    return [card_code(c) for c in sorted(state.hands[seat], key=lambda c: (order[c & 3], c))]
 
 
 def _role(tr: Translator, game: Game, seat: int, places: dict[int, int]) -> str:
@@ -103,9 +131,9 @@ def _role(tr: Translator, game: Game, seat: int, places: dict[int, int]) -> str:
     assert state is not None
     if seat in state.out:
         return (tr.gettext("place {place}").format(place=places[seat]) if seat in places
-                else tr.gettext("left the game"))
+                else tr.gettext("out of the game"))
     if game.seats[seat].away is not Away.PLAYING:
-        return tr.gettext("away")
+        return tr.gettext("not here")
     if seat == state.defender:
         return tr.gettext("takes") if state.taking else tr.gettext("defends")
     if seat == state.attacker:

@@ -2,18 +2,31 @@
 // sent ({"type": "state"}) and sends the presses its frame offers ({"type": "press", "data": <callback data>}).
 "use strict";
 (() => {
-  const tg = window.Telegram && window.Telegram.WebApp;
   const $ = (id) => document.getElementById(id);
   const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+  const SUIT_SIGN = /([♠♣♦♥])\uFE0F?/g;
   const NS = "http://www.w3.org/2000/svg";
-  let socket = null, session = null, state = null, received = 0, retry = 500, closedForGood = false;
+  const TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js";
+  const MARK_TEXT = { play: "playable", pick: "playable", picked: "picked", dim: "dim", idle: "idle" };  // for screen readers
+  const ANSWER_MS = 5000;  // a press unanswered this long: the connection is dead though the socket did not say so
+  // What Telegram puts in the page's address: the signed initData and the theme, there before its script loads.
+  const launch = new URLSearchParams(location.hash.slice(1));
+  const embedded = JSON.parse($("texts").textContent);
+  let tg = (window.Telegram && window.Telegram.WebApp) || null;
+  let texts = embedded.texts[languageOf(launchLanguage())];
+  let socket = null, session = null, state = null, received = 0, retry = 500, closedForGood = false, refusal = "";
+  let online = false, held = null, answerTimer = 0, pressId = 0, resentId = 0, wasActing = false, confirming = null;
   let fourColours = localStorage.getItem("durak.four") === "1";
-  let wasActing = false, pressId = 0;
   const shownPairs = new Set();
 
-  function colour(suit) {
-    if (fourColours) return { S: "var(--black)", C: "var(--green)", D: "var(--blue)", H: "var(--red)" }[suit];
-    return suit === "D" || suit === "H" ? "var(--red)" : "var(--black)";
+  function languageOf(code) {
+    const base = String(code || "").split("-")[0].toLowerCase();
+    return embedded.texts[base] ? base : embedded.aliases[base] || "en";
+  }
+
+  function launchLanguage() {  // the Telegram user's language, before the first frame brings his chosen one
+    try { return JSON.parse(new URLSearchParams(initData()).get("user") || "{}").language_code || navigator.language; }
+    catch { return navigator.language; }
   }
 
   function svg(tag, attrs, text) {
@@ -23,32 +36,53 @@
     return el;
   }
 
-  // One card, drawn: rank and suit in two corners, the suit large in the middle; or its back.
-  function card(code, extra) {
-    const box = document.createElement("div");
+  // The server's words, with each suit sign drawn as a text glyph in the page's suit colours (the chat's
+  // emoji suits are dark grey on a dark theme).
+  function words(el, text) {
+    const parts = String(text || "").split(SUIT_SIGN);
+    el.replaceChildren(...parts.map((part, i) => i % 2 === 0 ? part :
+      Object.assign(document.createElement("span"), { className: "suit " + suitLetter(part), textContent: part + "\uFE0E" })));
+    return el;
+  }
+  function suitLetter(sign) { return Object.keys(SUITS).find((k) => SUITS[k] === sign); }
+  function cardName(code) { return code.slice(0, -1) + SUITS[code.slice(-1)]; }
+
+  function ink(suit) {
+    if (fourColours) return { S: "#1b1b1b", C: "#18792f", D: "#1d5bc0", H: "#c4221d" }[suit];
+    return suit === "D" || suit === "H" ? "#c4221d" : "#1b1b1b";
+  }
+
+  // One card, drawn: rank and suit in two corners, the suit large in the middle; or its back. A card that can
+  // be tapped is a button, named for screen readers ("Q♥, playable").
+  function card(code, extra, label) {
+    const box = document.createElement(label ? "button" : "div");
     box.className = "card" + (extra ? " " + extra : "");
-    const s = svg("svg", { viewBox: "0 0 60 84", role: "img" });
+    const s = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
+    if (label) { box.type = "button"; box.setAttribute("aria-label", label); }
+    else if (code) { box.setAttribute("role", "img"); box.setAttribute("aria-label", cardName(code)); }
+    else box.setAttribute("aria-hidden", "true");
     if (!code) {
       s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#3b5ea8", stroke: "#fff", "stroke-width": 2 }));
       s.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "none", stroke: "#8fa8e0", "stroke-width": 1.5 }));
       box.append(s);
       return box;
     }
-    const rank = code.slice(0, -1), suit = code.slice(-1), fill = colour(suit);
+    const rank = code.slice(0, -1), suit = code.slice(-1), fill = ink(suit), glyph = SUITS[suit] + "\uFE0E";
     box.dataset.card = code;
-    s.setAttribute("aria-label", rank + SUITS[suit]);
     s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fff", stroke: "#999" }));
-    s.append(svg("text", { x: 5, y: 17, "font-size": 15, "font-weight": 700, fill, "font-family": "system-ui, sans-serif" }, rank));
-    s.append(svg("text", { x: 5, y: 31, "font-size": 13, fill }, SUITS[suit]));
-    s.append(svg("text", { x: 34, y: 62, "font-size": 30, fill, "text-anchor": "middle" }, SUITS[suit]));
-    const corner = svg("text", { x: 55, y: 79, "font-size": 15, "font-weight": 700, fill, "text-anchor": "end",
-                                 transform: "rotate(180 48 74)", "font-family": "system-ui, sans-serif" }, rank);
-    s.append(corner);
+    s.append(svg("text", { class: "rank", x: 4, y: 17, "font-size": 16, "font-weight": 700, fill,
+                           "font-family": "system-ui, sans-serif", "letter-spacing": rank.length > 1 ? -1 : 0 }, rank));
+    s.append(svg("text", { class: "suit", x: 5, y: 32, "font-size": 14, fill }, glyph));
+    s.append(svg("text", { x: 34, y: 62, "font-size": 30, fill, "text-anchor": "middle" }, glyph));
+    s.append(svg("text", { x: 55, y: 79, "font-size": 15, "font-weight": 700, fill, "text-anchor": "end",
+                           transform: "rotate(180 48 74)", "font-family": "system-ui, sans-serif" }, rank));
     box.append(s);
     return box;
   }
 
   function verbOf(data) { return data ? data.split(":")[1] : ""; }
+
+  // ------------------------------------------------------------------ presses, and the connection under them
 
   function send(frame) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
@@ -56,16 +90,36 @@
 
   function press(data) {
     if (!data) return;
+    if (!online) {  // kept, and sent when the table is back if the game still offers it
+      held = data;
+      toast(texts.held);
+      haptic("error");
+      if (!socket && !closedForGood) { retry = 500; connect(); }
+      return;
+    }
     send({ type: "press", data, id: ++pressId });
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(() => { if (socket) socket.close(); }, ANSWER_MS);
+  }
+
+  function offered(data, st) {
+    return (st.hand || []).some((h) => h.press === data) || (st.buttons || []).some((b) => b.press === data);
+  }
+
+  function setOnline(on) {
+    online = on;
+    $("app").classList.toggle("offline", !on && !!state);
+    const net = $("net");
+    net.hidden = on || closedForGood || !state;
+    net.textContent = texts.offline;
   }
 
   let toastTimer = 0;
   function toast(text) {
-    const el = $("toast");
-    el.textContent = text;
+    const el = words($("toast"), text);
     el.classList.add("on");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => el.classList.remove("on"), 2500);
+    toastTimer = setTimeout(() => el.classList.remove("on"), 2800);
   }
 
   function haptic(kind) {
@@ -78,19 +132,24 @@
 
   function draw() {
     const st = state;
-    $("rules").textContent = st.rules || "";
+    const app = $("app");
+    app.classList.toggle("empty", st.status === "closed");
+    app.classList.toggle("ended", st.status === "over");
+    words($("rules"), st.rules || "");
     drawSeats(st);
     drawDeck(st);
     drawTable(st);
-    $("moves").replaceChildren(...(st.moves || []).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
-    $("prompt").textContent = st.prompt || "";
-    $("result").textContent = (st.result || []).join("\n");
-    const buttons = (st.buttons || []).map((b) => {
-      const el = document.createElement("button");
+    $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
+    words($("prompt"), st.prompt || "");
+    drawResult(st);
+    const leave = (st.buttons || []).find((b) => verbOf(b.press) === "l");
+    $("leave").hidden = !leave;
+    if (leave) { $("leave").dataset.press = leave.press; $("leave").setAttribute("aria-label", leave.text); $("leave").title = leave.text; }
+    const buttons = (st.buttons || []).filter((b) => b !== leave).map((b) => {
+      const el = words(document.createElement("button"), b.text);
       el.type = "button";
-      el.textContent = b.text;
       el.dataset.press = b.press;
-      if (["l", "z", "q", "h", "a", "i"].includes(verbOf(b.press))) el.className = "secondary";
+      if (["z", "q", "h", "a", "i"].includes(verbOf(b.press))) el.className = "secondary";
       el.addEventListener("click", () => press(b.press));
       return el;
     });
@@ -100,7 +159,10 @@
     const acting = !!(me && me.acting && st.status === "playing");
     if (acting && !wasActing) haptic("turn");
     wasActing = acting;
-    if (tg) acting ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
+    if (tg && acting !== confirming) {  // Telegram asks before closing the page mid-turn
+      confirming = acting;
+      acting ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
+    }
     tick();
   }
 
@@ -108,7 +170,7 @@
     const seats = st.seats.map((s) => {
       const el = document.createElement("div");
       el.className = "seat" + (s.you ? " you" : "") + (s.acting ? " acting" : "");
-      const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36" });
+      const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
       ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
       ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
       ring.append(svg("text", { x: 18, y: 18 }, s.computer ? "🤖" : (s.name[0] || "?").toUpperCase()));
@@ -127,31 +189,29 @@
   }
 
   function drawDeck(st) {
-    const labels = st.labels || {};
+    $("pile").hidden = !st.stock;
     $("trump").replaceChildren(...(st.trump_card && st.stock ? [card(st.trump_card)] : []));
-    const stock = [];
-    if (st.stock > 1 || (st.stock === 1 && !st.trump_card)) stock.push(card(null));
-    if (st.stock) {
-      stock.push(Object.assign(document.createElement("div"), { className: "count",
-        textContent: (labels.stock || "") + " " + st.stock }));
-    }
-    $("stock").replaceChildren(...stock);
-    $("discard").textContent = st.discard ? (labels.discard || "") + " " + st.discard : "";
-    $("trumpline").textContent = st.trump_text || "";
+    $("stock").replaceChildren(...(st.stock > 1 || (st.stock === 1 && !st.trump_card) ? [card(null)] : []));
+    const counts = [];
+    if (st.stock) counts.push(texts.stock + " " + st.stock);
+    if (st.discard) counts.push(texts.discard + " " + st.discard);
+    $("counts").replaceChildren(...counts.map((text) => Object.assign(document.createElement("span"), { textContent: text })));
+    words($("trumpline"), st.trump_text || "");
   }
 
   function drawTable(st) {
     const targets = new Map();  // a cover target on the table -> the press that covers it (chosen card first)
     for (const b of st.buttons || []) {
-      if (verbOf(b.press) === "t") targets.set(b.press.split(":")[4].split(".")[1], b.press);
+      if (verbOf(b.press) === "t") targets.set(b.press.split(":")[4].split(".")[1], b);
     }
     const pairs = (st.table || []).map(([attack, cover]) => {
       const el = document.createElement("div");
       const key = attack + "/" + (cover || "");
       el.className = "pair" + (shownPairs.has(key) ? "" : " new");
       shownPairs.add(key);
-      const a = card(attack, targets.has(attack) ? "target" : "");
-      if (targets.has(attack)) a.addEventListener("click", () => press(targets.get(attack)));
+      const target = targets.get(attack);
+      const a = card(attack, target ? "target" : "", target ? target.text : "");
+      if (target) a.addEventListener("click", () => press(target.press));
       el.append(a);
       if (cover) el.append(card(cover, "cover"));
       return el;
@@ -160,25 +220,60 @@
     $("table").replaceChildren(...pairs);
   }
 
+  function drawResult(st) {
+    const el = words($("result"), (st.result || []).join("\n"));
+    for (const left of st.left || []) {  // what the durak was left holding
+      const box = Object.assign(document.createElement("div"), { className: "left" });
+      box.append(words(document.createElement("div"), texts.durak_cards.replace("{name}", left.name)));
+      const cards = Object.assign(document.createElement("div"), { className: "cards" });
+      cards.append(...left.cards.map((code) => card(code)));
+      box.append(cards);
+      el.append(box);
+    }
+  }
+
+  // The hand, laid out to fit the width: one row while each card shows at least its corner (rank and suit),
+  // else as few rows as keep that true, each next row low enough to leave the corners above it in view.
   function drawHand(st) {
     const hand = st.hand || [];
-    const mid = (hand.length - 1) / 2;
+    const box = $("hand");
+    const width = box.clientWidth;
+    const styles = getComputedStyle(box);
+    const cw = parseFloat(styles.getPropertyValue("--card-w")) || 56, ch = cw * 1.4;
+    // a card's corner (rank over suit) is the left 42 % of its width and the top 44 % of its height
+    const raise = Math.round(cw * 0.2), cornerWidth = Math.ceil(cw * 0.42), cornerHeight = Math.ceil(ch * 0.44);
+    const n = hand.length;
+    const perRowMax = Math.max(1, Math.floor((width - cw) / cornerWidth) + 1);
+    const rows = Math.max(1, Math.ceil(n / perRowMax));
+    const perRow = Math.ceil(n / rows);
+    // a gentle fan in one row; its edge cards lean out by `lean` pixels, kept inside the width
+    const tilt = rows === 1 && n > 1 ? Math.min(3, 18 / n) : 0;
+    const lean = Math.ceil(ch * Math.sin(tilt * (perRow - 1) / 2 * Math.PI / 180));
+    const room = width - 2 * lean;
+    const step = perRow > 1 ? Math.min(cw * 0.86, (room - cw) / (perRow - 1)) : 0;
+    const rowStep = cornerHeight + raise + 2;  // a lifted card leaves the corners of the row above it in view
     const cards = hand.map((h, i) => {
-      const el = card(h.card, h.mark);
-      el.style.setProperty("--tilt", ((i - mid) * Math.min(4, 40 / Math.max(hand.length, 1))) + "deg");
+      const r = Math.floor(i / perRow), c = i % perRow;
+      const inRow = r < rows - 1 ? perRow : n - perRow * (rows - 1);
+      const left = (width - cw - step * (inRow - 1)) / 2 + c * step;
+      const el = card(h.card, h.mark, cardName(h.card) + ", " + texts[MARK_TEXT[h.mark]]);
+      el.style.left = left + "px";
+      el.style.top = (raise * 1.6 + r * rowStep) + "px";
+      el.style.setProperty("--tilt", ((c - (inRow - 1) / 2) * tilt) + "deg");
       if (h.press) el.dataset.press = h.press;
       el.addEventListener("click", () => h.press ? press(h.press) : haptic("error"));
+      el.addEventListener("pointerdown", () => el.classList.add("touch"));
+      for (const end of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(end, () => el.classList.remove("touch"));
       return el;
     });
-    const width = document.documentElement.clientWidth - 32;
-    const overlap = hand.length > 1 ? Math.min(18, 56 - (width - 56) / (hand.length - 1)) : 0;
-    cards.forEach((el, i) => { if (i) el.style.marginLeft = (-Math.max(overlap, -6)) + "px"; });
-    $("hand").replaceChildren(...cards);
+    box.style.setProperty("--raise", raise + "px");
+    box.style.height = n ? (raise * 1.6 + (rows - 1) * rowStep + ch + 4) + "px" : "0";
+    box.replaceChildren(...cards);
   }
 
   // The turn's time left, as a ring around the acting seats (counted from when the frame arrived).
   function tick() {
-    if (!state) return;
+    if (!state || !state.seats) return;
     const t = state.timer;
     const part = t && t.total ? Math.max(0, t.left - (Date.now() - received) / 1000) / t.total : 0;
     document.querySelectorAll(".seat").forEach((el, i) => {
@@ -191,40 +286,69 @@
 
   // ------------------------------------------------------------------ the socket
 
+  function initData() { return (tg && tg.initData) || launch.get("tgWebAppData") || ""; }
+
   function connect() {
-    if (closedForGood) return;
+    if (closedForGood || socket) return;
+    if (!session && !initData()) { closeForGood(texts.outside); return; }  // a browser, not Telegram
     const url = new URL("ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.search = "";
-    socket = new WebSocket(url);
-    socket.onopen = () => {
+    url.hash = "";
+    const ws = socket = new WebSocket(url);
+    ws.onopen = () => {
+      performance.mark("open");
       const params = new URLSearchParams(location.search);
-      send(session ? { type: "hello", session } :
-        { type: "hello", init_data: tg ? tg.initData : "", game: params.get("g") || undefined });
+      send(session ? { type: "hello", session } : { type: "hello", init_data: initData(), game: params.get("g") || undefined });
     };
-    socket.onmessage = (event) => {
+    ws.onmessage = (event) => {
       const frame = JSON.parse(event.data);
-      if (frame.type === "state") {
-        retry = 500;
-        if (frame.session) session = frame.session;
-        state = frame;
-        received = Date.now();
-        draw();
-        if (!performance.getEntriesByName("table").length) performance.mark("table");  // first drawn
-      } else if (frame.type === "answer") {
-        if (frame.text) toast(frame.text);
-        if (frame.refused) haptic("error");
-      } else if (frame.type === "error") {
-        $("prompt").textContent = frame.text || frame.reason;
-      }
+      if (frame.type === "state") onState(frame);
+      else if (frame.type === "answer") onAnswer(frame);
+      else if (frame.type === "error") refusal = frame.text || frame.reason;  // the close that follows says if for good
     };
-    socket.onclose = (event) => {
+    ws.onclose = (event) => {
+      if (socket !== ws) return;
       socket = null;
+      clearTimeout(answerTimer);
+      setOnline(false);
       if (event.code === 4401 && session) { session = null; setTimeout(connect, 100); return; }  // a stale session
-      if (event.code === 4401 || event.code === 4403 || event.code === 4400) { closedForGood = true; return; }
+      if (event.code === 4401 || event.code === 4403 || event.code === 4400) { closeForGood(refusal || texts.offline); return; }
       setTimeout(connect, retry);  // a restart of the bot, a dropped connection: back with the current game
-      retry = Math.min(retry * 2, 5000);
+      retry = Math.min(retry * 2, 4000);
     };
+  }
+
+  function onState(frame) {
+    retry = 500;
+    if (frame.session) session = frame.session;
+    if (frame.texts) texts = frame.texts;
+    if (frame.language) document.documentElement.lang = frame.language;
+    state = frame;
+    received = Date.now();
+    draw();
+    if (!performance.getEntriesByName("table").length) performance.mark("table");  // first drawn
+    if (!online) {
+      setOnline(true);
+      const kept = held;
+      held = null;
+      if (kept && offered(kept, frame)) { press(kept); resentId = pressId; }
+      else if (kept) toast(texts.dropped);
+    }
+  }
+
+  function onAnswer(frame) {
+    clearTimeout(answerTimer);
+    if (frame.text) toast(frame.text);
+    else if (frame.id === resentId) toast(texts.sent);
+    if (frame.refused) haptic("error");
+  }
+
+  function closeForGood(text) {
+    closedForGood = true;
+    $("app").classList.add("empty");
+    $("net").hidden = true;
+    words($("prompt"), text);
   }
 
   function resync() {  // back from the background (iOS drops the sockets of hidden web views)
@@ -232,31 +356,91 @@
     else if (!socket) { retry = 500; connect(); }
   }
 
+  // ------------------------------------------------------------------ Telegram
+
   function applyTheme() {
-    if (!tg || !tg.themeParams) return;
-    const root = document.documentElement.style;
-    for (const [k, v] of Object.entries(tg.themeParams)) root.setProperty("--tg-theme-" + k.replace(/_/g, "-"), v);
-    if (tg.viewportStableHeight) root.setProperty("--tg-viewport-stable-height", tg.viewportStableHeight + "px");
+    const root = document.documentElement;
+    let theme = tg && tg.themeParams;
+    if (!theme || !Object.keys(theme).length) {
+      try { theme = JSON.parse(launch.get("tgWebAppThemeParams") || "{}"); } catch { theme = {}; }
+    }
+    for (const [k, v] of Object.entries(theme)) root.style.setProperty("--tg-theme-" + k.replace(/_/g, "-"), v);
+    if (tg && tg.viewportStableHeight) root.style.setProperty("--tg-viewport-stable-height", tg.viewportStableHeight + "px");
+    const scheme = (tg && tg.colorScheme) || (theme.bg_color ? (luminance(theme.bg_color) < 0.4 ? "dark" : "light")
+      : matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+    root.dataset.scheme = scheme;
+    const fill = readable(theme.button_color, theme.button_text_color);
+    if (fill) root.style.setProperty("--button-fill", fill); else root.style.removeProperty("--button-fill");
   }
 
-  $("colours").setAttribute("aria-pressed", String(fourColours));
-  $("colours").addEventListener("click", () => {
-    fourColours = !fourColours;
-    localStorage.setItem("durak.four", fourColours ? "1" : "0");
-    $("colours").setAttribute("aria-pressed", String(fourColours));
-    if (state) draw();
-  });
-  $("hand").addEventListener("touchstart", () => tg && tg.disableVerticalSwipes && tg.disableVerticalSwipes(), { passive: true });
-  $("hand").addEventListener("touchend", () => tg && tg.enableVerticalSwipes && tg.enableVerticalSwipes(), { passive: true });
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
-  if (tg) {
+  // The theme's button colour, darkened or lightened just enough for its text to read (4.5:1, WCAG AA).
+  function readable(fill, text) {
+    const rgb = (hex) => { const n = parseInt(String(hex).slice(1), 16); return [(n >> 16) & 255, (n >> 8) & 255, n & 255]; };
+    const lum = (c) => c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+    if (!/^#[0-9a-f]{6}$/i.test(fill || "") || !/^#[0-9a-f]{6}$/i.test(text || "")) return null;
+    const base = rgb(fill), ink = rgb(text), toward = lum(ink) > 0.5 ? 0 : 255;
+    for (let k = 0; k <= 1; k += 0.05) {
+      const mixed = base.map((v) => Math.round(v + (toward - v) * k));
+      if (ratio(mixed, ink) >= 4.5) return k ? "rgb(" + mixed.join(",") + ")" : null;
+    }
+    return null;
+  }
+
+  function luminance(hex) {
+    const n = parseInt(String(hex).replace("#", ""), 16);
+    return (0.2126 * ((n >> 16) & 255) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255)) / 255;
+  }
+
+  function withTelegram() {
+    tg = (window.Telegram && window.Telegram.WebApp) || null;
+    if (!tg) return;
     tg.ready();
     tg.expand();
+    if (["ios", "android"].includes(tg.platform) && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0")) tg.requestFullscreen();
     applyTheme();
     tg.onEvent("themeChanged", applyTheme);
-    tg.onEvent("viewportChanged", applyTheme);
+    tg.onEvent("viewportChanged", () => { applyTheme(); if (state) drawHand(state); });
     tg.onEvent("activated", resync);
+    if (state) { confirming = null; draw(); }
   }
+
+  // Telegram's script loads beside the page, never before it: the page draws and connects with what the
+  // address carries, and haptics, closing confirmation and theme events join when the script is there.
+  function loadTelegram(then) {
+    if (tg) { withTelegram(); then(); return; }
+    const script = Object.assign(document.createElement("script"), { src: TELEGRAM_JS, async: true });
+    let done = false;
+    const once = () => { if (!done) { done = true; withTelegram(); then(); } };
+    script.onload = once;
+    script.onerror = once;
+    document.head.append(script);
+    if (launch.get("tgWebAppData")) then(); else setTimeout(once, 4000);  // nothing to wait for, or its initData
+  }
+
+  document.documentElement.classList.toggle("four", fourColours);
+  document.documentElement.lang = languageOf(launchLanguage());
+  words($("prompt"), texts.connecting);
+  applyTheme();
+  const colours = $("colours");
+  colours.setAttribute("aria-pressed", String(fourColours));
+  colours.addEventListener("click", () => {
+    fourColours = !fourColours;
+    localStorage.setItem("durak.four", fourColours ? "1" : "0");
+    colours.setAttribute("aria-pressed", String(fourColours));
+    document.documentElement.classList.toggle("four", fourColours);
+    if (state) draw();
+  });
+  $("leave").addEventListener("click", () => press($("leave").dataset.press));
+  const hand = $("hand");
+  hand.addEventListener("touchstart", () => tg && tg.disableVerticalSwipes && tg.disableVerticalSwipes(), { passive: true });
+  hand.addEventListener("touchend", () => tg && tg.enableVerticalSwipes && tg.enableVerticalSwipes(), { passive: true });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
+  let handWidth = 0;  // a scroll bar, a rotation, a resized window: the hand is laid out anew for its width
+  new ResizeObserver(() => { if (state && hand.clientWidth !== handWidth) { handWidth = hand.clientWidth; drawHand(state); } })
+    .observe(hand);
   window.durakState = () => state;  // for tests and curious players: the last frame as it was received
-  connect();
+  let started = false;
+  loadTelegram(() => { if (!started) { started = true; connect(); } });
 })();

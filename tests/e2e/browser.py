@@ -34,7 +34,7 @@ STAND_IN = """
   const note = (name) => (...args) => { window.telegramCalls.push([name, ...args]); };
   window.Telegram = { WebApp: {
     initData: %(init_data)s, initDataUnsafe: {}, themeParams: %(theme)s, colorScheme: %(scheme)s,
-    viewportStableHeight: 740, platform: "tdesktop", version: "8.0",
+    viewportStableHeight: %(height)s, platform: "tdesktop", version: "8.0",
     ready: note("ready"), expand: note("expand"),
     enableClosingConfirmation: note("closing on"), disableClosingConfirmation: note("closing off"),
     disableVerticalSwipes: note("swipes off"), enableVerticalSwipes: note("swipes on"),
@@ -57,10 +57,11 @@ async def chromium() -> AsyncIterator[Browser]:
 
 
 async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark: bool = False,
-                    language: str = "en", width: int = 390, start_param: str | None = None) -> Page:
+                    language: str = "en", width: int = 390, height: int = 800, start_param: str | None = None,
+                    telegram: bool = True) -> Page:
     """The Mini App at ``url`` as Telegram opens it for this user; the frames its socket receives are kept in
-    the page's ``frames`` list (see ``frames``)."""
-    context = await browser.new_context(viewport={"width": width, "height": 800}, device_scale_factor=2,
+    the page's ``frames`` list (see ``frames``). ``telegram`` False: opened in a plain browser, outside Telegram."""
+    context = await browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
                                         color_scheme="dark" if dark else "light")
     page = await context.new_page()
 
@@ -69,9 +70,10 @@ async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark
 
     await page.route("https://telegram.org/**", no_network)
     signed = init_data(user_id, name, start_param=start_param, language=language)
-    await page.add_init_script(STAND_IN % {"init_data": json.dumps(signed),
-                                           "theme": json.dumps(DARK if dark else LIGHT),
-                                           "scheme": json.dumps("dark" if dark else "light")})
+    if telegram:
+        await page.add_init_script(STAND_IN % {"init_data": json.dumps(signed), "height": height,
+                                               "theme": json.dumps(DARK if dark else LIGHT),
+                                               "scheme": json.dumps("dark" if dark else "light")})
     received: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
     page.received = received  # type: ignore[attr-defined]

@@ -17,20 +17,24 @@ from tests.places import place_of
 
 
 async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[str]], lead: list[str],
-                          rules: Rules | None = None, stock: tuple[str, ...] = ("AC", "KC", "QH")) -> None:
+                          rules: Rules | None = None, stock: tuple[str, ...] = ("AC", "KC", "QH"), *,
+                          group: int = GROUP, first_user: int = 101) -> int:
     """A game in the database whose attacker (seat 0, Anna; then Boris, Vera…) has just led ``lead``
-    (nothing if empty), as a restart finds it."""
+    (nothing if empty), as a restart finds it; its id. ``group`` and ``first_user`` (the first seat's id, the
+    others' follow) keep several such games apart."""
     repo = Repo(await open_database(place_of(database).target))
-    users = [User(101 + i, NAMES[i]) for i in range(len(hands))]
+    users = [User(first_user + i, NAMES[i]) for i in range(len(hands))]
+    if group not in fake.groups:
+        fake.add_group(group, f"Friends {group}", admins=[users[0].id])
     for user in users:
         await repo.save_user(user, private_chat=True)
-        fake.users[user.id].started = True
+        (fake.users.get(user.id) or fake.add_user(user.id, user.name)).started = True
     state = position(rules or Rules(), [[parse_card(c) for c in h] for h in hands],
                      [parse_card(c) for c in stock], trump=3, attacker=0, first_bout=False)
     if lead:
         state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
-    game = await repo.create_lobby(GROUP, 0, users[0], rules or Rules(), len(users), players=users)
-    chats = {"table": GROUP, **{f"hand:{i}": u.id for i, u in enumerate(users)}}
+    game = await repo.create_lobby(group, 0, users[0], rules or Rules(), len(users), players=users)
+    chats = {"table": group, **{f"hand:{i}": u.id for i, u in enumerate(users)}}
     for chat in chats.values():  # the messages the bot had posted before it stopped: ids 1
         fake.messages[(chat, 1)] = Message(chat, next(fake._message_ids[chat]), "…", None)
     await repo.save_game(game, replace(game, status=Status.PLAYING, state=state))
@@ -39,6 +43,7 @@ async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[s
             await conn.execute("INSERT INTO outbox (game_id, slot, chat_id, message_id, wanted, delivered) "
                                "VALUES (?, ?, ?, 1, 1, 1)", (game.id, slot, chat))
     await repo.db.close()
+    return game.id
 
 
 def buttons(message: Message) -> list[str]:
