@@ -129,6 +129,8 @@ def _in_hand_order(state: State, seat: int) -> list[str]:
 def _role(tr: Translator, game: Game, seat: int, places: dict[int, int]) -> str:
     state = game.state
     assert state is not None
+    if seat in state.losers:
+        return tr.gettext("durak")
     if seat in state.out:
         return (tr.gettext("place {place}").format(place=places[seat]) if seat in places
                 else tr.gettext("out of the game"))

@@ -134,7 +134,6 @@
     const st = state;
     const app = $("app");
     app.classList.toggle("empty", st.status === "closed");
-    app.classList.toggle("ended", st.status === "over");
     words($("rules"), st.rules || "");
     drawSeats(st);
     drawDeck(st);
