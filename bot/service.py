@@ -300,7 +300,8 @@ class GameService:
         try:
             game = await self.repo.create_lobby(
                 chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now), title=title[:64])
+                owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now,
+                                          links=self.page_links(g)), title=title[:64])
         except Conflict:
             return None
         self.store.add(game)

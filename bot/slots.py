@@ -195,6 +195,16 @@ def note_written(ui: GameUI, owed: list[Owed]) -> None:
         ui.written[o.slot] = _content(o)
 
 
+def lobby_message(tr: Translator, game: Game, ui: GameUI,
+                  list_players: bool = True) -> tuple[str, InlineKeyboardMarkup]:
+    """The lobby as its creator left it: the game picker, the settings, or the lobby itself."""
+    if ui.picker_page is not None:
+        text, markup = render.variant_picker(tr, game, ui.picker_page)
+    else:
+        text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game, list_players)
+    return (f"{text}\n\n{ui.note}" if ui.note else text), markup
+
+
 def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
          closing: str | None = None, movers: frozenset[int] | None = None,
          ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None,
@@ -218,13 +228,13 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
     if game.status is Status.LOBBY:
-        if ui.picker_page is not None:
-            text, markup = render.variant_picker(tr, game, ui.picker_page)
-        else:
-            text, markup = render.settings(tr, game) if ui.settings_open else render.lobby(tr, game)
-        if ui.note:
-            text = f"{text}\n\n{ui.note}"
-        return [Owed(game.chat_id, "table", text, markup_json(markup), game.thread_id)]
+        text, markup = lobby_message(tr, game, ui)
+        rows: list[list[dict[str, Any]]] = markup.to_dict()["inline_keyboard"]
+        # the lobby opens in the Mini App too: from a web_app button in a private chat, a link in a group
+        if links and (solo or links[1]):
+            opener = {"web_app": {"url": links[0]}} if solo else {"url": links[1]}
+            rows = [*rows, [{"text": tr.gettext("🃏 Open the table"), **opener}]]
+        return [Owed(game.chat_id, "table", text, markup_json(rows), game.thread_id)]
     over = game.status is Status.FINISHED
     table_link = [[{"text": tr.gettext("🃏 Open the table"), "url": links[1]}]] if links and links[1] else None
     slots = [Owed(game.chat_id, "table", None, deleted=True) if solo else

@@ -35,13 +35,15 @@ from bot.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
 from bot.service import GAME_VERBS, GameService
 from bot.store import GameUI
 from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
-from storage.models import Game, User
+from storage.models import Game, Status, User
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "webapp"
 TYPES = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 HELLO_SECONDS = 10.0
-PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY}  # what a page may press: its hand's buttons, Play again
+# what a page may press: its hand's buttons, Play again, and the lobby's buttons
+PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY, Verb.JOIN, Verb.SETTINGS, Verb.OPTION, Verb.BACK, Verb.START,
+                           Verb.CANCEL, Verb.COMPUTER, Verb.KICK, Verb.VARIANTS, Verb.VARIANT}
 
 
 @dataclass(eq=False)
@@ -193,7 +195,7 @@ class WebApp:
         except Refused as why:
             raise Close(4401, str(why)) from None
         game = await self._game(game_id)
-        if game is None or game.state is None:
+        if game is None or (game.state is None and game.status is not Status.LOBBY):
             raise Close(4403, "no such game")
         return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst))
 
@@ -212,26 +214,40 @@ class WebApp:
         if kind == "sync":
             await self._send_state(page)
         elif kind == "press":
-            toast, refused = await self._press(page, frame.get("data"))
-            await page.ws.send_str(orjson.dumps({"type": "answer", "id": frame.get("id"), "text": toast,
-                                                 "refused": refused}).decode())
+            toast, refused, url = await self._press(page, frame.get("data"))
+            answer = {"type": "answer", "id": frame.get("id"), "text": toast, "refused": refused}
+            await page.ws.send_str(orjson.dumps({**answer, "url": url} if url else answer).decode())
         else:
             raise Close(4400, "unknown frame")
 
-    async def _press(self, page: Page, data: object) -> tuple[str | None, bool]:
-        """The press's toast, and whether it was refused (it changed nothing: the page buzzes)."""
+    async def _press(self, page: Page, data: object) -> tuple[str | None, bool, str | None]:
+        """The press's toast, whether it was refused (it changed nothing: the page buzzes), and a link the page
+        opens (Join by someone the bot cannot write to yet: the private chat, whose /start seats him)."""
         user = await self.service.directory.user(page.user.id) or User(page.user.id, page.user.name)
         tr = self.service.directory.user_tr(user, page.user.language)
         press = decode(data) if isinstance(data, str) else None
         if press is None or press.game != page.game_id or press.verb not in PAGE_VERBS:
-            return tr.gettext("Unknown button."), True
+            return tr.gettext("Unknown button."), True, None
         game = await self._game(page.game_id)
         where = None if game is None else (game.chat_id, game.thread_id)
         opened = where is not None and self.service.store.open_in(*where) is not None
         decision = await self.service.press(press, user, None, page.user.language, page=True)
-        acted = decision.intent is not None or (  # a move, a pick, back in … or Play again's new lobby
-            where is not None and not opened and self.service.store.open_in(*where) is not None)
-        return decision.toast, decision.toast is not None and not acted
+        lobby = None if where is None else self.service.store.open_in(*where)
+        acted = decision.intent is not None or (not opened and lobby is not None)  # a move … or Play again's lobby
+        if press.verb is Verb.REPLAY and lobby is not None and page.seat is not None:  # a player's page goes on to
+            # the new lobby, his own or the one another player opened first
+            await self._move(page, lobby.id)
+            return None, False, None
+        return decision.toast, decision.toast is not None and not acted, decision.url
+
+    async def _move(self, page: Page, game_id: int) -> None:
+        """The page shows another game of its chat from now on (a new session token comes with its first frame)."""
+        self.pages.get(page.game_id, set()).discard(page)
+        if not self.pages.get(page.game_id):
+            self.pages.pop(page.game_id, None)
+        page.game_id, page.token = game_id, self.token(game_id)
+        self.pages.setdefault(game_id, set()).add(page)
+        await self._send_state(page, first=True)
 
     # ------------------------------------------------------------ frames
 
@@ -246,6 +262,7 @@ class WebApp:
         language = self.service.directory.user_language(user, page.user.language)
         tr = translator(language)
         ui = self.service.store.ui.get(game.id) or GameUI()
+        page.seat = game.seat_of(page.user.id)  # seated since: joined in the lobby
         picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
         if first:
             picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import hand, render
+from bot import hand, render, slots
 from bot.callbacks import Verb, decode, encode
 from bot.computers import is_computer
 from bot.hand import SELECTED, UNPLAYABLE
@@ -52,12 +52,14 @@ def page_texts(tr: Translator) -> dict[str, str]:
 def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, token: str) -> dict[str, Any]:
     """The page's whole picture of ``game`` for ``seat`` (None: someone who is not seated)."""
     state = game.state
-    closed = game.status not in (Status.PLAYING, Status.FINISHED) or state is None
     base: dict[str, Any] = {"type": "state", "game": token, "you": seat, "rules": render.rules_line(tr, game.rules)}
+    if game.status is Status.LOBBY:
+        return _lobby(tr, game, ui, seat, {**base, "rules": render.rules_line(tr, game.rules, game.max_players)})
+    closed = game.status not in (Status.PLAYING, Status.FINISHED) or state is None
     if closed or state is None:
         return {**base, "status": "closed", "seats": [], "table": [], "hand": [], "buttons": [],
-                "prompt": tr.gettext("This game is over.") if game.status is not Status.LOBBY else
-                tr.gettext("Wait for the start here."), "moves": [], "result": []}
+                "prompt": tr.gettext("The game was cancelled.") if game.status is Status.CANCELLED else
+                tr.gettext("This game is over."), "moves": [], "result": []}
     seen = view(state, None)
     acting = set(awaited(state))
     places = render.places_of(game) if seen.out else {}
@@ -118,6 +120,19 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
         picture["hand"] = [{"card": c, "mark": "dim", "press": None} for c in _in_hand_order(state, seat)]
     picture["prompt"] = text.rsplit("\n\n", 1)[-1]
     return picture
+
+
+def _lobby(tr: Translator, game: Game, ui: GameUI, seat: int | None, base: dict[str, Any]) -> dict[str, Any]:
+    """The lobby as its message shows it, with the same buttons (join, computers, settings, start): a press on
+    the page is the press on the message."""
+    text, markup = slots.lobby_message(tr, game, ui, list_players=False)
+    buttons = [{"text": b.text, "press": b.callback_data, "row": i} for i, row in enumerate(markup.inline_keyboard)
+               for b in row if isinstance(b.callback_data, str)]
+    seats = [{"name": render.name_of(game, s.seat), "cards": None, "you": s.seat == seat, "acting": False,
+              "computer": is_computer(s.user), "away": False, "passed": False,
+              "role": tr.gettext("creator") if s.user.id == game.creator_id else ""} for s in game.seats]
+    return {**base, "status": "lobby", "seats": seats, "table": [], "hand": [], "buttons": buttons,
+            "prompt": text, "moves": [], "result": []}
 
 
 def _in_hand_order(state: State, seat: int) -> list[str]:

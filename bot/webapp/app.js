@@ -134,6 +134,7 @@
     const st = state;
     const app = $("app");
     app.classList.toggle("empty", st.status === "closed");
+    app.classList.toggle("lobby", st.status === "lobby");
     words($("rules"), st.rules || "");
     drawSeats(st);
     drawDeck(st);
@@ -141,18 +142,20 @@
     $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
     words($("prompt"), st.prompt || "");
     drawResult(st);
-    const leave = (st.buttons || []).find((b) => verbOf(b.press) === "l");
+    const leave = st.status === "playing" && (st.buttons || []).find((b) => verbOf(b.press) === "l");
     $("leave").hidden = !leave;
     if (leave) { $("leave").dataset.press = leave.press; $("leave").setAttribute("aria-label", leave.text); $("leave").title = leave.text; }
-    const buttons = (st.buttons || []).filter((b) => b !== leave).map((b) => {
+    const rows = new Map();  // the chat keyboard's rows, where the frame keeps them (the lobby's)
+    for (const b of (st.buttons || []).filter((b) => b !== leave)) {
       const el = words(document.createElement("button"), b.text);
       el.type = "button";
       el.dataset.press = b.press;
-      if (["z", "q", "h", "a", "i"].includes(verbOf(b.press))) el.className = "secondary";
+      if (["z", "q", "h", "a", "i", "l", "x", "b"].includes(verbOf(b.press))) el.className = "secondary";
       el.addEventListener("click", () => press(b.press));
-      return el;
-    });
-    $("buttons").replaceChildren(...buttons);
+      if (!rows.has(b.row)) rows.set(b.row, Object.assign(document.createElement("div"), { className: "row" }));
+      rows.get(b.row).append(el);
+    }
+    $("buttons").replaceChildren(...rows.values());
     drawHand(st);
     const me = st.you === null || st.you === undefined ? null : st.seats[st.you];
     const acting = !!(me && me.acting && st.status === "playing");
@@ -180,7 +183,7 @@
       who.append(name, role);
       const count = document.createElement("span");
       count.className = "count";
-      count.append(document.createElement("i"), String(s.cards));
+      if (s.cards !== null) count.append(document.createElement("i"), String(s.cards));
       el.append(ring, who, count);
       return el;
     });
@@ -338,6 +341,10 @@
 
   function onAnswer(frame) {
     clearTimeout(answerTimer);
+    if (frame.url) {  // Join by someone the bot cannot write to yet: its private chat, whose Start seats him
+      if (tg && tg.openTelegramLink && frame.url.startsWith("https://t.me/")) tg.openTelegramLink(frame.url);
+      else location.href = frame.url;
+    }
     if (frame.text) toast(frame.text);
     else if (frame.id === resentId) toast(texts.sent);
     if (frame.refused) haptic("error");

@@ -56,7 +56,8 @@ async def test_links_open_the_page_from_a_hand_and_from_the_group(fake: FakeTele
     anna = table.hand_message(ANNA)
     assert anna is not None
     assert hand_link(anna).startswith(f"http://127.0.0.1:{served.settings.webapp_port}/app/?g=")
-    await fake.wait_for(lambda: any("url" in b for m in table.group_messages() for b in m.buttons()))
+    await fake.wait_for(lambda: any("url" in b for m in table.group_messages() if "Trump" in m.text
+                                    for b in m.buttons()))
     group_table = next(m for m in table.group_messages() if "Trump" in m.text)
     url = next(b["url"] for b in group_table.buttons() if "url" in b)
     assert url.startswith(f"https://t.me/{BOT_USERNAME}/table?startapp=")
@@ -286,11 +287,22 @@ async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, s
         assert [b["text"] for b in over["buttons"]] == ["🔁 Play again"]
         lobbies = len(table.group_messages())
         answer = await page.press(over["buttons"][0]["press"])
-        assert answer["text"] == "A new game is open in the group: join it there." and not answer["refused"]
+        assert answer["text"] is None and not answer["refused"]
+        lobby = await page.state_where(lambda f: f["status"] == "lobby")  # the page goes on to the new lobby
+        assert lobby["game"] != token and lobby["session"] and [s["name"] for s in lobby["seats"]] == ["Anna", "Boris"]
         await fake.wait_for(lambda: len(table.group_messages()) > lobbies)
         assert "Join" in [b["text"] for b in table.group_messages()[-1].buttons()]
-        again = await page.press(over["buttons"][0]["press"])
-        assert again["text"] == "A game is already open here."
+        assert "Join" in [b["text"] for b in lobby["buttons"]], "the lobby's own buttons"
+        again = await spectator.press(over["buttons"][0]["press"])  # not his game: he may not start one
+        assert again["refused"]
+        other = PageSocket(port)  # Boris, on the finished game's page, is taken to the lobby Anna opened
+        try:
+            await other.open({"type": "hello", "init_data": init_data(BORIS, "Boris"), "game": token})
+            answer = await other.press(over["buttons"][0]["press"])
+            assert answer["text"] is None
+            assert (await other.state_where(lambda f: f["status"] == "lobby"))["game"] == lobby["game"]
+        finally:
+            await other.close()
     finally:
         await page.close()
         await spectator.close()
