@@ -135,8 +135,9 @@ def lobby(tr: Translator, game: Game, list_players: bool = True) -> tuple[str, I
     """The lobby message; ``list_players`` False: without the players' names (the Mini App draws their seats)."""
     lines = [tr.gettext("🃏 Durak: a new game"), rules_line(tr, game.rules, game.max_players),
              tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout)), ""]
-    lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
-    lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats if list_players]
+    if list_players:
+        lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
+        lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
     solo = game.chat_id > 0  # a table in the creator's private chat: he plays alone against computers
     lines += ["", tr.gettext("Add computers below (★ easy, ★★ normal, ★★★ hard), then press Start.") if solo else
               tr.gettext("Press Join to play. The creator starts the game."),

@@ -4,15 +4,16 @@
 
 Starts the fake Bot API server and the bot (with its Mini App server) in this process, deals a
 two-player game, and opens a player's page ``--runs`` times in a fresh browser context: prints the
-bytes of the page's own files (as served, and gzip-compressed as a reverse proxy sends them) and
-the time from navigation to the first drawn table (``performance.mark("table")``), median and worst.
+bytes of the page's own files as the bot serves them (plain and gzipped), the time from navigation
+to the first drawn table (``performance.mark("table")``), and from the socket's opening to it
+(``performance.mark("open")``), each on a normal CPU and on a 4x throttled one (DevTools CPU
+throttling, a slow phone), median and worst.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import gzip
 import json
 import statistics
 import sys
@@ -21,7 +22,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.webapp_server import STATIC
 from tests.e2e.browser import chromium, open_page
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.webapp_client import free_port, hand_link
@@ -44,22 +44,31 @@ async def run(runs: int) -> dict[str, object]:
         await table.start(101)
         hand = table.hand_message(101)
         assert hand is not None
-        times = []
+        times: dict[str, list[float]] = {key: [] for key in ("shown", "after_open", "shown_4x", "after_open_4x")}
         async with chromium() as browser:
             for _ in range(runs):
-                page = await open_page(browser, hand_link(hand), 101, "Anna")
-                await page.wait_for_selector("#hand .card")
-                times.append(await page.evaluate("performance.getEntriesByName('table')[0].startTime"))
-                await page.context.close()
+                for rate, suffix in ((1, ""), (4, "_4x")):
+                    page = await open_page(browser, "about:blank", 101, "Anna")
+                    cdp = await page.context.new_cdp_session(page)
+                    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+                    await page.goto(hand_link(hand))
+                    await page.wait_for_selector("#hand .card")
+                    shown, opened = await page.evaluate("['table', 'open'].map(n => "
+                                                        "performance.getEntriesByName(n)[0].startTime)")
+                    times["shown" + suffix].append(shown)
+                    times["after_open" + suffix].append(shown - opened)
+                    await page.context.close()
+        assert bot.app is not None
+        files = {name: (asset.body, asset.gzipped) for name, asset in bot.app.bot_data["webapp"].assets.items()}
     finally:
         await bot.stop()
         await fake.stop()
-    files = {f.name: f.read_bytes() for f in sorted(STATIC.iterdir())}
     return {
-        "files": {name: {"bytes": len(data), "gzip": len(gzip.compress(data, 9))} for name, data in files.items()},
-        "page_bytes": sum(len(d) for d in files.values()),
-        "page_gzip_bytes": sum(len(gzip.compress(d, 9)) for d in files.values()),
-        "table_shown_ms": {"median": round(statistics.median(times), 1), "max": round(max(times), 1), "runs": runs},
+        "files": {name: {"bytes": len(body), "gzip": len(zipped)} for name, (body, zipped) in files.items()},
+        "page_bytes": sum(len(body) for body, _ in files.values()),
+        "page_gzip_bytes": sum(len(zipped) for _, zipped in files.values()),
+        **{f"table_{key}_ms": {"median": round(statistics.median(t), 1), "max": round(max(t), 1), "runs": runs}
+           for key, t in times.items()},
     }
 
 

@@ -23,7 +23,7 @@ from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_crash import BotProgram
 from tests.e2e.test_hand import stored_position
 from tests.e2e.test_webapp import page_settings, started
-from tests.e2e.webapp_client import free_port, hand_link, init_data
+from tests.e2e.webapp_client import free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
@@ -338,5 +338,43 @@ async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path:
             drawn = await slow.evaluate("performance.getEntriesByName('table')[0].startTime"
                                         " - performance.getEntriesByName('open')[0].startTime")
             print(f"first table drawn {drawn:.0f} ms after the socket opened (4x CPU throttling)")
+    finally:
+        await bot.stop()
+
+
+@pytest.mark.parametrize("dark", [False, True])
+async def test_screenshots_for_the_readme(fake: FakeTelegram, tmp_path: Path, dark: bool) -> None:
+    """The README's pictures at 390x844 (SCREENSHOTS_DIR=docs writes them there): a 15-card hand defending, the
+    lobby with a computer, the end with the durak's cards."""
+    theme = "dark" if dark else "light"
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    cards = [card_code(c) for c in deck(36)]
+    big = await stored_position(fake, database, [["QS", "QH"], [c for c in cards if c not in ("QS", "QH")][:15]],
+                                ["QS", "QH"], stock=("AC", "KC", "9H"), group=-6001, first_user=3001)
+    end = await stored_position(fake, database, [["7S"], ["9H", "8S", "6D"]], ["7S"], stock=(), group=-6002,
+                                first_user=3011)
+    bot = BotProcess(fake, database, computer_pause=0, **settings)
+    await bot.start()
+    shots = SHOTS or tmp_path
+    try:
+        async with chromium() as browser:
+            page = await open_page(browser, page_url(settings, big), 3002, "Boris", dark=dark, height=844)
+            await page.wait_for_function("document.querySelectorAll('#hand .card').length === 15")
+            assert await page.locator("#table .pair").count() == 2 and not await page.evaluate(SCROLLS_SIDEWAYS)
+            await page.screenshot(path=str(shots / f"webapp-hand-{theme}.png"))
+            page = await open_page(browser, page_url(settings, end), 3012, "Boris", dark=dark, height=844)
+            await page.click('#buttons button:has-text("Take")')
+            await page.wait_for_selector("#result .left .card")
+            await page.screenshot(path=str(shots / f"webapp-end-{theme}.png"))
+            table = Table(fake, GROUP, [101, 102])
+            await table.newgame(101)
+            await table.join(101)
+            await table.join(102)
+            token = game_param(next(b["url"] for b in table.lobby().buttons() if "url" in b))
+            page = await open_page(browser, settings["webapp_url"], 101, "Anna", dark=dark, height=844,
+                                   start_param=token)
+            await page.click('#buttons button:has-text("🤖+ normal")')
+            await page.wait_for_function("window.durakState() && window.durakState().seats.length === 3")
+            await page.screenshot(path=str(shots / f"webapp-lobby-{theme}.png"))
     finally:
         await bot.stop()
