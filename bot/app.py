@@ -145,7 +145,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
             service.links = Links(settings.webapp_url, settings.webapp_short_name, token)
         if settings.webapp_port is not None:
             webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,
-                            frames_per_second=settings.webapp_frames_per_second)
+                            frames_per_second=settings.webapp_frames_per_second,
+                            ack_seconds=settings.webapp_ack_seconds)
             await webapp.start(settings.webapp_host, settings.webapp_port)
             app.bot_data["webapp"] = webapp
         app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))

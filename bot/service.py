@@ -155,6 +155,18 @@ class GameService:
         self.outbox.kick(*{o.chat_id for o in owed})
         self.on_change(game)
 
+    async def watch(self, game_id: int, seat: int, live: bool) -> None:
+        """A seat's Mini App page is live (open, and it acknowledges its frames) or not any more: while it is,
+        his hand message waits; then it is brought up to date, and his pings come again."""
+        if game_id not in self.store.games:
+            return
+        ui = self.store.ui_of(game_id)
+        if live:
+            ui.watched.add(seat)
+        elif seat in ui.watched:
+            ui.watched.discard(seat)
+            await self.with_game(game_id, self.refresh)
+
     def page_links(self, game: Game) -> tuple[str, str | None] | None:
         """Where the game's Mini App page opens from a hand and from the group (None: no Mini App)."""
         if self.links is None:

@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     webapp_max_age: float = Field(24 * 3600, gt=0)  # seconds a page's signed initData stays valid
     webapp_max_frame: int = Field(4096, ge=256)  # bytes a page's frame may hold
     webapp_frames_per_second: float = Field(5, gt=0)  # a page's frames, after a burst of 20
+    webapp_ack_seconds: float = Field(3, gt=0)  # a page silent this long after a frame is away: its hand catches up
 
     @field_validator("database_url")
     @classmethod

@@ -132,7 +132,8 @@ def pings(game: Game, default_language: str, ui: GameUI | None = None, now: floa
     himself); the others' go. ``ui`` None: nobody is pinged (a closed game).
 
     A quiet seat has just pressed: he is looking at his hand, so his ping goes even if he must act
-    again (a defender with more cards to beat): a new one would only flicker and cost two calls."""
+    again (a defender with more cards to beat): a new one would only flicker and cost two calls. A seat
+    whose Mini App page is live (``watched``) is not pinged either: his page shows his turn."""
     acting = {} if ui is None or game.state is None or game.status is not Status.PLAYING else to_ping(game.state)
     owed = []
     for s in game.seats:
@@ -140,7 +141,7 @@ def pings(game: Game, default_language: str, ui: GameUI | None = None, now: floa
             continue
         cards, later = acting.get(s.seat, ((), False))
         wait = delay * LATER if later else delay
-        if (s.seat in acting and ui is not None and s.seat not in ui.quiet and s.away is Away.PLAYING
+        if (s.seat in acting and ui is not None and s.seat not in ui.quiet | ui.watched and s.away is Away.PLAYING
                 and s.user.notify and ping_due(ui, s.seat, now, wait)):
             owed.append(Owed(s.user.id, ping_slot(s.seat), ping_text(seat_tr(s, default_language), game, cards,
                                                                      later, ping_at(ui, s.seat, now, wait),
@@ -243,8 +244,9 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     lazy = lazy_seats(game, movers, short)
     common: render.Common = {}
     for s in game.seats:
-        if is_computer(s.user):
-            continue
+        if is_computer(s.user) or (s.seat in ui.watched and not over and hand_slot(s.seat) in ui.written):
+            continue  # a seat whose live page shows every move within 50 ms: an edit of his hand is a call no one
+            # reads, on the budget the tables wait for; his hand catches up when the page closes or goes quiet
         seat_language = seat_tr(s, default_language)
         text, hand = render.private(seat_language, game, s.seat, ui.selected.get(s.seat),
                                     s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),

@@ -53,6 +53,7 @@ class GameUI:
     written: dict[str, tuple[object, ...]] = field(default_factory=dict)  # slot -> what this process last owed
     turn_since: dict[int, float] = field(default_factory=dict)  # seat that must act -> when his position was written
     quiet: set[int] = field(default_factory=set)             # seats that must act again right after their own move
+    watched: set[int] = field(default_factory=set)           # seats reading a live Mini App page: their hand waits
 
 
 Render = Callable[[Game, GameUI], Sequence[Owed]]

@@ -48,7 +48,8 @@ PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY, Verb.JOIN, Verb.SETTINGS, Ve
 
 @dataclass(eq=False)
 class Page:
-    """One open socket: whose it is, which game, which seat (None: not seated), and its flood allowance."""
+    """One open socket: whose it is, which game, which seat (None: not seated), its flood allowance, and
+    whether it is live: it acknowledges the frames it is sent (a page in the background does not)."""
 
     ws: web.WebSocketResponse
     user: PageUser
@@ -57,6 +58,10 @@ class Page:
     token: str
     allowance: float
     checked: float = field(default_factory=time.monotonic)
+    sent: int = 0                       # state frames sent
+    acked: int = 0                      # the last one it acknowledged
+    live: bool = False
+    quiet_check: asyncio.TimerHandle | None = None
 
 
 class Close(Exception):
@@ -78,13 +83,16 @@ CLOSED_OTHER = N_("The table lost its connection: open it again from the chat.")
 
 class WebApp:
     def __init__(self, service: GameService, bot_token: str, *, max_age: float, max_frame: int = 4096,
-                 frames_per_second: float = 5.0, burst: int = 20) -> None:
+                 frames_per_second: float = 5.0, burst: int = 20, ack_seconds: float = 3.0) -> None:
+        """``ack_seconds``: a page that has not acknowledged a frame this long after it was sent is away (in
+        the background, or its network gone): its seat's hand message is brought up to date."""
         self.service = service
         self.bot_token = bot_token
         self.max_age = max_age
         self.max_frame = max_frame
         self.rate = frames_per_second
         self.burst = burst
+        self.ack_seconds = ack_seconds
         self.pages: dict[int, set[Page]] = {}
         self._due: dict[int, Game] = {}      # games changed since their pages were last sent a frame
         self._pushing: set[asyncio.Task[None]] = set()
@@ -140,7 +148,6 @@ class WebApp:
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
                     raise Close(4400, "text frames only")
-                self._spend(page)
                 await self._on_frame(page, message.data)
         except Close as refused:
             language = refused.language or (page.user.language if page else None)
@@ -157,10 +164,16 @@ class WebApp:
                 await ws.close(code=1011, message=b"server error")
         finally:
             if page is not None:
-                self.pages.get(page.game_id, set()).discard(page)
-                if not self.pages.get(page.game_id):
-                    self.pages.pop(page.game_id, None)
+                if page.quiet_check is not None:
+                    page.quiet_check.cancel()
+                self._forget(page)
+                await self._live(page, False)
         return ws
+
+    def _forget(self, page: Page) -> None:
+        self.pages.get(page.game_id, set()).discard(page)
+        if not self.pages.get(page.game_id):
+            self.pages.pop(page.game_id, None)
 
     async def _hello(self, ws: web.WebSocketResponse) -> Page:
         try:
@@ -211,6 +224,14 @@ class WebApp:
     async def _on_frame(self, page: Page, data: str) -> None:
         frame = _json(data)
         kind = frame.get("type")
+        if kind == "ack":  # not counted as a frame: one per frame it was sent, and no more
+            seen = frame.get("n")
+            if not isinstance(seen, int) or not page.acked <= seen <= page.sent:
+                raise Close(4400, "an acknowledgement of a frame never sent")
+            page.acked = seen
+            await self._live(page, True)  # it reads its frames (one it leaves unacknowledged makes it away)
+            return
+        self._spend(page)
         if kind == "sync":
             await self._send_state(page)
         elif kind == "press":
@@ -242,9 +263,8 @@ class WebApp:
 
     async def _move(self, page: Page, game_id: int) -> None:
         """The page shows another game of its chat from now on (a new session token comes with its first frame)."""
-        self.pages.get(page.game_id, set()).discard(page)
-        if not self.pages.get(page.game_id):
-            self.pages.pop(page.game_id, None)
+        await self._live(page, False)
+        self._forget(page)
         page.game_id, page.token = game_id, self.token(game_id)
         self.pages.setdefault(game_id, set()).add(page)
         await self._send_state(page, first=True)
@@ -262,13 +282,41 @@ class WebApp:
         language = self.service.directory.user_language(user, page.user.language)
         tr = translator(language)
         ui = self.service.store.ui.get(game.id) or GameUI()
-        page.seat = game.seat_of(page.user.id)  # seated since: joined in the lobby
+        seat = game.seat_of(page.user.id)
+        if seat != page.seat:  # seated since (joined in the lobby): live again from its next acknowledgement
+            await self._live(page, False)
+            page.seat = seat
         picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
         if first:
             picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
             picture["texts"] = webapp_view.page_texts(tr)
             picture["language"] = language
+        page.sent += 1
+        picture["n"] = page.sent  # what the page acknowledges
         await page.ws.send_str(orjson.dumps(picture).decode())
+        if page.quiet_check is None:
+            page.quiet_check = asyncio.get_running_loop().call_later(self.ack_seconds, self._quiet, page, page.sent)
+
+    def _quiet(self, page: Page, frame: int) -> None:
+        page.quiet_check = None
+        if page.acked < frame and page.live:  # that frame went unacknowledged: the page is away
+            task = asyncio.get_running_loop().create_task(self._live(page, False))
+            self._pushing.add(task)
+            task.add_done_callback(self._pushing.discard)
+        elif page.acked < page.sent:  # a later one may be: look again when it is due
+            page.quiet_check = asyncio.get_running_loop().call_later(self.ack_seconds, self._quiet, page, page.sent)
+
+    async def _live(self, page: Page, live: bool) -> None:
+        """Note a page live or away; its seat's hand waits while any page of that seat is live."""
+        if page.live == live:
+            return
+        page.live = live
+        seat = page.seat
+        if seat is None:
+            return
+        others = any(p.live for p in self.pages.get(page.game_id, ()) if p is not page and p.seat == seat)
+        if not others:
+            await self.service.watch(page.game_id, seat, live)
 
     def changed(self, game: Game) -> None:
         """The service's hook after every write or refresh of a game: its open pages get a frame soon (one

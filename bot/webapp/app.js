@@ -329,6 +329,8 @@
     state = frame;
     received = Date.now();
     draw();
+    // seen: while the page shows every move, the bot spares the player's hand message its edits
+    if (!document.hidden) send({ type: "ack", n: frame.n });
     if (!performance.getEntriesByName("table").length) performance.mark("table");  // first drawn
     if (!online) {
       setOnline(true);

@@ -328,3 +328,61 @@ async def test_a_solo_game_in_private_opens_the_page_the_same_way(fake: FakeTele
     finally:
         await page.close()
         await bot.stop()
+
+
+async def until(condition: Any, timeout: float = 5) -> None:
+    """Wait for a change in the bot's memory that no Telegram call follows (the fake's wait_for wakes on calls)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "the condition did not come true in time"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_live_page_spares_its_hand_message_the_edits(fake: FakeTelegram, tmp_path: Path, port: int) -> None:
+    """While the defender's page acknowledges its frames, his hand message is not edited (the page shows the
+    move); a frame it leaves unacknowledged makes it away, and his hand catches up; so does a closed page."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", webapp_ack_seconds=0.5, **page_settings(port))
+    await bot.start()
+    page = PageSocket(port)
+    try:
+        table = await started(fake, [ANNA, BORIS])
+        game = next(iter(bot.service.store.games.values()))
+        assert game.state is not None
+        ui = bot.service.store.ui_of(game.id)
+        attacker, defender = [ANNA, BORIS][game.state.attacker], [ANNA, BORIS][1 - game.state.attacker]
+        hand, lead = table.hand_message(defender), table.hand_message(attacker)
+        assert hand is not None and lead is not None
+        first = await page.open(hello(defender, "Defender", hand))
+        assert page.ws is not None
+        await page.ws.send_str(json.dumps({"type": "ack", "n": first["n"]}))
+        await until(lambda: ui.watched == {1 - game.state.attacker})  # type: ignore[union-attr]
+        edits = len(hand.history)
+        await table.press(attacker, lead, await table.one_card_lead(attacker, lead))
+        moved = await page.state_where(lambda f: bool(f["table"]))  # the page shows the lead
+        await page.ws.send_str(json.dumps({"type": "ack", "n": moved["n"]}))
+        # the press was answered once its write was committed: whatever it owes any chat is delivered by now
+        await fake.wait_for(lambda: not any(bot.service.outbox.owes(chat) for chat in (GROUP, attacker, defender)))
+        assert len(hand.history) == edits and "Defend" not in hand.text, "the hand waited"
+        await page.ws.send_str(json.dumps({"type": "sync"}))  # a frame it will not acknowledge
+        await fake.wait_for(lambda: "Defend" in hand.text, 5)
+        assert not ui.watched
+        # live again, then closed: his hand is brought up to date as soon as the page is gone
+        count = len(page.frames)
+        await page.ws.send_str(json.dumps({"type": "sync"}))
+        newest = await page.state_where(lambda f: page.frames.index(f) >= count)
+        await page.ws.send_str(json.dumps({"type": "ack", "n": newest["n"]}))
+        await until(lambda: bool(ui.watched))
+        await page.close()
+        await until(lambda: not ui.watched)
+        forged = PageSocket(port)  # an acknowledgement of a frame never sent closes the socket
+        try:
+            frame = await forged.open(hello(defender, "Defender", hand))
+            assert forged.ws is not None
+            await forged.ws.send_str(json.dumps({"type": "ack", "n": frame["n"] + 5}))
+            code, _ = await forged.closed()
+            assert code == 4400 and not ui.watched
+        finally:
+            await forged.close()
+    finally:
+        await page.close()
+        await bot.stop()

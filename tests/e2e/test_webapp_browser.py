@@ -95,6 +95,12 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
         chat_order = [b["callback_data"].split(":")[4] for b in anna.buttons()
                       if b.get("callback_data", "")[:5] in ("v1:c:", "v1:d:", "v1:f:")]
         assert [c for c, _ in shown["hand"]] == chat_order, "sorted as in the chat: suits, trumps last"
+        ui = served.service.store.ui_of(next(iter(served.service.store.games)))
+        for _ in range(500):  # the page acknowledges its frames: its hand message waits while it is open
+            if ui.watched == {0}:
+                break
+            await asyncio.sleep(0.01)
+        assert ui.watched == {0}
         spectator = await open_page(browser, hand_link(anna), 999, "Zoe")
         await spectator.wait_for_selector("#seats .seat")
         taps = await asyncio.gather(play_from_the_page(page, table),
