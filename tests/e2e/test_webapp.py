@@ -341,7 +341,7 @@ async def until(condition: Any, timeout: float = 5) -> None:
 async def test_a_live_page_spares_its_hand_message_the_edits(fake: FakeTelegram, tmp_path: Path, port: int) -> None:
     """While the defender's page acknowledges its frames, his hand message is not edited (the page shows the
     move); a frame it leaves unacknowledged makes it away, and his hand catches up; so does a closed page."""
-    bot = BotProcess(fake, tmp_path / "durak.sqlite3", webapp_ack_seconds=0.5, **page_settings(port))
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", webapp_ack_seconds=2, **page_settings(port))
     await bot.start()
     page = PageSocket(port)
     try:
@@ -364,7 +364,7 @@ async def test_a_live_page_spares_its_hand_message_the_edits(fake: FakeTelegram,
         await fake.wait_for(lambda: not any(bot.service.outbox.owes(chat) for chat in (GROUP, attacker, defender)))
         assert len(hand.history) == edits and "Defend" not in hand.text, "the hand waited"
         await page.ws.send_str(json.dumps({"type": "sync"}))  # a frame it will not acknowledge
-        await fake.wait_for(lambda: "Defend" in hand.text, 5)
+        await fake.wait_for(lambda: "Defend" in hand.text)
         assert not ui.watched
         # live again, then closed: his hand is brought up to date as soon as the page is gone
         count = len(page.frames)
