@@ -161,7 +161,7 @@ class GameService:
         if game_id not in self.store.games:
             return
         ui = self.store.ui_of(game_id)
-        if live:
+        if live and seat not in ui.chatting:
             ui.watched.add(seat)
         elif seat in ui.watched:
             ui.watched.discard(seat)
@@ -203,7 +203,14 @@ class GameService:
             ui = self.store.ui_of(game.id)
             if not page and not self._pressed_on_its_message(game, ui, press, user, where):
                 return Decision(tr.gettext("This button is not valid any more."))
+            seat = game.seat_of(user.id)
+            held = not page and seat is not None and seat in ui.watched
+            if held and seat is not None:  # his page is open, yet he plays in the chat (a second device): his
+                ui.watched.discard(seat)   # hand is kept up to date from now on
+                ui.chatting.add(seat)
             decision = await self._decide(tr, game, ui, press, user)
+            if held and decision.intent is None:
+                await self.refresh(game)
             if decision.intent is not None:
                 await self.carry_out(game, ui, decision.intent, user)
                 if decision.intent.kind is Kind.PLAY and where is not None and self.outbox.held(user.id):

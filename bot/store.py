@@ -54,6 +54,7 @@ class GameUI:
     turn_since: dict[int, float] = field(default_factory=dict)  # seat that must act -> when his position was written
     quiet: set[int] = field(default_factory=set)             # seats that must act again right after their own move
     watched: set[int] = field(default_factory=set)           # seats reading a live Mini App page: their hand waits
+    chatting: set[int] = field(default_factory=set)          # seats that pressed in the chat all the same: it doesn't
 
 
 Render = Callable[[Game, GameUI], Sequence[Owed]]

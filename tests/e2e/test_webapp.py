@@ -374,6 +374,21 @@ async def test_a_live_page_spares_its_hand_message_the_edits(fake: FakeTelegram,
         await until(lambda: bool(ui.watched))
         await page.close()
         await until(lambda: not ui.watched)
+        # his page open and read, he presses his (held, old) hand in the chat all the same: it catches up at once
+        # and is kept up to date from then on, whatever the page does
+        second = PageSocket(port)
+        try:
+            frame = await second.open(hello(defender, "Defender", hand))
+            assert second.ws is not None
+            await second.ws.send_str(json.dumps({"type": "ack", "n": frame["n"]}))
+            await until(lambda: bool(ui.watched))
+            taken = len(hand.history)
+            answer = await table.press(defender, hand, "Take")
+            assert not answer.get("text"), answer
+            await fake.wait_for(lambda: len(hand.history) > taken)
+            assert not ui.watched and ui.chatting == {1 - game.state.attacker}  # type: ignore[union-attr]
+        finally:
+            await second.close()
         forged = PageSocket(port)  # an acknowledgement of a frame never sent closes the socket
         try:
             frame = await forged.open(hello(defender, "Defender", hand))

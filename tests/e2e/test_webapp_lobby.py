@@ -61,6 +61,7 @@ async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, t
             await tap(vera, "Start")  # the creator's button: refused with why, as in the chat
             await vera.wait_for_selector("#toast.on")
             assert await vera.text_content("#toast") == "Only the creator can do that."
+            await vera.context.close()  # she plays in the chat (an open page would hold her hand message)
 
             # the creator's settings, in the chat's words; the chat's lobby shows the same
             await tap(anna, "Settings")
