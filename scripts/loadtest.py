@@ -29,6 +29,10 @@ iterations).
 game, one WebSocket each beside their chat presses, and prints the time from each accepted press to
 the first frame each page of its game got after it (p50/p95/p99). ``--python`` runs the bot with
 another interpreter (a venv with the compiled build: ``DURAK_COMPILE=1 pip install .``).
+``--page-players N``: the first N players of each game play from the Mini App's page instead of the chat (they
+read its frames, acknowledge each as the page does, and press what it offers), so their hand messages wait
+while the page is open; the lags above are then the chat players' (the table and their hands), and
+``press_to_page_frame_ms`` the page players'.
 ``--database-url postgresql://…`` runs the bot on that PostgreSQL server (in a schema of its own, dropped at
 the end) instead of a SQLite file, and prints the server's CPU per accepted press beside the bot's.
 ``--processes N`` runs N bot processes in webhook mode behind a round-robin forwarder (``tests/forwarder.py``),
@@ -131,7 +135,7 @@ async def wait_change(fake: FakeTelegram, table: Table, message: Message, seen: 
 
 
 async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, think: float, stats: Stats,
-                 rng: random.Random, pressed: list[float] | None = None) -> None:
+                 rng: random.Random, pressed: list[float] | None = None, chat_users: list[int] | None = None) -> None:
     unanswered = False  # his last press left his hand as it was for PATIENCE seconds
     while not table.over() and time.monotonic() < stop_at:
         message = table.hand_message(user)
@@ -150,7 +154,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
                 continue
         data = table.choose(options)
         started = time.monotonic()
-        before = shown_now(table)  # before the press: the bot may show the move before its answer arrives
+        before = shown_now(table, chat_users)  # before the press: the bot may show the move before its answer
         try:
             answer = await table.press(user, message, data)
         except TimeoutError:
@@ -168,7 +172,7 @@ async def player(fake: FakeTelegram, table: Table, user: int, stop_at: float, th
         stats.accepted += 1
         if pressed is not None:
             pressed.append(started)
-        unpicked = any(b["callback_data"] == data and b["text"].startswith("✅") for b in message.buttons())
+        unpicked = any(b.get("callback_data") == data and b["text"].startswith("✅") for b in message.buttons())
         if stats.track_lag and started >= stats.watch_from and not unpicked:  # taking back a pick moves nothing
             watcher = asyncio.ensure_future(lag(fake, before, message, started, stats))
             stats.watching.add(watcher)
@@ -187,9 +191,11 @@ def awaits(hand: Message) -> bool:
                                            for b in playable(hand))
 
 
-def shown_now(table: Table) -> tuple[list[tuple[Message, int]], list[tuple[Message, int]]]:
-    """The game's table and hands, each with how many versions of it were shown so far."""
-    hands = [m for m in (table.hand_message(u) for u in table.players) if m is not None]
+def shown_now(table: Table, users: list[int] | None = None) -> tuple[list[tuple[Message, int]],
+                                                                     list[tuple[Message, int]]]:
+    """The game's table and hands (of ``users``: those who play in the chat), each with how many versions of it
+    were shown so far."""
+    hands = [m for m in (table.hand_message(u) for u in users or table.players) if m is not None]
     return [(m, len(m.history)) for m in table.group_messages()[-1:]], [(m, len(m.history)) for m in hands]
 
 
@@ -198,7 +204,7 @@ class NotAMove(Exception):
 
 
 async def lag(fake: FakeTelegram, before: tuple[list[tuple[Message, int]], list[tuple[Message, int]]],
-              own: Message, pressed: float, stats: Stats) -> None:
+              own: Message | None, pressed: float, stats: Stats) -> None:
     """How long until the table and every hand of the game showed something newer than before the press; and
     the first hand to show its player that the game awaits him (the player who must act), the table, each hand.
     ``own``: the presser's hand (a press that only selected a card is no move, and not counted)."""
@@ -254,6 +260,87 @@ async def read_frames(page: PageSocket, arrivals: list[float]) -> None:
             arrivals.append(time.monotonic())
 
 
+class PageFeed:
+    """A page that plays: its socket's state frames (each acknowledged at once, as the page does) and answers."""
+
+    def __init__(self, page: PageSocket) -> None:
+        self.page = page
+        self.state: dict[str, Any] | None = None
+        self.count = 0
+        self.arrivals: list[float] = []
+        self.answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.changed = asyncio.Event()
+
+    async def read(self) -> None:
+        assert self.page.ws is not None
+        async for message in self.page.ws:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            frame = json.loads(message.data)
+            if frame["type"] == "state":
+                self.state, self.count = frame, self.count + 1
+                self.arrivals.append(time.monotonic())
+                await self.page.ws.send_str(json.dumps({"type": "ack", "n": frame["n"]}))
+                self.changed.set()
+                self.changed = asyncio.Event()
+            elif frame["type"] == "answer":
+                self.answers.put_nowait(frame)
+
+    async def beyond(self, seen: int, timeout: float) -> bool:
+        """Wait for a frame after the ``seen``-th; False if ``timeout`` came first."""
+        deadline = time.monotonic() + timeout
+        while self.count <= seen:
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return False
+        return True
+
+
+async def page_player(fake: FakeTelegram, table: Table, feed: PageFeed, stop_at: float, think: float, stats: Stats,
+                      rng: random.Random, pressed: list[float], chat_users: list[int]) -> None:
+    """A player on the page: presses what its frame offers (cards to play or pick, the moves' buttons)."""
+    assert feed.page.ws is not None
+    while not table.over() and time.monotonic() < stop_at:
+        st, seen = feed.state, feed.count
+        options = [] if st is None or st["status"] != "playing" else [
+            *({"text": h["card"], "callback_data": h["press"]} for h in st["hand"] if h["mark"] in ("play", "pick",
+                                                                                                    "picked")),
+            *({"text": b["text"], "callback_data": b["press"]} for b in st["buttons"]
+              if not b["text"].startswith(("🚪", "🎭", "Accuse")))]
+        if not options:
+            await feed.beyond(seen, 2.0)
+            continue
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+            if feed.count > seen:
+                stats.rethought += 1
+                continue
+        data = table.choose(options)
+        started = time.monotonic()
+        before = shown_now(table, chat_users)
+        await feed.page.ws.send_str(json.dumps({"type": "press", "data": data, "id": 1}))
+        try:
+            answer = await asyncio.wait_for(feed.answers.get(), PATIENCE)
+        except TimeoutError:
+            stats.stalls += 1
+            stats.stall_steps["page press"] += 1
+            continue
+        stats.latency.append(time.monotonic() - started)
+        if answer.get("refused"):
+            stats.refused += 1
+            stats.reasons[f"{answer['text']} ({Verb(data.split(':')[1]).name}, page)"] += 1
+            await feed.beyond(seen, PATIENCE)
+            continue
+        stats.accepted += 1
+        pressed.append(started)
+        if stats.track_lag and started >= stats.watch_from and data.split(":")[1] != Verb.PICK:
+            watcher = asyncio.ensure_future(lag(fake, before, None, started, stats))
+            stats.watching.add(watcher)
+            watcher.add_done_callback(stats.watching.discard)
+        await feed.beyond(seen, PATIENCE)
+
+
 def page_lags(pressed: list[float], arrivals: list[float]) -> list[float]:
     """For each press, the wait until the page's next frame (presses the page saw no frame after: none)."""
     lags, i = [], 0
@@ -267,7 +354,7 @@ def page_lags(pressed: list[float], arrivals: list[float]) -> list[float]:
 
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
                 stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard",
-                pages: int = 0, port: int = 0) -> None:
+                pages: int = 0, port: int = 0, page_players: int = 0) -> None:
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
@@ -288,9 +375,20 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             continue
         opened = await open_pages(table, users[:pages], port) if pages else []
         readers = [asyncio.ensure_future(read_frames(page, arrivals)) for page, arrivals in opened]
+        feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port)]
+        feeders = [asyncio.ensure_future(feed.read()) for feed in feeds]
         pressed: list[float] = []
-        await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng, pressed) for u in users))
+        chat_users = users[page_players:]
+        await asyncio.gather(*(player(fake, table, u, stop_at, think, stats, rng, pressed, chat_users)
+                               for u in chat_users),
+                             *(page_player(fake, table, feed, stop_at, think, stats, rng, pressed, chat_users)
+                               for feed in feeds))
         await asyncio.sleep(0.5)  # the last move's frames
+        for feed, feeder in zip(feeds, feeders, strict=True):
+            feeder.cancel()
+            await feed.page.close()
+            stats.page_lag += page_lags(pressed, feed.arrivals)
+            stats.page_frames += len(feed.arrivals)
         for (page, arrivals), reader in zip(opened, readers, strict=True):
             reader.cancel()
             await page.close()
@@ -345,7 +443,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
               warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None,
-              processes: int = 0) -> dict[str, Any]:
+              processes: int = 0, page_players: int = 0) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -362,7 +460,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
            "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000",
            "PRIVATE_SENDS_PER_SECOND": "1" if limited else "100000"}
     port = free_port()
-    if pages:  # the Mini App's server, on a local port
+    if pages or page_players:  # the Mini App's server, on a local port
         env.update(WEBAPP_PORT=str(port), WEBAPP_URL=f"http://127.0.0.1:{port}/app/")
     chats = []
     for g in range(games):
@@ -408,7 +506,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         stats.watch_from = started + warmup
         await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i],
                                      computers if i % computer_every == 0 else 0, level,
-                                     pages, port) for i, (chat, users) in enumerate(chats)))
+                                     pages, port, page_players) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu_before
         postgres_cpu = postgres_cpu_seconds() - postgres_before if schemas else 0.0
@@ -486,7 +584,9 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     }
     if computers and level == "hard":
         result["hard_moves"] = hard_moves(inside.get("hard_moves", []))
-    if pages:
+    if page_players:
+        result["page_players_per_game"] = page_players
+    if pages or page_players:
         result["pages_per_game"] = pages
         result["page_frames"] = stats.page_frames
         result["press_to_page_frame_ms"] = percentiles(stats.page_lag)
@@ -556,6 +656,8 @@ def main() -> None:
     parser.add_argument("--computer-every", type=int, default=1, help="computers at every K-th table only")
     parser.add_argument("--level", choices=("easy", "normal", "hard"), default="hard")
     parser.add_argument("--pages", type=int, default=0, help="Mini App pages open per game (its first players')")
+    parser.add_argument("--page-players", type=int, default=0,
+                        help="players per game who play from the Mini App's page (its first players'), not the chat")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter that runs the bot: a venv with the compiled build, say")
     parser.add_argument("--warmup", type=float, default=0.0,
@@ -568,7 +670,7 @@ def main() -> None:
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
-                             args.computer_every, args.database_url, args.processes))
+                             args.computer_every, args.database_url, args.processes, args.page_players))
     if args.json:
         print(json.dumps(result))
         return
