@@ -8,7 +8,8 @@ import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import BotCommand, Update
+from telegram import BotCommand, MenuButtonWebApp, Update, WebAppInfo
+from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -143,16 +144,23 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
             service.links = Links(settings.webapp_url, settings.webapp_short_name, token)
+        stats = StatsService(service)
         if settings.webapp_port is not None:
             webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,
                             frames_per_second=settings.webapp_frames_per_second,
-                            ack_seconds=settings.webapp_ack_seconds)
+                            ack_seconds=settings.webapp_ack_seconds, stats=stats)
             await webapp.start(settings.webapp_host, settings.webapp_port)
             app.bot_data["webapp"] = webapp
-        app.bot_data.update(service=service, outbox=outbox, stats=StatsService(service))
+        app.bot_data.update(service=service, outbox=outbox, stats=stats)
         for language in ("en", "ru"):
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
             await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)
+        if settings.webapp_url:  # the private chat's menu button: the player's current game, or a table of his own
+            label = translator(settings.default_language).gettext("🃏 Table")
+            try:
+                await app.bot.set_chat_menu_button(menu_button=MenuButtonWebApp(label, WebAppInfo(settings.webapp_url)))
+            except TelegramError as e:
+                log.warning("the menu button could not be set (%s): the hands' buttons still open the table", e)
         await service.resume(app.bot.username or "")
         log.info("durak-bot started as @%s", service.bot_username)
         if hard.__file__ and hard.__file__.endswith(".py"):

@@ -52,6 +52,16 @@ def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
     return "\n".join(lines + computer_lines(tr, s))
 
 
+def line(tr: Translator, s: PlayerStats) -> str:
+    """One line of a player's record in a chat, under a game's result on his Mini App page."""
+    games = tr.ngettext("{n} game", "{n} games", s.games).format(n=s.games)
+    if s.rating is None:
+        return tr.gettext("📊 In this chat: {games} · first out {wins} · durak {duraks}").format(
+            games=games, wins=s.wins, duraks=s.duraks)
+    return tr.gettext("📊 In this chat: {games} · first out {wins} · durak {duraks} · rating {rating}").format(
+        games=games, wins=s.wins, duraks=s.duraks, rating=s.rating)
+
+
 def computer_lines(tr: Translator, s: PlayerStats, alone: bool = False) -> list[str]:
     """Games against computers, apart: they count for no figure above nor for the rating. ``alone``: there
     are no games with people above them."""

@@ -28,11 +28,14 @@ from urllib.parse import parse_qsl
 
 import orjson
 from aiohttp import WSMsgType, web
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InlineQueryResultArticle, InputTextMessageContent
+from telegram.error import TelegramError
 
-from bot import webapp_view
+from bot import render, render_stats, webapp_view
 from bot.callbacks import Verb, decode
 from bot.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
 from bot.service import GAME_VERBS, GameService
+from bot.stats_service import StatsService
 from bot.store import GameUI
 from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
 from storage.models import Game, Status, User
@@ -62,6 +65,7 @@ class Page:
     acked: int = 0                      # the last one it acknowledged
     live: bool = False
     quiet_check: asyncio.TimerHandle | None = None
+    record: tuple[int, str] | None = None  # (game, his record in its chat): shown under that game's result
 
 
 class Close(Exception):
@@ -83,7 +87,8 @@ CLOSED_OTHER = N_("The table lost its connection: open it again from the chat.")
 
 class WebApp:
     def __init__(self, service: GameService, bot_token: str, *, max_age: float, max_frame: int = 4096,
-                 frames_per_second: float = 5.0, burst: int = 20, ack_seconds: float = 3.0) -> None:
+                 frames_per_second: float = 5.0, burst: int = 20, ack_seconds: float = 3.0,
+                 stats: StatsService | None = None) -> None:
         """``ack_seconds``: a page that has not acknowledged a frame this long after it was sent is away (in
         the background, or its network gone): its seat's hand message is brought up to date."""
         self.service = service
@@ -93,6 +98,7 @@ class WebApp:
         self.rate = frames_per_second
         self.burst = burst
         self.ack_seconds = ack_seconds
+        self.stats = stats
         self.pages: dict[int, set[Page]] = {}
         self._due: dict[int, Game] = {}      # games changed since their pages were last sent a frame
         self._pushing: set[asyncio.Task[None]] = set()
@@ -202,15 +208,60 @@ class WebApp:
                 if user.start_param and isinstance(asked, str) and asked and asked != user.start_param:
                     raise Close(4403, "this link was signed for another game")
                 named = game_of(str(user.start_param or asked or ""), self.bot_token)
-                if named is None:
+                if named is None and (user.start_param or asked):
                     raise Close(4403, "no such game")
-                game_id = named
+                game_id = named if named is not None else await self._home(user)
         except Refused as why:
             raise Close(4401, str(why)) from None
         game = await self._game(game_id)
         if game is None or (game.state is None and game.status is not Status.LOBBY):
             raise Close(4403, "no such game")
         return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst))
+
+    async def _home(self, user: PageUser) -> int:
+        """Where the private chat's menu button opens, which names no game: the player's current game (one he
+        plays, else a lobby he sits in), else a table of his own against computers, opened in his private chat
+        as /newgame there opens it, so that the chat shows it too."""
+        mine = [g for g in self.service.store.games.values()
+                if g.seat_of(user.id) is not None and g.status in (Status.PLAYING, Status.LOBBY)]
+        if mine:
+            return max(mine, key=lambda g: (g.status is Status.PLAYING, g.id)).id
+        solo = self.service.store.open_in(user.id, 0)
+        if solo is None:
+            creator = await self.service.directory.user(user.id) or await self.service.directory.see(
+                User(user.id, user.name, telegram_language=user.language))
+            solo = await self.service.open_lobby(user.id, 0, creator, None) or self.service.store.open_in(user.id, 0)
+        if solo is None:
+            raise Close(4403, "no table could be opened")
+        return solo.id
+
+    def _invitable(self, game: Game) -> str | None:
+        """The group's link to a lobby, which an invitation carries (none for a table in a private chat)."""
+        if game.status is not Status.LOBBY or game.chat_id > 0 or self.service.links is None:
+            return None
+        return self.service.links.table(game.id, self.service.bot_username)
+
+    async def _invite(self, page: Page) -> dict[str, str | None]:
+        """A message inviting to the page's lobby, prepared for its player to send to a chat he picks (Bot API
+        8's savePreparedInlineMessage; the page hands its id to Telegram.WebApp.shareMessage)."""
+        user = await self.service.directory.user(page.user.id)
+        tr = self.service.directory.user_tr(user, page.user.language)
+        game = await self._game(page.game_id)
+        link = None if game is None or page.seat is None else self._invitable(game)
+        if game is None or link is None:
+            return {"id": None, "text": tr.gettext("This table takes no invitations now.")}
+        invitation = InlineQueryResultArticle(
+            f"invite-{game.id}", tr.gettext("Invite to the game"),
+            InputTextMessageContent(tr.gettext("🃏 {name} invites you to a game of Durak: {rules}.").format(
+                name=page.user.name, rules=render.rules_line(tr, game.rules, game.max_players))),
+            reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("🃏 Open the table"), url=link)]]))
+        try:
+            prepared = await self.service.directory.bot.save_prepared_inline_message(
+                page.user.id, invitation, allow_user_chats=True, allow_group_chats=True)
+        except TelegramError as e:
+            log.warning("an invitation to game %s could not be prepared: %s", game.id, e)
+            return {"id": None, "text": tr.gettext("The invitation could not be made: try again.")}
+        return {"id": prepared.id, "text": None}
 
     def _spend(self, page: Page) -> None:
         """A token bucket per socket: ``burst`` frames at once, ``rate`` a second after that."""
@@ -234,6 +285,8 @@ class WebApp:
         self._spend(page)
         if kind == "sync":
             await self._send_state(page)
+        elif kind == "invite":
+            await page.ws.send_str(orjson.dumps({"type": "invite", **await self._invite(page)}).decode())
         elif kind == "press":
             toast, refused, url = await self._press(page, frame.get("data"))
             answer = {"type": "answer", "id": frame.get("id"), "text": toast, "refused": refused}
@@ -287,6 +340,13 @@ class WebApp:
             await self._live(page, False)
             page.seat = seat
         picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
+        if picture["status"] == "lobby":
+            picture["invite"] = page.seat is not None and self._invitable(game) is not None
+        if picture["status"] == "over" and page.seat is not None and game.chat_id < 0 and self.stats is not None:
+            if page.record is None or page.record[0] != game.id:  # once a page: the game's results are written
+                stats = await self.stats.player(game.chat_id, user or User(page.user.id, page.user.name))
+                page.record = (game.id, render_stats.line(tr, stats))
+            picture["result"] = [*picture["result"], page.record[1]]
         if first:
             picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
             picture["texts"] = webapp_view.page_texts(tr)

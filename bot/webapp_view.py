@@ -42,6 +42,7 @@ PAGE_TEXTS = {
     "four_colours": N_("Four-colour suits"), "seats": N_("Players"), "table": N_("Table"), "hand": N_("Your cards"),
     "moves": N_("Moves"), "stock": N_("Stock"), "discard": N_("Discard"),
     "durak_cards": N_("The durak's cards ({name}):"),
+    "invite": N_("📨 Invite to the game"),
 }
 
 

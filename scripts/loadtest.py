@@ -71,6 +71,7 @@ from tests.fake_telegram import TOKEN, FakeTelegram, Message
 from tests.forwarder import Forwarder
 from tests.places import Place, postgres_schema
 
+MISSING = Message(0, 0, "", None)  # a hand not posted yet: no buttons
 PATIENCE = 30.0  # seconds a player waits for his message to change after a press (or the lobby to show a step)
 WATCH = 180.0  # seconds a move is watched for: not shown by then (or by the end of the run's tail) is never shown
 TAIL = 60.0    # seconds after the players stop that the moves already made are still watched (--limited)
@@ -242,6 +243,9 @@ async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[Pa
     """A Mini App page for each of ``users``: its socket, and the times its state frames arrived."""
     opened = []
     for user in users:
+        # this game's hand (the last game's, over, has no button; under the budget the new one may come late)
+        await table.fake.wait_for(lambda u=user: any("web_app" in b for b in
+                                                     (table.hand_message(u) or MISSING).buttons()), PATIENCE)
         hand = table.hand_message(user)
         assert hand is not None
         page, arrivals = PageSocket(port), []
@@ -373,9 +377,14 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             stats.stall_steps[frames[min(1, len(frames) - 1)].name] += 1  # the step group() was in
             await asyncio.sleep(5)
             continue
-        opened = await open_pages(table, users[:pages], port) if pages else []
+        try:
+            opened = await open_pages(table, users[:pages], port) if pages else []
+            feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port)]
+        except TimeoutError:  # this game's hands never came: the bot is overloaded
+            stats.stalls += 1
+            stats.stall_steps["open_pages"] += 1
+            continue
         readers = [asyncio.ensure_future(read_frames(page, arrivals)) for page, arrivals in opened]
-        feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port)]
         feeders = [asyncio.ensure_future(feed.read()) for feed in feeds]
         pressed: list[float] = []
         chat_users = users[page_players:]

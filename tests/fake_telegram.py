@@ -74,6 +74,8 @@ class FakeTelegram:
     def __init__(self, group_budget: int = 10_000, group_window: float = 60.0) -> None:
         self.users: dict[int, FakeUser] = {}
         self.groups: dict[int, dict[str, Any]] = {}
+        self.menu_buttons: dict[Any, Any] = {}  # chat (None: every private chat) -> its menu button
+        self.prepared: list[dict[str, Any]] = []  # savePreparedInlineMessage: invitations a Mini App shares
         self.messages: dict[tuple[int, int], Message] = {}
         self._in_chat: dict[int, dict[int, Message]] = {}  # chat -> message id -> message: the same messages
         self.updates: list[dict[str, Any]] = []
@@ -210,6 +212,16 @@ class FakeTelegram:
 
     async def api_setMyCommands(self, p: dict[str, Any]) -> bool:
         self.commands[p.get("language_code")] = p["commands"]
+        return True
+
+    async def api_savePreparedInlineMessage(self, p: dict[str, Any]) -> dict[str, Any]:
+        result = p["result"]
+        self.prepared.append({**p, "result": json.loads(result) if isinstance(result, str) else result})
+        return {"id": f"prepared-{len(self.prepared)}", "expiration_date": int(time.time()) + 3600}
+
+    async def api_setChatMenuButton(self, p: dict[str, Any]) -> bool:
+        button = p["menu_button"]
+        self.menu_buttons[p.get("chat_id")] = json.loads(button) if isinstance(button, str) else button
         return True
 
     async def api_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:

@@ -155,6 +155,13 @@
       if (!rows.has(b.row)) rows.set(b.row, Object.assign(document.createElement("div"), { className: "row" }));
       rows.get(b.row).append(el);
     }
+    if (st.invite && tg && tg.shareMessage && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0")) {
+      const invite = Object.assign(document.createElement("button"), { type: "button", className: "secondary",
+                                                                       id: "invite", textContent: texts.invite });
+      invite.addEventListener("click", () => send({ type: "invite" }));  // Telegram lets him pick the chat
+      rows.set("invite", Object.assign(document.createElement("div"), { className: "row" }));
+      rows.get("invite").append(invite);
+    }
     $("buttons").replaceChildren(...rows.values());
     drawHand(st);
     const me = st.you === null || st.you === undefined ? null : st.seats[st.you];
@@ -307,6 +314,7 @@
       const frame = JSON.parse(event.data);
       if (frame.type === "state") onState(frame);
       else if (frame.type === "answer") onAnswer(frame);
+      else if (frame.type === "invite") { if (frame.id) tg.shareMessage(frame.id); else toast(frame.text); }
       else if (frame.type === "error") refusal = frame.text || frame.reason;  // the close that follows says if for good
     };
     ws.onclose = (event) => {

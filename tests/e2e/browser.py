@@ -39,7 +39,7 @@ STAND_IN = """
     enableClosingConfirmation: note("closing on"), disableClosingConfirmation: note("closing off"),
     disableVerticalSwipes: note("swipes off"), enableVerticalSwipes: note("swipes on"),
     HapticFeedback: { impactOccurred: note("impact"), notificationOccurred: note("notification") },
-    openTelegramLink: note("link"),
+    openTelegramLink: note("link"), shareMessage: note("share"), isVersionAtLeast: () => true,
     onEvent: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
     fire: (name) => (handlers[name] || []).forEach((f) => f()),
   } };

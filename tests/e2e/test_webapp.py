@@ -284,6 +284,8 @@ async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, s
         assert watching["status"] == "over" and watching["buttons"] == [], "only players may play again"
         over = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
         assert over["status"] == "over" and over["result"][0] == "🏁 Game over!"
+        assert over["result"][-1].startswith("📊 In this chat: 1 game · first out "), "his record here, this game in it"
+        assert not any(line.startswith("📊") for line in watching["result"]), "a spectator has no record to show"
         assert [b["text"] for b in over["buttons"]] == ["🔁 Play again"]
         lobbies = len(table.group_messages())
         answer = await page.press(over["buttons"][0]["press"])
@@ -401,3 +403,27 @@ async def test_a_live_page_spares_its_hand_message_the_edits(fake: FakeTelegram,
     finally:
         await page.close()
         await bot.stop()
+
+
+async def test_the_menu_button_opens_his_game_or_a_table_of_his_own(fake: FakeTelegram, served: BotProcess,
+                                                                   port: int) -> None:
+    """The private chat's menu button opens the page with no game named: a table of his own against computers
+    (its lobby shown in his chat too), and once he plays in a group, that game."""
+    assert fake.menu_buttons[None] == {"type": "web_app", "text": "🃏 Table",
+                                       "web_app": {"url": served.settings.webapp_url}}
+    page, again = PageSocket(port), PageSocket(port)
+    try:
+        frame = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna")})
+        assert frame["status"] == "lobby" and [s["name"] for s in frame["seats"]] == ["Anna"] and frame["you"] == 0
+        assert {"🤖+ easy ★", "Start"} <= {b["text"] for b in frame["buttons"]}
+        await fake.wait_for(lambda: any(m.text.startswith("🃏 Durak: a new game") for m in fake.chat_messages(ANNA)))
+        answer = await page.press(next(b["press"] for b in frame["buttons"] if b["text"] == "🤖+ easy ★"))
+        assert not answer["refused"]
+        assert len((await page.state_where(lambda f: len(f["seats"]) == 2))["seats"]) == 2
+        table = await started(fake, [ANNA, BORIS])
+        assert table.hand_message(ANNA) is not None
+        frame = await again.open({"type": "hello", "init_data": init_data(ANNA, "Anna")})
+        assert frame["status"] == "playing" and frame["you"] is not None and frame["hand"], "the game he plays"
+    finally:
+        await page.close()
+        await again.close()

@@ -45,6 +45,14 @@ async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, t
             anna = await open_page(browser, settings["webapp_url"], ANNA, "Anna", start_param=token)
             await anna.wait_for_function("window.durakState() && window.durakState().status === 'lobby'")
             assert await seats(anna) == ["Anna"]
+            # an invitation to the lobby, prepared by the bot for Telegram's chat picker (shareMessage)
+            await anna.click("#invite")
+            await anna.wait_for_function("window.telegramCalls.some(c => c[0] === 'share')")
+            shared = await anna.evaluate("window.telegramCalls.find(c => c[0] === 'share')[1]")
+            prepared = fake.prepared[-1]
+            assert shared == f"prepared-{len(fake.prepared)}" and int(prepared["user_id"]) == ANNA
+            assert prepared["result"]["reply_markup"]["inline_keyboard"][0][0]["url"] == link
+            assert "Anna invites you to a game of Durak" in prepared["result"]["input_message_content"]["message_text"]
             await table.join(BORIS)  # from the chat: the page shows him at once
             await anna.wait_for_function("window.durakState().seats.length === 2")
             assert await seats(anna) == ["Anna", "Boris"]
@@ -52,6 +60,7 @@ async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, t
             # Vera never wrote to the bot: Join on the page opens its private chat, whose Start seats her
             vera = await open_page(browser, settings["webapp_url"], VERA, "Vera", start_param=token)
             await vera.wait_for_function("window.durakState() && window.durakState().status === 'lobby'")
+            assert await vera.locator("#invite").count() == 0, "only a seated player invites"
             await tap(vera, "Join")
             await vera.wait_for_function("window.telegramCalls.some(c => c[0] === 'link')")
             url = await vera.evaluate("window.telegramCalls.find(c => c[0] === 'link')[1]")
