@@ -99,7 +99,7 @@
     }
     send({ type: "press", data, id: ++pressId });
     clearTimeout(answerTimer);
-    answerTimer = setTimeout(() => { if (socket) socket.close(); }, ANSWER_MS);
+    answerTimer = setTimeout(() => lost(socket), ANSWER_MS);  // a dead network may take long to close it
   }
 
   function offered(data, st) {
@@ -319,14 +319,25 @@
     };
     ws.onclose = (event) => {
       if (socket !== ws) return;
-      socket = null;
-      clearTimeout(answerTimer);
-      setOnline(false);
-      if (event.code === 4401 && session) { session = null; setTimeout(connect, 100); return; }  // a stale session
-      if (event.code === 4401 || event.code === 4403 || event.code === 4400) { closeForGood(refusal || texts.offline); return; }
-      setTimeout(connect, retry);  // a restart of the bot, a dropped connection: back with the current game
-      retry = Math.min(retry * 2, 4000);
+      if (event.code === 4401 && session) { socket = null; session = null; setTimeout(connect, 100); return; }  // stale
+      if (event.code === 4401 || event.code === 4403 || event.code === 4400) {
+        socket = null;
+        closeForGood(refusal || texts.offline);
+        return;
+      }
+      lost(ws);
     };
+  }
+
+  // The connection is gone (the bot restarts, the network dropped): say so, and come back with the current game.
+  function lost(ws) {
+    if (!ws || socket !== ws) return;
+    socket = null;
+    clearTimeout(answerTimer);
+    setOnline(false);
+    ws.close();
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 4000);
   }
 
   function onState(frame) {

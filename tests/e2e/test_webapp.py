@@ -411,6 +411,7 @@ async def test_the_menu_button_opens_his_game_or_a_table_of_his_own(fake: FakeTe
     (its lobby shown in his chat too), and once he plays in a group, that game."""
     assert fake.menu_buttons[None] == {"type": "web_app", "text": "🃏 Table",
                                        "web_app": {"url": served.settings.webapp_url}}
+    fake.users[ANNA].started = True  # the menu button is in the chat she opened with the bot
     page, again = PageSocket(port), PageSocket(port)
     try:
         frame = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna")})

@@ -5,7 +5,6 @@ and Play again's new lobby; every press through the one write path, so the chat 
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 from playwright.async_api import Page
@@ -15,11 +14,11 @@ from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_webapp import page_settings
 from tests.e2e.test_webapp_browser import play_from_the_page
+from tests.e2e.test_webapp_phone import axe_problems
 from tests.e2e.webapp_client import free_port, game_param
 from tests.fake_telegram import BOT_USERNAME, FakeTelegram
 
 ANNA, BORIS, VERA = 101, 102, 103
-SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
 
 
 async def seats(page: Page) -> list[str]:
@@ -84,8 +83,7 @@ async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, t
             await tap(anna, "🤖+ easy")
             await anna.wait_for_function("window.durakState().seats.length === 4")
             assert (await anna.evaluate("window.durakState().seats[3].computer")) is True
-            if SHOTS:
-                await anna.screenshot(path=str(SHOTS / "webapp-lobby-light.png"))
+            assert await axe_problems(anna) == [], "axe-core: nothing serious in the lobby"
             await tap(anna, "Start")
             await anna.wait_for_selector("#hand .card")
             await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in (BORIS, VERA)))
