@@ -173,7 +173,11 @@ class WebApp:
                 if page.quiet_check is not None:
                     page.quiet_check.cancel()
                 self._forget(page)
-                await self._live(page, False)
+                try:  # his hand catches up; if the bot is stopping, its restart writes every message anew
+                    await self._live(page, False)
+                except Exception:
+                    log.warning("the hand of a closed page of game %s waits for the next write", page.game_id,
+                                exc_info=True)
         return ws
 
     def _forget(self, page: Page) -> None:
@@ -277,7 +281,7 @@ class WebApp:
         kind = frame.get("type")
         if kind == "ack":  # not counted as a frame: one per frame it was sent, and no more
             seen = frame.get("n")
-            if not isinstance(seen, int) or not page.acked <= seen <= page.sent:
+            if not isinstance(seen, int) or not page.acked < seen <= page.sent:  # each frame once, in order
                 raise Close(4400, "an acknowledgement of a frame never sent")
             page.acked = seen
             await self._live(page, True)  # it reads its frames (one it leaves unacknowledged makes it away)
@@ -417,10 +421,11 @@ class Asset:
                    '"' + hashlib.sha256(body).hexdigest()[:20] + '"')
 
     def response(self, request: web.Request) -> web.Response:
-        headers = {"Cache-Control": "no-cache", "ETag": self.etag, "Vary": "Accept-Encoding"}
-        if request.headers.get("If-None-Match") == self.etag:
-            return web.Response(status=304, headers=headers)
         zipped = "gzip" in request.headers.get("Accept-Encoding", "")
+        etag = self.etag[:-1] + '-gz"' if zipped else self.etag  # each encoding its own tag
+        headers = {"Cache-Control": "no-cache", "ETag": etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == etag:
+            return web.Response(status=304, headers=headers)
         if zipped:
             headers["Content-Encoding"] = "gzip"
         return web.Response(body=self.gzipped if zipped else self.body, headers=headers,
