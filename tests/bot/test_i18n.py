@@ -74,8 +74,8 @@ def test_russian_says_each_thing_one_way_and_to_the_player_as_vy() -> None:
         catalog = read_po(po, locale="ru")
     texts = [s for m in catalog if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
     patterns = {
-        "кон as a bout": r"\bкон(а|е|у|ом)?\b",
-        "прикуп": r"прикуп",
+        "кон as a bout": r"(?i)\bкон(а|е|у|ом)?\b",
+        "прикуп": r"(?i)прикуп",  # at the start of a sentence too
         "отбой as a cover": r"(первого|для|перед) отбо",
         "всё побито": r"[Вв]сё побито",
         "ждите": r"(^|\W)[Жж]дите\b",
