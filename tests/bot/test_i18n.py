@@ -96,3 +96,25 @@ def test_ranks_are_named_by_words_in_russian() -> None:
     assert ranks_text(ru, parse_card("10S"), "none") == "десяток" and ranks_text(en, parse_card("10S"), "none") == "10s"
     assert ru.gettext("No {ranks} on the table.").format(ranks=ranks_text(ru, parse_card("10S"), "none")) == \
         "На столе нет десяток."
+
+
+def test_russian_reads_as_a_native_player_writes() -> None:
+    """Issue 41's small faults: the help's example is a game /newgame knows, by its Russian name; no «Дурак 0
+    раз» (a durak is not counted like that), the durak «определяется», where the cards will come, and no «за него»
+    for a player of either sex."""
+    import re as regex
+
+    from bot.lobby import find_preset
+
+    ru = translator("ru")
+    example = regex.search(r"/newgame (\w+)\)", ru.gettext(
+        "In a group: /newgame opens a lobby (add a preset: /newgame perevodnoy). "
+        "Players press Join; the creator may change Settings and presses Start."))
+    assert example is not None and regex.fullmatch(r"[а-яё]+", example.group(1))
+    assert find_preset(example.group(1)) == "perevodnoy"
+    assert ru.ngettext("🃏 Durak {n} time ({rate:.0%} of games)", "🃏 Durak {n} times ({rate:.0%} of games)", 0
+                       ).format(n=0, rate=0) == "🃏 В дураках: 0 раз (0% игр)"
+    assert ru.gettext("The durak is still named.") == "Дурак всё равно определяется."
+    assert ru.gettext("You are already in this game. Wait for the start here.").endswith("карты придут сюда.")
+    assert "за этого игрока" in ru.gettext(
+        "I can't reach {name} any more (the bot was blocked?): the computer plays for them.")
