@@ -200,9 +200,8 @@ async def notify(update: Update, context: Context) -> None:
     tr = await reader_tr(update, context)
     choice = (context.args[0].lower() if context.args else "")
     if choice not in ("on", "off"):
-        state = tr.gettext("on") if user.notify else tr.gettext("off")
-        await message.reply_text(tr.gettext("Turn pings are {state} for you. Use /notify on or /notify off.").format(
-            state=state))
+        await message.reply_text(tr.gettext("Turn pings are on for you. /notify off stops them.") if user.notify
+                                 else tr.gettext("Turn pings are off for you. /notify on brings them back."))
         return
     await service.chats.set_notify(user.id, choice == "on")
     await message.reply_text(tr.gettext("I will tell you when it is your turn.") if choice == "on"

@@ -118,3 +118,23 @@ def test_russian_reads_as_a_native_player_writes() -> None:
     assert ru.gettext("You are already in this game. Wait for the start here.").endswith("карты придут сюда.")
     assert "за этого игрока" in ru.gettext(
         "I can't reach {name} any more (the bot was blocked?): the computer plays for them.")
+
+
+def test_russian_names_who_did_it_without_a_name_after_a_verb() -> None:
+    """Issue 41's items 8–10: the cheat button reads as an action, not as a rule of the table; who cancelled and
+    who accused come in brackets; one word for a bout's «ходу» and for the attacker; a pogon hangs on a player."""
+    ru = translator("ru")
+    assert (ru.gettext("🎭 Cheat: off"), ru.gettext("🎭 Cheat: on")) == ("🎭 Смухлевать", "🎭 Мухлюю ✅")
+    assert ru.gettext("Cheat caught: {who} (by {other})").format(who="Аня", other="Вера") == \
+        "Мухлёж раскрыт: Аня (обвинение — Вера)"
+    assert ru.gettext("The game was cancelled by {name}.").format(name="Аня") == "Игра отменена (Аня)."
+    assert ru.gettext("Turn pings are on for you. /notify off stops them.").startswith(
+        "Напоминания о ходе у вас включены.")
+    pogon = ru.gettext("{who} hangs a pogon on {other}").format(who="Аня", other="Вера")
+    assert pogon == "Аня вешает погон игроку Вера"
+    assert ru.gettext("{who} swaps two cards with the stock").format(who="Аня") == \
+        "Аня меняет две карты на верхние из колоды"
+    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+        texts = " ".join(s for m in read_po(po, locale="ru") if m.id
+                         for s in ([m.string] if isinstance(m.string, str) else m.string))
+    assert "в этом ходе" not in texts and "Атакующ" not in texts
