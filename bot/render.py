@@ -87,9 +87,12 @@ def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> 
     return " · ".join(parts)
 
 
-def rules_text(tr: Translator, rules: Rules) -> str:
-    """The table's rules in plain words, for /rules."""
-    lines = [tr.gettext("Rules of this table: {line}").format(line=rules_line(tr, rules)), ""]
+def rules_text(tr: Translator, rules: Rules, open_table: bool = True) -> str:
+    """The table's rules in plain words, for /rules; ``open_table`` False: no game is open, these are the rules a
+    /newgame would open with."""
+    head = (tr.gettext("Rules of this table: {line}") if open_table
+            else tr.gettext("No table is open here; /newgame would open this one: {line}"))
+    lines = [head.format(line=rules_line(tr, rules)), ""]
     different = variants.differences(tr, rules)
     if rules.preset not in CLASSIC_PRESETS:
         lines.append(tr.gettext("{name}: {line}.").format(name=preset_name(tr, rules.preset),

@@ -104,9 +104,10 @@ async def rules(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
-    here = chat.id if in_group(update) else None
-    table_rules = await service.table_rules(here, thread_of(update))
-    await message.reply_text(render.rules_text(await reader_tr(update, context), table_rules))
+    here, thread = chat.id, thread_of(update)  # a private chat has its table too: one against computers
+    table_rules = await service.table_rules(here, thread)
+    opened = service.store.open_in(here, thread) is not None
+    await message.reply_text(render.rules_text(await reader_tr(update, context), table_rules, opened))
 
 
 async def variants_command(update: Update, context: Context) -> None:

@@ -28,7 +28,7 @@ async def test_commands_are_registered_in_both_languages(fake: FakeTelegram, bot
 async def test_help_rules_and_cancel(fake: FakeTelegram, bot: BotProcess) -> None:
     assert "/newgame" in await reply_to(fake, 101, GROUP, "/help")
     rules = await reply_to(fake, 101, GROUP, "/rules")
-    assert rules.startswith("Rules of this table: Podkidnoy · 36 cards")
+    assert rules.startswith("No table is open here; /newgame would open this one: Podkidnoy · 36 cards")
     assert "durak" in rules
     assert await reply_to(fake, 102, GROUP, "/cancel") == "There is no open game here."
     table = Table(fake, GROUP, [101, 102])
@@ -38,6 +38,8 @@ async def test_help_rules_and_cancel(fake: FakeTelegram, bot: BotProcess) -> Non
     assert await reply_to(fake, 102, GROUP, "/cancel") == "Only the creator or an admin can cancel."
     await fake.send_text(101, GROUP, "/cancel")
     await fake.wait_for(lambda: lobby.text == "The game was cancelled by Anna.")
+    after = await reply_to(fake, 102, GROUP, "/rules")  # right after a переводной table: none is open now
+    assert after.startswith("No table is open here; /newgame would open this one: Podkidnoy")
 
 
 async def test_language_of_the_group_by_admins_and_of_a_user(fake: FakeTelegram, bot: BotProcess) -> None:
