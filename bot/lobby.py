@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import replace
 
 from bot.callbacks import Press, Verb
@@ -13,7 +14,7 @@ from bot.render import preset_name
 from bot.turns import TIMEOUTS
 from durak import RulesError, new_game
 from durak.ai import LEVELS
-from durak.rules import PRESETS
+from durak.rules import CLASSIC_PRESETS, PRESETS
 from storage.models import Game, Seat, Status, User
 
 ADMIN_VERBS = (Verb.KICK, Verb.SETTINGS, Verb.BACK, Verb.CANCEL)
@@ -144,6 +145,22 @@ def started(game: Game, seed: int) -> Game:
 
 def _folded(name: str) -> str:
     return "".join(ch for ch in name.lower().replace("ё", "е") if ch.isalnum())
+
+
+def unknown_game(tr: Translator, name: str) -> str:
+    """The answer to a game's name we do not know: the games whose names come closest (difflib, in any of our
+    languages), and the four main ones, in the reader's words."""
+    wanted = _folded(name)
+    names = {_folded(n): preset for preset in PRESETS
+             for n in (preset, *(preset_name(translator(language), preset) for language in LANGUAGES))}
+    close = dict.fromkeys(names[n] for n in difflib.get_close_matches(wanted, names, n=6, cutoff=0.6))
+    main = ", ".join(preset_name(tr, p) for p in CLASSIC_PRESETS)
+    if close:
+        return tr.gettext("I don't know the game «{name}». Did you mean {close}? The main games: {main}; "
+                          "/variants lists every game.").format(
+            name=name[:40], close=", ".join(preset_name(tr, p) for p in list(close)[:3]), main=main)
+    return tr.gettext("I don't know the game «{name}». The main games: {main}; /variants lists every game.").format(
+        name=name[:40], main=main)
 
 
 def find_preset(name: str) -> str | None:

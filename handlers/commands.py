@@ -44,8 +44,7 @@ async def newgame(update: Update, context: Context) -> None:
         wanted = " ".join(context.args or [])
         preset = lobby.find_preset(wanted) if wanted else None
         if wanted and preset is None:
-            await message.reply_text(tr.gettext("I don't know the game «{name}». /variants lists every game.")
-                                     .format(name=wanted[:40]))
+            await message.reply_text(lobby.unknown_game(tr, wanted))
             return
         if await service.open_lobby(chat.id, thread, user, preset, title="" if solo else chat.title or "") is not None:
             return

@@ -32,8 +32,7 @@ async def stats(update: Update, context: Context) -> None:
     args = list(context.args or [])
     preset = lobby.find_preset(" ".join(a for a in args if not a.startswith("@"))) if args else None
     if args and preset is None and not all(a.startswith("@") for a in args):
-        await message.reply_text(tr.gettext("I don't know the game «{name}». /variants lists every game.").format(
-            name=" ".join(a for a in args if not a.startswith("@"))[:40]))
+        await message.reply_text(lobby.unknown_game(tr, " ".join(a for a in args if not a.startswith("@"))))
         return
     replied = message.reply_to_message.from_user if message.reply_to_message else None
     if replied is not None and not replied.is_bot:

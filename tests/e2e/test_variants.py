@@ -34,6 +34,9 @@ async def test_newgame_by_the_russian_name_and_rules_say_what_differs(fake: Fake
     table = Table(fake, GROUP, [101, 102])
     await fake.send_text(102, GROUP, "/newgame марсианский")
     await fake.wait_for(lambda: "I don't know the game «марсианский»" in last_text(fake))
+    assert "The main games: Podkidnoy, Perevodnoy, Simple, Do zavala; /variants lists every game." in last_text(fake)
+    await fake.send_text(102, GROUP, "/newgame переводнй")  # a typo: the games whose names come closest
+    await fake.wait_for(lambda: "I don't know the game «переводнй». Did you mean Perevodnoy," in last_text(fake))
     await table.newgame(101, "японский")
     assert table.lobby().text.splitlines()[1].startswith("Japanese · 36 cards")
     await fake.send_text(102, GROUP, "/rules")
