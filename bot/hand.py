@@ -191,7 +191,8 @@ def _card_button(game_id: int, card: int, trump: bool, opts: Options, selected: 
     label = card_text(card) + (TRUMP if trump else "")
     if card in opts.picked or card == selected:
         label = SELECTED + label
-    elif opts.role is not Role.WAIT and card not in opts.playable:  # waiting, no card is marked
+    elif opts.role is not Role.WAIT and card not in opts.playable and card not in opts.transfers:  # waiting, no
+        # card is marked; one that transfers plays (its tap transfers)
         label = UNPLAYABLE + label
     if opts.role is Role.COVER and not opts.swapping:
         verb = Verb.COVER

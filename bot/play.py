@@ -11,7 +11,7 @@ from bot.decisions import Decision, Intent, Kind
 from bot.i18n import Translator
 from bot.store import GameUI
 from bot.turns import computer_move, forced_move
-from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card
+from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card, transfer
 from durak.actions import DRAW_CARD, STOCK_LEAD
 from durak.engine import cards_room, check
 from durak.events import Ev, Event
@@ -113,6 +113,8 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
     fits = [t for t in targets if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
     if len(fits) > 1 and seat == state.defender:
         return Intent(Kind.SELECT, seat, arg=card_code(card))
+    if not fits and is_legal(state, seat, transfer(card)):  # it covers nothing but moves the attack on: one tap
+        return transfer(card)
     target = fits[0] if fits else (targets[0] if targets else card)
     return Action(Act.DEFEND, (card,), target=target, cheat=armed)
 

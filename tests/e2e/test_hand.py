@@ -96,3 +96,23 @@ async def test_transfer_and_show_buttons_appear_only_when_legal(fake: FakeTelegr
     assert not [b for b in buttons(anna) if b.startswith(("↪", "👁"))], "Anna holds no seven"
     assert "7♥️★" in buttons(boris) or "✖7♥️★" in buttons(boris), "a shown trump stays in hand"
     await bot.stop()
+
+
+async def test_a_card_that_only_transfers_is_no_cross_and_one_tap_transfers(fake: FakeTelegram, tmp_path: Path) -> None:
+    """7♦ covers nothing of 7♠ but transfers it: it is not marked ✖ beside «↪ Transfer 7♦», and its tap transfers."""
+    database = tmp_path / "durak.sqlite3"
+    rules = Rules.from_dict({"preset": "perevodnoy"})
+    await stored_position(fake, database, [["7S", "KD", "AS", "10C"], ["7D", "8D", "JS"]], ["7S"], rules)
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    boris = fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Defend" in boris.text)
+    assert "↪ Transfer 7♦️" in buttons(boris) and "7♦️" in buttons(boris) and "✖7♦️" not in buttons(boris)
+    assert "✖8♦️" in buttons(boris), "a card that neither covers nor transfers keeps its ✖"
+    answer = await table.press(102, boris, "7♦️")
+    assert not answer.get("text"), answer
+    anna = fake.messages[(101, 1)]
+    await fake.wait_for(lambda: "Defend" in anna.text)  # the attack moved on to Anna: 7♠ and 7♦ to beat
+    assert "7♦️" in anna.text and "7♠️" in anna.text
+    await bot.stop()
