@@ -164,7 +164,7 @@ def lobby(tr: Translator, game: Game, list_players: bool = True) -> tuple[str, I
 def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     r = game.rules
     values = {
-        "preset": (tr.gettext("Game"), preset_name(tr, r.preset)),
+        "preset": (tr.gettext("Game"), variants.game_name(tr, r)),  # the game these rules play, as the summary
         "deck": (tr.gettext("Deck"), str(r.deck_size)),
         "players": (tr.gettext("Players"), tr.gettext("up to {n}").format(n=game.max_players)),
         "throw_in": (tr.gettext("Throw-in"), throw_in_name(tr, r.throw_in)),

@@ -260,3 +260,14 @@ async def test_a_lobby_still_owed_at_a_restart_and_then_refused_is_closed(fake: 
     await second.service.outbox.drain()
     assert second.service.store.open_in(GROUP, 0) is None
     await second.stop()
+
+
+async def test_the_game_button_names_the_game_the_settings_play(fake: FakeTelegram, bot: BotProcess) -> None:
+    """Переводной with its transfer turned off is подкидной: the Game button says so, as the summary does."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.newgame(101, "perevodnoy")
+    await table.configure(101, transfer="off")
+    assert table.lobby().text.splitlines()[1].startswith("Podkidnoy · 36 cards")
+    await table.press(101, table.lobby(), "Settings")
+    await fake.wait_for(lambda: any(b["text"].startswith("Game:") for b in table.lobby().buttons()))
+    assert [b["text"] for b in table.lobby().buttons() if b["text"].startswith("Game:")] == ["Game: Podkidnoy"]
