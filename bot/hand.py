@@ -25,7 +25,7 @@ from bot.i18n import Translator
 from bot.labels import card_text, ranks_text
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
-from durak.engine import cards_room, lead_room, trump_of
+from durak.engine import awaited, cards_room, lead_room, trump_of
 from durak.rules import Lead
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
@@ -273,9 +273,10 @@ def _one_rank(cards: frozenset[int]) -> bool:
 
 
 def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name: str,
-           selected: int | None = None) -> str:
+           selected: int | None = None, name_of: Callable[[int], str] | None = None) -> str:
     """What the seat may do, naming only buttons it has. ``selected``: a cover card that fits several open
-    cards, waiting for its target."""
+    cards, waiting for its target. ``name_of``: the seats' names, to name the one he waits for rather than
+    «the others» when there is one (two players, or a computer moving)."""
     take = Act.TAKE in opts.moves
     if opts.role is Role.COVER and selected is not None and not opts.swapping:
         return tr.gettext("{card} can cover more than one card: press “on …” below your cards to choose which.").format(
@@ -319,14 +320,20 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
                     if may_pass and opts.playable else tr.gettext("Everything is covered: press Done.")
                     if may_pass else tr.gettext("Everything is covered: you may throw in more."))
         return tr.gettext("You may throw in: press a card. {name} is defending.").format(name=defender_name)
+    others = [p for p in range(len(state.hands)) if p != seat and p not in state.out]
     if seat == state.defender and state.taking:
-        return tr.gettext("You take the cards; the others may throw in more.")
+        return (tr.gettext("You take the cards; {name} may throw in more.").format(name=name_of(others[0]))
+                if name_of is not None and len(others) == 1 else
+                tr.gettext("You take the cards; the others may throw in more."))
     if state.lead_open:
         return tr.gettext("Wait: the lead from the stock is not complete yet.")
     if state.window:
         return tr.gettext("Wait: {name} may add more cards to beat.").format(name=defender_name)
     if state.attacks and None in state.covers and not state.taking:
         return tr.gettext("Wait: {name} is defending.").format(name=defender_name)
+    acting = [p for p in awaited(state) if p != seat]
+    if name_of is not None and len(acting) == 1:
+        return tr.gettext("Wait: {name} moves.").format(name=name_of(acting[0]))
     return tr.gettext("Wait for the others.")
 
 

@@ -416,7 +416,8 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
             lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
                 place=places_of(game)[seat])]
     else:
-        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), selected)]
+        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), selected,
+                                  lambda p: name_of(game, p))]
     if seat in awaited(state):
         note = timer_note(tr, game, now)
         if note:

@@ -116,3 +116,21 @@ async def test_a_card_that_only_transfers_is_no_cross_and_one_tap_transfers(fake
     await fake.wait_for(lambda: "Defend" in anna.text)  # the attack moved on to Anna: 7♠ and 7♦ to beat
     assert "7♦️" in anna.text and "7♠️" in anna.text
     await bot.stop()
+
+
+async def test_two_players_name_the_one_they_wait_for(fake: FakeTelegram, tmp_path: Path) -> None:
+    """With one opponent there are no «others»: Boris waits for Anna by name, and takes while Anna may throw in."""
+    database = tmp_path / "durak.sqlite3"
+    await stored_position(fake, database, [["7S", "7C", "KD"], ["9H", "8S", "6D"]], [])
+    bot = BotProcess(fake, database)
+    await bot.start()
+    table = Table(fake, GROUP, [101, 102])
+    anna, boris = fake.messages[(101, 1)], fake.messages[(102, 1)]
+    await fake.wait_for(lambda: "Wait: Anna moves." in boris.text)
+    await fake.wait_for(lambda: "7♠️" in buttons(anna))
+    await table.press(101, anna, "7♠️")
+    await fake.wait_for(lambda: "Take" in buttons(boris))
+    await table.press(102, boris, "Take")
+    await fake.wait_for(lambda: "You take the cards; Anna may throw in more." in boris.text)
+    assert "the others" not in boris.text
+    await bot.stop()
