@@ -76,7 +76,9 @@ def main() -> int:
         return 2
     except NetworkError as e:
         print(f"durak-bot cannot start: Telegram at {settings.telegram_api_url} could not be reached "
-              f"after {settings.startup_retries} retries ({e}).", file=sys.stderr)
+              f"after {settings.startup_retries} retries ({e}). Check this machine's network (a firewall, DNS). The "
+              f"bot uses no proxy: where Telegram cannot be reached directly, run a Bot API server it can reach and "
+              f"set TELEGRAM_API_URL to it.", file=sys.stderr)
         return 4
     except TelegramError as e:
         print(f"durak-bot cannot start: Telegram refused the start ({e}).", file=sys.stderr)

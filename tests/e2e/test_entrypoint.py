@@ -108,6 +108,7 @@ async def test_no_network_at_start_is_retried_then_ends_with_one_line(tmp_path: 
                           LOG_LEVEL="ERROR")
     assert code == 4, err
     assert "could not be reached after 1 retries" in err
+    assert "network" in err and "proxy" in err and "TELEGRAM_API_URL" in err, "what to check"
     assert "Traceback" not in err and len(err.strip().splitlines()) <= 3, err
 
 
