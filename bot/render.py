@@ -515,9 +515,9 @@ def _scores(tr: Translator, game: Game) -> list[str]:
     return lines
 
 
-def stop_vote(tr: Translator, game: Game, votes: int, needed: int) -> tuple[str, InlineKeyboardMarkup]:
-    text = tr.gettext("Stop the game? Seated players vote: {votes} of {needed} needed, within a minute.").format(
-        votes=votes, needed=needed)
+def stop_vote(tr: Translator, game: Game, votes: int, needed: int, starter: str) -> tuple[str, InlineKeyboardMarkup]:
+    text = tr.gettext("Stop the game? {name} asks; the seated players vote: {votes} of {needed} needed, within a "
+                      "minute.").format(name=starter, votes=votes, needed=needed)
     return text, InlineKeyboardMarkup([[_button(tr.gettext("✋ Stop the game"), Verb.VOTE, game, 0)]])
 
 

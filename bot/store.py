@@ -29,6 +29,7 @@ class Vote:
     slot: str
     deadline: float
     voters: set[int]
+    starter: str = ""  # who asked for it (/stop), named in its message
 
 
 @dataclass

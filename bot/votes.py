@@ -30,7 +30,7 @@ class Votes:
         """The vote's own message in the group: the count and its button, or ``text`` once it is over."""
         if text is not None:
             return Owed(game.chat_id, vote.slot, text, None, game.thread_id)
-        body, markup = render.stop_vote(tr, game, len(vote.voters), needed(game))
+        body, markup = render.stop_vote(tr, game, len(vote.voters), needed(game), vote.starter)
         return Owed(game.chat_id, vote.slot, body, slots.markup_json(markup), game.thread_id)
 
     async def stop_command(self, chat_id: int, thread_id: int, user: User, admin: bool) -> str | None:
@@ -57,7 +57,8 @@ class Votes:
                 await service.close(game, Status.CANCELLED, "voted")
                 return None
             ui.votes_held += 1
-            vote = ui.vote = Vote(f"vote:{ui.votes_held}", service.clock.now() + VOTE_SECONDS, {user.id})
+            vote = ui.vote = Vote(f"vote:{ui.votes_held}", service.clock.now() + VOTE_SECONDS, {user.id},
+                                  render.name_of(game, game.seat_of(user.id) or 0))
             service.clock.call_at(vote.deadline, lambda: logged(game.id, self.expired(game.id, vote.slot)))
             await service.refresh(game, [self.message(tr, game, vote)])
             return None

@@ -138,3 +138,10 @@ def test_russian_names_who_did_it_without_a_name_after_a_verb() -> None:
         texts = " ".join(s for m in read_po(po, locale="ru") if m.id
                          for s in ([m.string] if isinstance(m.string, str) else m.string))
     assert "в этом ходе" not in texts and "Атакующ" not in texts
+
+
+def test_russian_vote_says_who_asked() -> None:
+    ru = translator("ru")
+    assert ru.gettext("Stop the game? {name} asks; the seated players vote: {votes} of {needed} needed, within a "
+                      "minute.").format(name="Петя", votes=1, needed=2) == \
+        "Петя предлагает остановить игру: голосов 1 из 2, минута на голосование."

@@ -217,7 +217,7 @@ async def test_stop_by_a_vote_of_the_players(fake: FakeTelegram, timed_bot: BotP
     await fake.send_text(102, GROUP, "/stop")
     await fake.wait_for(lambda: "Stop the game?" in table.group_messages()[-1].text)
     vote = table.group_messages()[-1]
-    assert "1 of 2" in vote.text
+    assert "1 of 2" in vote.text and "Boris asks" in vote.text, "who asked for the vote"
     answer = await table.press(102, vote, "✋")
     assert answer["text"] == "You have already voted."
     answer = await table.press(104, vote, "✋")
