@@ -31,14 +31,14 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
-# A rank named in the plural, as a sentence needs it: "all 7s" (all the sevens, «все семёрки») and "no 7s"
-# (none of the sevens, «нет семёрок»): Russian names each rank by a word, in two cases.
+# A rank named in the plural, as a sentence needs it: "all 7s" (all the sevens, «все семёрки») and "no aces"
+# (none of the aces, «нет тузов»): Russian names each rank by a word, in two cases; English the face cards.
 _ALL = [NP_("all", "2s"), NP_("all", "3s"), NP_("all", "4s"), NP_("all", "5s"), NP_("all", "6s"), NP_("all", "7s"),
-        NP_("all", "8s"), NP_("all", "9s"), NP_("all", "10s"), NP_("all", "Js"), NP_("all", "Qs"),
-        NP_("all", "Ks"), NP_("all", "As")]
+        NP_("all", "8s"), NP_("all", "9s"), NP_("all", "10s"), NP_("all", "jacks"), NP_("all", "queens"),
+        NP_("all", "kings"), NP_("all", "aces")]
 _NONE = [NP_("none", "2s"), NP_("none", "3s"), NP_("none", "4s"), NP_("none", "5s"), NP_("none", "6s"),
-         NP_("none", "7s"), NP_("none", "8s"), NP_("none", "9s"), NP_("none", "10s"), NP_("none", "Js"),
-         NP_("none", "Qs"), NP_("none", "Ks"), NP_("none", "As")]
+         NP_("none", "7s"), NP_("none", "8s"), NP_("none", "9s"), NP_("none", "10s"), NP_("none", "jacks"),
+         NP_("none", "queens"), NP_("none", "kings"), NP_("none", "aces")]
 
 
 def ranks_text(tr: Translator, card: Card, case: str) -> str:

@@ -219,7 +219,7 @@ _EVENT_TEXTS = {
     Ev.SHOW: N_("{who} shows {cards}: transfer to {other}"),
     Ev.TAKE: N_("{who} takes"),
     Ev.PASS: N_("{who}: pass"),  # an attacker done throwing in; the bout's end says «бито» once (Ev.BEATEN)
-    Ev.BEATEN: N_("{who} beats off the attack: bito"),
+    Ev.BEATEN: N_("{who} beat off the attack"),
     Ev.PICKED_UP: N_("{who} picks up {cards}"),
     Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
     Ev.WRONG_ACCUSE: N_("{who} accuses {other}, who plays fair"),

@@ -13,7 +13,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("cancel", tr.gettext("cancel the open game (creator or admin)")),
         ("stop", tr.gettext("stop the running game (creator or admin at once, players by vote)")),
         ("leave", tr.gettext("leave your game: the computer plays your cards, it counts as a loss")),
-        ("kick", tr.gettext("reply to a player's message to remove him from the lobby")),
+        ("kick", tr.gettext("reply to a player's message to remove them from the lobby")),
         ("hand", tr.gettext("in private: post your cards again at the bottom of the chat")),
         ("notify", tr.gettext("turn pings: /notify on or /notify off")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
@@ -33,7 +33,7 @@ def group_help(tr: Translator, details_url: str) -> str:
     """/help in a group: the few commands a table needs, and where the details are."""
     described = dict(commands(tr))
     lines = [tr.gettext("🃏 Durak: /newgame opens a game; your cards come to your private chat with me."), ""]
-    lines += [f"/{name}: {described[name]}" for name in GROUP_COMMANDS]
+    lines += [f"/{name} — {described[name]}" for name in GROUP_COMMANDS]  # a dash: the text may hold a colon
     lines += ["", tr.gettext("How to play, and every command: {url}").format(url=details_url)]
     return "\n".join(lines)
 

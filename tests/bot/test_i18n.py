@@ -145,3 +145,23 @@ def test_russian_vote_says_who_asked() -> None:
     assert ru.gettext("Stop the game? {name} asks; the seated players vote: {votes} of {needed} needed, within a "
                       "minute.").format(name="Петя", votes=1, needed=2) == \
         "Петя предлагает остановить игру: голосов 1 из 2, минута на голосование."
+
+
+def test_english_names_face_cards_and_the_help_has_one_colon_a_line() -> None:
+    """Issue 41, item 14: "No aces on the table", not "No As"; «/newgame — open a new game: …», not two colons;
+    a player removed is "them"; the bout's end in the past tense, with no Russian word in it."""
+    from bot import texts
+    from bot.labels import ranks_text
+    from durak.cards import parse_card
+
+    en = translator("en")
+    assert en.gettext("No {ranks} on the table.").format(ranks=ranks_text(en, parse_card("AS"), "none")) == \
+        "No aces on the table."
+    assert [ranks_text(en, parse_card(c), "all") for c in ("JS", "QS", "KS", "10S")] == ["jacks", "queens", "kings",
+                                                                                        "10s"]
+    for language in ("en", "ru"):
+        lines = [line for line in texts.group_help(translator(language), "https://example.org").splitlines()
+                 if line.startswith("/")]
+        assert lines and all(" — " in line and not line.split(" — ")[0].endswith(":") for line in lines), lines
+    assert "them" in dict(texts.commands(en))["kick"]
+    assert en.gettext("{who} beat off the attack").format(who="Anna") == "Anna beat off the attack"
