@@ -340,10 +340,19 @@
     retry = Math.min(retry * 2, 4000);
   }
 
+  // The page's own names for screen readers, in the player's language.
+  function label() {
+    $("colours").setAttribute("aria-label", texts.four_colours);
+    $("colours").title = texts.four_colours;
+    for (const [id, key] of [["seats", "seats"], ["table", "table"], ["hand", "hand"], ["moves", "moves"]]) {
+      $(id).setAttribute("aria-label", texts[key]);
+    }
+  }
+
   function onState(frame) {
     retry = 500;
     if (frame.session) session = frame.session;
-    if (frame.texts) texts = frame.texts;
+    if (frame.texts) { texts = frame.texts; label(); }
     if (frame.language) document.documentElement.lang = frame.language;
     state = frame;
     received = Date.now();
@@ -449,6 +458,7 @@
   document.documentElement.classList.toggle("four", fourColours);
   document.documentElement.lang = languageOf(launchLanguage());
   words($("prompt"), texts.connecting);
+  label();
   applyTheme();
   const colours = $("colours");
   colours.setAttribute("aria-pressed", String(fourColours));

@@ -323,6 +323,8 @@ async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path:
             page = await open_page(browser, page_url(settings, game), 102, "Boris", dark=True)
             await page.wait_for_selector("#hand .card")
             assert await page.get_attribute('#hand .card[data-card="9H"]', "aria-label") == "9♥, playable"
+            assert await page.get_attribute("#colours", "aria-label") == "Four-colour suits"
+            assert await page.get_attribute("#hand", "aria-label") == "Your cards"
             assert await axe_problems(page) == []
             await page.click("#buttons button >> text=Take")
             await page.wait_for_selector("#result .left .card")
