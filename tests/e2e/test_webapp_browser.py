@@ -67,8 +67,12 @@ async def play_from_the_page(page: Page, table: Table) -> int:
                     if not b["text"].startswith(("🚪", "🎭", "🙋", "Accuse"))]
         count = len(page.received)  # type: ignore[attr-defined]
         if options:
-            try:  # what it offered may be gone: the next frame redrew it (as a person's tap can miss)
-                await page.click(f'[data-press="{table.choose(options)}"]', timeout=2000)
+            # a thumb taps a card's corner, the part a big hand leaves in view (its middle may lie under the next
+            # card); what it offered may be gone: the next frame redrew it (as a person's tap can miss)
+            press = table.choose(options)
+            corner = {"x": 10, "y": 12} if any(h["press"] == press for h in st["hand"]) else None
+            try:
+                await page.click(f'[data-press="{press}"]', position=corner, timeout=2000)
                 taps += 1
             except PlaywrightTimeout:
                 continue
