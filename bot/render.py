@@ -17,7 +17,7 @@ from bot.turns import WARN_SECONDS
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited
-from durak.events import Ev
+from durak.events import PASS_LEAD_ALONE, PASS_LET_TAKE, Ev
 from durak.rules import CLASSIC_PRESETS, PogonyRule, Ranking, Teams, ThrowIn
 from durak.scoring import ranks
 from storage.models import Away, Game
@@ -218,7 +218,6 @@ _EVENT_TEXTS = {
     Ev.TRANSFER: N_("{who} transfers {cards} to {other}"),
     Ev.SHOW: N_("{who} shows {cards}: transfer to {other}"),
     Ev.TAKE: N_("{who} takes"),
-    Ev.PASS: N_("{who}: pass"),  # an attacker done throwing in; the bout's end says «бито» once (Ev.BEATEN)
     Ev.BEATEN: N_("{who} beat off the attack"),
     Ev.PICKED_UP: N_("{who} picks up {cards}"),
     Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
@@ -250,6 +249,10 @@ def event_line(tr: Translator, game: Game, event: dict[str, Any]) -> str | None:
         place = places_of(game).get(event["s"])
         line = (tr.gettext("{who} has no cards left: place {n}").format(who=who, n=place) if place is not None
                 else tr.gettext("{who} has no cards left").format(who=who))
+    elif kind is Ev.PASS:  # what he pressed: Done («бито»), Pass while the defender takes, or a lead left alone
+        line = (tr.gettext("{who}: pass") if event.get("n") == PASS_LET_TAKE
+                else tr.gettext("{who} leads it alone") if event.get("n") == PASS_LEAD_ALONE
+                else tr.gettext("{who}: done")).format(who=who)
     elif kind is Ev.COUNTER:
         target, *laid = event["c"]
         line = tr.gettext("{who} beats {target} and strikes back at {other} with {cards}").format(

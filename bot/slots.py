@@ -219,7 +219,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     now, and the movers' own hands are lazy too, and so is the hand of a seat the game waited for before this
     move too (``steady``) whose buttons stay as they were written: another player's move changed only its
     text (his Done while this one may still throw in or pass), and what he can press is what he sees."""
-    solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, the hand, the end)
+    solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, then the hand,
+    # which keeps the last moves and his own place when the result comes below it)
     if closing is not None:
         slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
         if game.state is not None:
@@ -256,8 +257,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         keys = markup_json(hand)
         if short and s.seat in steady and s.seat not in lazy and _markup_written(ui, s.seat) == keys:
             lazy |= {s.seat}
-        slots.append(Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo and over else
-                     Owed(s.user.id, hand_slot(s.seat), text, keys, lazy=s.seat in lazy))
+        slots.append(Owed(s.user.id, hand_slot(s.seat), text, keys, lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
               for p in pings(game, default_language, ui, now, ping_delay)]

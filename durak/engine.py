@@ -34,7 +34,7 @@ from typing import Final
 from durak.actions import DRAW_CARD, STOCK_LEAD, TAKE, Act, Action, Illegal, Reason
 from durak.cards import Card, Suit
 from durak.covering import beater_table
-from durak.events import Ev, Event
+from durak.events import PASS_DONE, PASS_LEAD_ALONE, PASS_LET_TAKE, Ev, Event
 from durak.lead_sequence import counted
 from durak.leads import attacks, lead_breaks, variant_leads
 from durak.rules import Lead, PogonyRule, Ranking, Refill, Teams, ThrowIn
@@ -866,8 +866,9 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
     elif act is _Act_TAKE:
         s.taking = True
         events.append(_event(Event, (_Ev_TAKE, seat, (), None, 0)))
-    elif act is _Act_PASS:
-        events.append(_event(Event, (_Ev_PASS, seat, (), None, 0)))
+    elif act is _Act_PASS:  # number: which button it was (the log says what was pressed)
+        pressed = PASS_LEAD_ALONE if s.lead_open else PASS_LET_TAKE if s.taking else PASS_DONE
+        events.append(_event(Event, (_Ev_PASS, seat, (), None, pressed)))
         if s.window:  # американский: the defender lets the bout end
             s.window = False
             _end_bout(s, events, taker=None)

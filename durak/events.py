@@ -15,7 +15,7 @@ class Ev(StrEnum):
     TRANSFER = "transfer"      # seat, cards, other=new defender
     SHOW = "show"              # seat, cards=(trump shown,), other=new defender
     TAKE = "take"              # seat declared take
-    PASS = "pass"              # seat
+    PASS = "pass"              # seat; number: PASS_DONE, PASS_LET_TAKE or PASS_LEAD_ALONE
     BEATEN = "beaten"          # the bout ended in a successful defence by seat
     PICKED_UP = "picked_up"    # seat picked up cards (a take, or a caught cheat)
     CAUGHT = "caught"          # seat (the cheat) caught by other
@@ -35,6 +35,11 @@ class Ev(StrEnum):
     SECRET_TRUMP = "secret_trump"  # потайной: the secret card (cards[0]) is turned: its suit is trump from now on
     FACE_SHOWN = "face_shown"  # невидимый: the face-up card (cards[0]) shows, now the stock's only card
     FACE_DRAWN = "face_drawn"  # seat drew a face-up card (cards[0]) in front of everyone
+
+
+# What a PASS meant: everything was covered (Done, «Бито»), the defender takes (Pass, «Пас»), or an армянский stock
+# card is led alone.
+PASS_DONE, PASS_LET_TAKE, PASS_LEAD_ALONE = 0, 1, 2
 
 
 class Event(NamedTuple):

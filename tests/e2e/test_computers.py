@@ -50,7 +50,13 @@ async def test_a_solo_game_against_two_computers_in_the_private_chat(fake: FakeT
     result = await table.play_to_the_end(timeout=240)
     assert "🤖" in result.text
     await bot.service.outbox.drain()
-    assert [m.text for m in fake.chat_messages(101)] == [result.text], "one message of a solo game: its result"
+    hand, last = fake.chat_messages(101)  # the lobby became the hand; the result comes below it
+    assert last.text == result.text
+    # the hand keeps the end as he saw it: his own lines and the last moves, no cards to press
+    assert hand.text.startswith("🃏 Durak · you are Anna") and "🏁 Game over!" in hand.text, hand.text
+    assert "You are the durak this time." in hand.text or "You are place" in hand.text, hand.text
+    assert "•" in hand.text.split("🏁 Game over!")[1], "the last moves stay under the end"
+    assert not [b for b in hand.buttons() if b.get("callback_data", "").startswith("v1:c:")]
     # nothing was ever sent to a computer, and Telegram refused nothing
     assert not [c for c in fake.calls if int(c[1].get("chat_id", 0) or 0) < -1000 and int(c[1]["chat_id"]) != GROUP]
     assert fake.rejected == []

@@ -169,9 +169,11 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     assert pings(fake, 101)[0].text.startswith("🔔 The game is waiting for you. ⏰ ")
     await table.press(101, fake.messages[(101, 1)], "Done")
     await fake.wait_for(lambda: pings(fake, 101) == [])
-    group = fake.messages[(GROUP, 1)]  # the log: an attacker's pass, then the end of the bout, said once
+    group = fake.messages[(GROUP, 1)]  # the log: the button Anna pressed, then the end of the bout, said once
     await fake.wait_for(lambda: "Boris beat off the attack" in group.text)
-    assert "Anna: pass" in group.text and group.text.count("beat off the attack") == 1, group.text
+    assert "Anna: done" in group.text and "pass" not in group.text, group.text
+    assert group.text.index("Anna: done") < group.text.index("Boris beat off the attack"), group.text
+    assert group.text.count("beat off the attack") == 1, group.text
     await bot.stop()
 
 
