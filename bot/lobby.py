@@ -100,7 +100,8 @@ def decide_start(tr: Translator, game: Game) -> Decision:
     try:
         game.rules.check_players(n)
     except RulesError:
-        return Decision(tr.gettext("These rules need {n} players.").format(n=table_max(game.rules)))
+        return Decision(tr.ngettext("These rules need {n} player.", "These rules need {n} players.",
+                                                table_max(game.rules)).format(n=table_max(game.rules)))
     return Decision(intent=Intent(Kind.START))
 
 

@@ -101,19 +101,23 @@ def rules_text(tr: Translator, rules: Rules, open_table: bool = True) -> str:
         lines.append(tr.gettext("What differs from podkidnoy:"))
         lines += [f"• {line}" for line in different]
         lines.append("")
-    lines.append(tr.gettext("Each player gets {n} cards; the card under the stock names the trump.")
-                 .format(n=rules.hand_size))
+    lines.append(tr.ngettext("Each player gets {n} card; the card under the stock names the trump.",
+                             "Each player gets {n} cards; the card under the stock names the trump.",
+                             rules.hand_size).format(n=rules.hand_size))
     lines.append(tr.gettext("The attacker leads cards of one rank; the defender covers each with a higher card "
                             "of its suit or with a trump, or takes them all."))
     if rules.lead_max is not None:
-        lines.append(tr.gettext("A lead holds at most {n} cards.").format(n=rules.lead_max))
+        lines.append(tr.ngettext("A lead holds at most {n} card.", "A lead holds at most {n} cards.",
+                                 rules.lead_max).format(n=rules.lead_max))
     if rules.throw_in is ThrowIn.OFF:
         lines.append(tr.gettext("Nobody throws in: the lead is the whole attack."))
     else:
         lines.append(tr.gettext("Who throws in cards of ranks on the table: {who}.")
                      .format(who=throw_in_name(tr, rules.throw_in)))
-    lines.append(tr.gettext("At most {first} cards in the first bout, {later} later, and never more than the "
-                            "defender holds.").format(first=rules.first_bout_limit, later=rules.bout_limit))
+    lines.append(tr.ngettext("At most {first} card in the first bout, {later} later, and never more than the "
+                             "defender holds.", "At most {first} cards in the first bout, {later} later, and never "
+                             "more than the defender holds.", rules.first_bout_limit)
+                 .format(first=rules.first_bout_limit, later=rules.bout_limit))
     if rules.after_take_unlimited:
         lines.append(tr.gettext("After a take any number of cards may be thrown in."))
     if rules.transfer:
@@ -532,6 +536,11 @@ def reason(tr: Translator, refused: Illegal) -> str:
     card = card_text(p["card"]) if isinstance(p.get("card"), int) else ""
     target = card_text(p["target"]) if isinstance(p.get("target"), int) else ""
     ranks = ranks_text(tr, p["card"], "none") if isinstance(p.get("card"), int) else ""
+
+    def number(key: str) -> int:  # a count the refusal carries, for the plural form of its noun
+        value = p.get(key)
+        return value if isinstance(value, int) else 0
+
     texts = {
         Reason.GAME_OVER: tr.gettext("The game is over."),
         Reason.NO_SUCH_SEAT: tr.gettext("No such player."),
@@ -542,9 +551,10 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.NOT_IN_HAND: tr.gettext("{card} is not in your hand.").format(card=card),
         Reason.ONLY_ATTACKER_LEADS: tr.gettext("Only the attacker leads."),
         Reason.MIXED_RANKS: tr.gettext("Lead cards of one rank."),
-        Reason.LEAD_MAX: tr.gettext("Lead at most {n} cards.").format(n=p.get("limit")),
-        Reason.LIMIT: tr.gettext("The table is full: no more cards fit.") if int(p.get("room", 0)) <= 0 else
-        tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", int(p.get("room", 0)))
+        Reason.LEAD_MAX: tr.ngettext("Lead at most {n} card.", "Lead at most {n} cards.", number("limit"))
+        .format(n=p.get("limit")),
+        Reason.LIMIT: tr.gettext("The table is full: no more cards fit.") if number("room") <= 0 else
+        tr.ngettext("Only {n} more card fits.", "Only {n} more cards fit.", number("room"))
         .format(n=p.get("room")),
         Reason.NO_THROW_IN: tr.gettext("You may not throw in now."),
         Reason.RANK_NOT_ON_TABLE: tr.gettext("No {ranks} on the table.").format(ranks=ranks),
@@ -568,10 +578,12 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.ACCUSE_SELF: tr.gettext("You can't accuse yourself."),
         Reason.ACCUSE_USED: tr.gettext("You already accused someone this bout."),
         Reason.NOTHING_TO_ACCUSE: tr.gettext("Nothing to accuse yet."),
-        Reason.LEAD_SHAPE: tr.gettext("Lead exactly {n} cards.").format(n=p["size"]) if "size" in p
+        Reason.LEAD_SHAPE: tr.ngettext("Lead exactly {n} card.", "Lead exactly {n} cards.", number("size"))
+        .format(n=p.get("size")) if "size" in p
         else tr.gettext("Lead a shape this game allows: see /rules."),
         Reason.LEAD_NOT_HIGHEST: tr.gettext("Lead your highest rank."),
-        Reason.LEAD_NOT_WHOLE_RANK: tr.gettext("Lead all {n} cards of that rank.").format(n=p.get("count")),
+        Reason.LEAD_NOT_WHOLE_RANK: tr.ngettext("Lead all {n} card of that rank.", "Lead all {n} cards of that rank.",
+                                                  number("count")).format(n=p.get("count")),
         Reason.TRANSFER_TRUMP_ON_TABLE: tr.gettext("No transfer while a trump lies on the table."),
         Reason.STOCK_LEAD_OFF: tr.gettext("Leading from the stock is off at this table."),
         Reason.STOCK_EMPTY: tr.gettext("The stock is empty."),
@@ -583,7 +595,8 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.SWAP_OFF: tr.gettext("Swapping is off at this table."),
         Reason.SWAP_USED: tr.gettext("You already swapped this bout."),
         Reason.SWAP_AFTER_COVER: tr.gettext("No swap after your first cover."),
-        Reason.SWAP_HAND: tr.gettext("Swap only with {n} cards or fewer.").format(n=p.get("size")),
+        Reason.SWAP_HAND: tr.ngettext("Swap only with {n} card or fewer.", "Swap only with {n} cards or fewer.",
+                                        number("size")).format(n=p.get("size")),
         Reason.SWAP_STOCK: tr.gettext("The stock is too small to swap."),
         Reason.COUNTER_OFF: tr.gettext("Striking back is off at this table."),
         Reason.COUNTER_NOT_NOW: tr.gettext("Strike back only against a lone card."),

@@ -44,7 +44,8 @@ def stats(tr: Translator, name: str, s: PlayerStats, where: str) -> str:
     ]
     if s.rating is not None:
         if s.provisional:
-            lines.append(tr.gettext("Rating: {rating} (provisional: {n} of {needed} games)").format(
+            lines.append(tr.ngettext("Rating: {rating} (provisional: {n} of {needed} game)",
+                                     "Rating: {rating} (provisional: {n} of {needed} games)", RANKED_AFTER).format(
                 rating=s.rating, n=s.games, needed=RANKED_AFTER))
         else:
             rank = "" if s.rank is None else " " + tr.gettext("(#{n})").format(n=s.rank)

@@ -44,6 +44,21 @@ def test_russian_plurals() -> None:
         "1 карта", "3 карты", "5 карт", "21 карта"]
 
 
+COUNTED = re.compile(r"\{(?:n|first|needed|count|size|limit)\} (?:more )?(?:cards?|players?|games?|seconds?|times?)\b")
+
+
+def test_a_number_meets_its_noun_only_in_plural_messages() -> None:
+    """Where a number stands before a noun the message has plural forms (CLDR's, per language): «нужно 2
+    игроков» came from one form for every number."""
+    singular = [m for m in code_messages() if isinstance(m, str) and COUNTED.search(m)]
+    assert not singular, singular
+    tr = translator("ru")
+    need = [tr.ngettext("These rules need {n} player.", "These rules need {n} players.", n).format(n=n)
+            for n in (2, 5, 21)]
+    assert need == ["По этим правилам нужно 2 игрока.", "По этим правилам нужно 5 игроков.",
+                    "По этим правилам нужен 21 игрок."]
+
+
 def test_language_choice() -> None:
     assert pick_language("en", "ru", "ru") == "en"
     assert pick_language(None, "uk", "en") == "ru"

@@ -271,3 +271,24 @@ async def test_the_game_button_names_the_game_the_settings_play(fake: FakeTelegr
     await table.press(101, table.lobby(), "Settings")
     await fake.wait_for(lambda: any(b["text"].startswith("Game:") for b in table.lobby().buttons()))
     assert [b["text"] for b in table.lobby().buttons() if b["text"].startswith("Game:")] == ["Game: Podkidnoy"]
+
+
+async def test_a_number_and_its_noun_agree_in_russian(fake: FakeTelegram, tmp_path: Path) -> None:
+    """«нужно 4 игроков» was a number with the wrong form of its noun: CLDR's plural forms pick it."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", default_language="ru")
+    await bot.start()
+    fake.add_group(-1003, "Друзья", admins=[111])
+    for user, name in ((111, "Оля"), (112, "Петя"), (113, "Дима")):
+        fake.add_user(user, name, language_code="ru")
+    table = Table(fake, -1003, [111, 112, 113], language="ru")
+    await table.seat_everyone()
+    await table.press(111, table.lobby(), "Settings")
+    await fake.wait_for(lambda: any(b["text"].startswith("Команды") for b in table.lobby().buttons()))
+    await table.press(111, table.lobby(), "Команды")
+    await fake.wait_for(lambda: any(b["text"].endswith("2×2") or b["text"].endswith("2x2")
+                                    for b in table.lobby().buttons()))
+    await table.press(111, table.lobby(), "« Back")
+    await fake.wait_for(lambda: any(b["text"] == "Начать" for b in table.lobby().buttons()))
+    answer = await table.press(111, table.lobby(), "Start")
+    assert answer["text"] == "По этим правилам нужно 4 игрока."
+    await bot.stop()
