@@ -278,6 +278,7 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     cards, waiting for its target. ``name_of``: the seats' names, to name the one he waits for rather than
     «the others» when there is one (two players, or a computer moving)."""
     take = Act.TAKE in opts.moves
+    others = [p for p in range(len(state.hands)) if p != seat and p not in state.out]
     if opts.role is Role.COVER and selected is not None and not opts.swapping:
         return tr.gettext("{card} can cover more than one card: press “on …” below your cards to choose which.").format(
             card=card_text(selected))
@@ -302,6 +303,8 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
         if None not in state.covers and not state.taking:  # nothing left to beat: the attackers decide now
             return (tr.gettext("Everything is covered: you may transfer, or wait for more cards or the end of "
                                "the bout.") if transfer_too
+                    else tr.gettext("Everything is covered. Wait: {name} may throw in more, or end the bout.")
+                    .format(name=name_of(others[0])) if name_of is not None and len(others) == 1
                     else tr.gettext("Everything is covered. Wait: the others may throw in more, or end the bout."))
         if opts.playable:
             return (tr.gettext("Defend: press a card to cover, transfer, or press Take.") if transfer_too
@@ -320,7 +323,6 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
                     if may_pass and opts.playable else tr.gettext("Everything is covered: press Done.")
                     if may_pass else tr.gettext("Everything is covered: you may throw in more."))
         return tr.gettext("You may throw in: press a card. {name} is defending.").format(name=defender_name)
-    others = [p for p in range(len(state.hands)) if p != seat and p not in state.out]
     if seat == state.defender and state.taking:
         return (tr.gettext("You take the cards; {name} may throw in more.").format(name=name_of(others[0]))
                 if name_of is not None and len(others) == 1 else

@@ -70,12 +70,15 @@ def timer_name(tr: Translator, seconds: int) -> str:
     return tr.gettext("off") if not seconds else tr.gettext("{n} s").format(n=seconds)
 
 
-def rules_line(tr: Translator, rules: Rules, max_players: int | None = None) -> str:
+def rules_line(tr: Translator, rules: Rules, max_players: int | None = None, players: int | None = None) -> str:
+    """The rules in one line; ``players``: how many play, once the game runs (two: only the attacker throws in,
+    whatever the rule says, so the line does not say «throw-in: everyone»)."""
     parts = [variants.game_name(tr, rules),
              tr.ngettext("{n} card", "{n} cards", rules.deck_size).format(n=rules.deck_size)]
     if max_players is not None:
         parts.append(tr.ngettext("up to {n} player", "up to {n} players", max_players).format(n=max_players))
-    parts.append(tr.gettext("throw-in: {who}").format(who=throw_in_name(tr, rules.throw_in)))
+    if players != 2:
+        parts.append(tr.gettext("throw-in: {who}").format(who=throw_in_name(tr, rules.throw_in)))
     if rules.transfer:
         parts.append(tr.gettext("transfer"))
     if rules.teams is not Teams.NONE:
@@ -109,11 +112,13 @@ def rules_text(tr: Translator, rules: Rules, open_table: bool = True) -> str:
     if rules.lead_max is not None:
         lines.append(tr.ngettext("A lead holds at most {n} card.", "A lead holds at most {n} cards.",
                                  rules.lead_max).format(n=rules.lead_max))
-    if rules.throw_in is ThrowIn.OFF:
-        lines.append(tr.gettext("Nobody throws in: the lead is the whole attack."))
-    else:
-        lines.append(tr.gettext("Who throws in cards of ranks on the table: {who}.")
-                     .format(who=throw_in_name(tr, rules.throw_in)))
+    lines.append({
+        ThrowIn.OFF: tr.gettext("Nobody throws in: the lead is the whole attack."),
+        ThrowIn.ALL: tr.gettext("Anyone may throw in cards of a rank already on the table."),
+        ThrowIn.NEIGHBOURS: tr.gettext("The defender's neighbours may throw in cards of a rank already on the "
+                                       "table."),
+        ThrowIn.ATTACKER: tr.gettext("Only the attacker may throw in cards of a rank already on the table."),
+    }[rules.throw_in])
     lines.append(tr.ngettext("At most {first} card in the first bout, {later} later, and never more than the "
                              "defender holds.", "At most {first} cards in the first bout, {later} later, and never "
                              "more than the defender holds.", rules.first_bout_limit)
@@ -365,8 +370,8 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
     """The group's table message: public information only."""
     assert game.state is not None
     seen = view(game.state, None)
-    lines = [f"🃏 {rules_line(tr, game.rules)}", *_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "",
-             _table_cards(tr, seen)]
+    lines = [f"🃏 {rules_line(tr, game.rules, players=len(game.seats))}", *_header(tr, seen, game), "",
+             *_seat_lines(tr, game, seen), "", _table_cards(tr, seen)]
     if seen.taking:
         lines.append(tr.gettext("{name} takes the cards.").format(name=name_of(game, seen.defender or 0)))
     moves = recent_moves(tr, game)

@@ -53,7 +53,8 @@ def page_texts(tr: Translator) -> dict[str, str]:
 def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, token: str) -> dict[str, Any]:
     """The page's whole picture of ``game`` for ``seat`` (None: someone who is not seated)."""
     state = game.state
-    base: dict[str, Any] = {"type": "state", "game": token, "you": seat, "rules": render.rules_line(tr, game.rules)}
+    base: dict[str, Any] = {"type": "state", "game": token, "you": seat,
+                            "rules": render.rules_line(tr, game.rules, players=len(game.seats))}
     if game.status is Status.LOBBY:
         return _lobby(tr, game, ui, seat, {**base, "rules": render.rules_line(tr, game.rules, game.max_players)})
     closed = game.status not in (Status.PLAYING, Status.FINISHED) or state is None

@@ -70,8 +70,9 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     await table.press(102, boris, "8♠️")  # fits only 7♠️: covered at once
     await fake.wait_for(lambda: "7♠️→8♠️" in boris.text)
     # the defender who covered everything waits: he is not told to defend with every card ✖ (issue 23)
-    assert "Everything is covered. Wait: the others may throw in more, or end the bout." in boris.text
-    assert "Defend" not in boris.text
+    # in two players he waits for Anna, by name; the table does not say who throws in, only the attacker can
+    assert "Everything is covered. Wait: Anna may throw in more, or end the bout." in boris.text
+    assert "Defend" not in boris.text and "throw-in" not in fake.messages[(GROUP, 1)].text
     anna = fake.messages[(101, 1)]
     await fake.wait_for(lambda: "Done" in buttons(anna))
     assert "Everything is covered: press Done." in anna.text
