@@ -13,6 +13,7 @@ from bot import hand, variants
 from bot.callbacks import Verb, encode
 from bot.i18n import N_, Translator
 from bot.labels import card_text, cards_text, rank_text, ranks_text, suit_text
+from bot.results import places_of
 from bot.turns import WARN_SECONDS
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
@@ -453,11 +454,14 @@ def _left(game: Game) -> set[int]:
     return {seat.seat for seat in game.seats if seat.away is Away.LEFT}
 
 
-def places_of(game: Game) -> dict[int, int]:
-    """The places of the seats that went out, numbered without the players who left (they rank last)."""
-    assert game.state is not None
-    left = _left(game)
-    return {seat: n for n, seat in enumerate((p for p in game.state.out if p not in left), 1)}
+_ORDINALS = (N_("{n}th"), N_("{n}st"), N_("{n}nd"), N_("{n}rd"))  # English's; each language writes its own form
+
+
+def ordinal(tr: Translator, n: int) -> str:
+    """A place as an ordinal: 1st, 2nd, 3rd, 4th, 11th in English; every other language of ours writes all its
+    ordinals one way (Russian and Ukrainian «2», German «2.») and translates the four alike."""
+    last = n % 10 if n % 100 not in (11, 12, 13) else 0
+    return tr.gettext(_ORDINALS[last if last <= 3 else 0]).format(n=n)
 
 
 def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] | None) -> list[str]:
@@ -473,8 +477,8 @@ def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] |
     elif seat in _left(game):
         lines.append(tr.gettext("You left the game: it counts as a loss."))
     elif seat in state.out:
-        lines.append(tr.gettext("You are place {place} of {n}.").format(place=places_of(game)[seat],
-                                                                       n=len(game.seats) - len(_left(game))))
+        lines.append(tr.gettext("You finished {place} of {n}.").format(place=ordinal(tr, places_of(game)[seat]),
+                                                                      n=len(game.seats) - len(_left(game))))
     if not state.draw and seat not in state.losers:
         names = ", ".join(name_of(game, p) for p in state.losers)
         lines.append(tr.gettext("🃏 Durak: {names}").format(names=names))

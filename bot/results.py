@@ -9,6 +9,14 @@ from storage.models import Away, Game, RatingUpdate, ResultRow
 from storage.repo import Repo
 
 
+def places_of(game: Game) -> dict[int, int]:
+    """The places of the seats that went out, numbered without the players who left (they rank last): what the
+    players read and what is stored."""
+    assert game.state is not None
+    left = {seat.seat for seat in game.seats if seat.away is Away.LEFT}
+    return {seat: n for n, seat in enumerate((p for p in game.state.out if p not in left), 1)}
+
+
 def result_rows(game: Game) -> list[ResultRow]:
     """One row per seat. A player who left counts as a loser (ranked last in free-for-all games)
     whatever the computer made of his seat; a player who was out with a place before could not leave."""
@@ -18,9 +26,10 @@ def result_rows(game: Game) -> list[ResultRow]:
     worst = max(rank_of)
     team = game.rules.team_of
     rows = []
+    places = places_of(game)
     for seat in game.seats:
         number = seat.seat
-        place = state.out.index(number) + 1 if number in state.out else None
+        place = places.get(number)
         left = seat.away is Away.LEFT
         rank = worst if left and team(number) is None else rank_of[number]
         rows.append(ResultRow(number, seat.user.id, place, rank, number in state.losers or left, state.draw,

@@ -170,7 +170,12 @@ async def leave(update: Update, context: Context) -> None:
         return
     user = await service.directory.see(as_user(tg_user))
     reply = await service.commands.leave_command(chat.id, thread_of(update), user, private=not in_group(update))
-    if reply:
+    if reply and in_group(update):  # everyone reads it there: it says whom it answers, under his /leave
+        tr = await service.directory.chat_tr(chat.id)
+        await message.reply_text(tr.gettext("{name}: {answer}").format(name=user.name, answer=reply),
+                                 reply_parameters=ReplyParameters(message.message_id,
+                                                                  allow_sending_without_reply=True))
+    elif reply:
         await message.reply_text(reply)
 
 

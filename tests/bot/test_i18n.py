@@ -59,6 +59,15 @@ def test_a_number_meets_its_noun_only_in_plural_messages() -> None:
                     "По этим правилам нужен 21 игрок."]
 
 
+def test_english_places_are_ordinals() -> None:
+    from bot.render import ordinal
+    en, ru = translator("en"), translator("ru")
+    assert [ordinal(en, n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd"]
+    assert en.gettext("You finished {place} of {n}.").format(place=ordinal(en, 2), n=3) == "You finished 2nd of 3."
+    assert ru.gettext("You finished {place} of {n}.").format(place=ordinal(ru, 2), n=3) == "Ваше место: 2 из 3."
+
+
 def test_language_choice() -> None:
     assert pick_language("en", "ru", "ru") == "en"
     assert pick_language(None, "uk", "en") == "ru"

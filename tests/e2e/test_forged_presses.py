@@ -89,6 +89,14 @@ async def test_an_out_player_keeps_his_place(fake: FakeTelegram, bot: BotProcess
         assert await toast(fake, winner, hand, data) == "You are out with a place: it is yours to keep."
     await fake.send_text(winner, winner, "/leave")
     await fake.wait_for(lambda: any("yours to keep" in m.text for m in fake.chat_messages(winner)))
+    # in the group the answer says whom it is for, under his own /leave
+    await fake.send_text(winner, GROUP, "/leave")
+    name = fake.users[winner].first_name
+    await fake.wait_for(lambda: any(m.text == f"{name}: You are out with a place: it is yours to keep."
+                                    for m in fake.chat_messages(GROUP)))
+    [sent] = [p for method, p in fake.calls if method == "sendMessage" and str(p.get("text")).endswith("to keep.")
+              and int(p["chat_id"]) == GROUP]
+    assert sent.get("reply_parameters", {}).get("message_id"), "a reply to his /leave"
     table.players = [p for p in table.players if p != winner]
     await table.play_to_the_end()
     [(loser, left, place)] = rows(database, "SELECT loser, left_game, place FROM game_results WHERE user_id = ?",

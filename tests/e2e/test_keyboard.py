@@ -161,7 +161,7 @@ async def test_a_game_whose_loser_is_certain_ends_at_once(fake: FakeTelegram, tm
     assert "Durak: Boris" in table.result().text  # type: ignore[union-attr]
     await fake.wait_for(lambda: "Game over" in boris.text and "Game over" in anna.text)
     assert "You are the durak this time." in boris.text and "Rating: " in boris.text
-    assert "You are place 1 of 2." in anna.text and "Durak: Boris" in anna.text
+    assert "You finished 1st of 2." in anna.text and "Durak: Boris" in anna.text
     assert "(+" in anna.text and "(-" in boris.text
     assert boris.markup is None or not boris.buttons()
     await bot.stop()

@@ -155,12 +155,14 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     before = len(table.group_messages())
     await fake.send_text(102, GROUP, "/leave")
     await fake.wait_for(lambda: len(table.group_messages()) > before)
-    assert table.group_messages()[-1].text == "You left the game."
+    assert table.group_messages()[-1].text == "Boris: You left the game."
     await fake.wait_for(lambda: away(timed_bot)[1] == 2)
     table.players = [101, 103]
     await table.play_to_the_end()
-    [(loser, left)] = timed_bot.place.sql("SELECT loser, left_game FROM game_results WHERE seat = 1")
-    assert (loser, left) == (1, 1)
+    [(loser, left, place)] = timed_bot.place.sql("SELECT loser, left_game, place FROM game_results WHERE seat = 1")
+    assert (loser, left, place) == (1, 1, None), "stored as the screen says: out of the game, no place"
+    stored = dict(timed_bot.place.sql("SELECT seat, place FROM game_results WHERE seat != 1"))
+    assert sorted(p for p in stored.values() if p is not None) in ([], [1]), "the places skip the leaver"
     await settle(timed_bot)
     # what the players read says so too: no place for Boris, whatever the computer made of his seat (issue 23)
     result = next(m for m in table.group_messages() if "Game over" in m.text).text
@@ -168,7 +170,7 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     assert "🚪 Boris: left the game" in result or "Durak: Boris" in result, result
     boris = table.hand_message(102)
     assert boris is not None and "You left the game: it counts as a loss." in boris.text, boris.text
-    assert "Boris has no cards left: place" not in boris.text and "You are place" not in boris.text
+    assert "Boris has no cards left: place" not in boris.text and "You finished" not in boris.text
 
 
 async def test_the_leave_button_asks_once_more(fake: FakeTelegram, timed_bot: BotProcess) -> None:

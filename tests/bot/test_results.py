@@ -1,0 +1,41 @@
+"""A finished game's stored rows say what its players read: a player who left has no place, and the places of
+the others are counted without him."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from bot import render
+from bot.i18n import translator
+from bot.results import result_rows
+from durak import Rules, apply, legal_actions, new_game
+from durak.engine import actors
+from storage.models import Away, Game, Seat, Status, User
+
+
+def finished(seed: int) -> Game:
+    """A 4-player game played out by random legal moves."""
+    rng = random.Random(seed)
+    state = new_game(Rules(), players=4, seed=seed)
+    while not state.over:
+        seat = rng.choice(actors(state))
+        state, _ = apply(state, seat, rng.choice(list(legal_actions(state, seat))))
+    seats = tuple(Seat(n, User(100 + n, name)) for n, name in enumerate(("Anna", "Boris", "Vera", "Gleb")))
+    return Game(1, -100, 0, Status.FINISHED, 100, Rules(), 4, state, 1, None, seats)
+
+
+def test_a_leaver_is_stored_without_a_place_and_the_others_move_up() -> None:
+    game = next(g for g in map(finished, range(50)) if g.state is not None and len(g.state.out) >= 2)
+    assert game.state is not None
+    first = game.state.out[0]  # the computer played the leaver's seat out first
+    seats = tuple(Seat(s.seat, s.user, away=Away.LEFT) if s.seat == first else s for s in game.seats)
+    game = replace(game, seats=seats)
+    rows = {r.seat: r for r in result_rows(game)}
+    assert rows[first].place is None and rows[first].left and rows[first].loser
+    second = game.state.out[1]
+    assert rows[second].place == 1, "the next one out is first among those who played on"
+    # the table's result says the same
+    text, _ = render.result(translator("en"), game)
+    assert f"1. {game.seats[second].user.name}" in text
+    assert f"🚪 {game.seats[first].user.name}: left the game" in text
