@@ -28,7 +28,7 @@ from bot.clock import Clock, RealClock
 from bot.directory import Directory
 from bot.health import Heartbeat
 from bot.http import AiohttpRequest, UpdatesRequest
-from bot.i18n import translator
+from bot.i18n import LANGUAGES, translator
 from bot.metrics import Metrics
 from bot.outbox import Outbox
 from bot.service import GameService
@@ -152,7 +152,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
             await webapp.start(settings.webapp_host, settings.webapp_port)
             app.bot_data["webapp"] = webapp
         app.bot_data.update(service=service, outbox=outbox, stats=stats)
-        for language in ("en", "ru"):
+        for language in LANGUAGES:  # each Telegram client shows the commands in its own language
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
             await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)
         if settings.webapp_url:  # the private chat's menu button: the player's current game, or a table of his own

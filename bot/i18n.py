@@ -15,9 +15,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES = Path(__file__).parent / "locales"
-LANGUAGES = ("en", "ru")
-# Telegram language codes whose speakers most likely read Russian better than English.
-RUSSIAN_READERS = ("ru", "uk", "be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
+LANGUAGES = ("en", "ru", "uk", "de")
+# Telegram language codes of ours' neighbours whose speakers most likely read Russian better than English.
+RUSSIAN_READERS = ("be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
 
 Translator = gettext.NullTranslations
 
@@ -41,7 +41,8 @@ def pick_language(chosen: str | None, telegram_code: str | None, default: str) -
     if chosen in LANGUAGES:
         return chosen
     if telegram_code:
-        return "ru" if telegram_code.split("-")[0].lower() in RUSSIAN_READERS else "en"
+        code = telegram_code.split("-")[0].lower()
+        return code if code in LANGUAGES else "ru" if code in RUSSIAN_READERS else "en"
     return default if default in LANGUAGES else "en"
 
 

@@ -24,7 +24,7 @@ class Settings(BaseSettings):
     database_path: Path = Path("durak.sqlite3")
     database_url: str | None = None              # postgresql://…: PostgreSQL instead of the SQLite file
     telegram_api_url: str = "https://api.telegram.org"
-    default_language: Literal["ru", "en"] = "ru"
+    default_language: Literal["ru", "en", "uk", "de"] = "ru"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     webhook_url: str | None = None          # set to use a webhook instead of long polling
     webhook_listen: str = "0.0.0.0"

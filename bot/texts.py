@@ -21,7 +21,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("history", tr.gettext("the chat's last ten games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
         ("scoring", tr.gettext("how this chat ranks players (admins)")),
-        ("language", tr.gettext("choose the language: /language ru or /language en")),
+        ("language", tr.gettext("choose the language: /language ru, uk, de or en")),
         ("help", tr.gettext("how to play with this bot")),
     ]
 
@@ -63,5 +63,5 @@ def help_text(tr: Translator) -> str:
                    "often and who climbs."),
         "",
     ]
-    lines += [f"/{name}: {what}" for name, what in commands(tr)]
+    lines += [f"/{name} — {what}" for name, what in commands(tr)]
     return "\n".join(lines)

@@ -439,7 +439,7 @@ def _page_file(name: str) -> bytes:
     if name != "index.html":
         return body
     texts = {language: webapp_view.page_texts(translator(language)) for language in LANGUAGES}
-    aliases = {code: pick_language(None, code, "en") for code in RUSSIAN_READERS}
+    aliases = {code: pick_language(None, code, "en") for code in RUSSIAN_READERS}  # ours are their own
     # "</" written "<\/": no text can end the script block early
     embedded = orjson.dumps({"texts": texts, "aliases": aliases}).decode().replace("</", "<\\/")
     return body.replace(b"{{TEXTS}}", embedded.encode())

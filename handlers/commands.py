@@ -147,7 +147,7 @@ async def language(update: Update, context: Context) -> None:
     if in_group(update):
         tr = await service.directory.chat_tr(chat.id)
         if choice not in LANGUAGES:
-            await message.reply_text(tr.gettext("Use /language ru or /language en."))
+            await message.reply_text(tr.gettext("Choose a language: /language ru, /language uk, /language de or /language en."))
             return
         if not await sender_is_admin(update, context):
             await message.reply_text(tr.gettext("Only an admin can change the group's language."))
@@ -156,7 +156,7 @@ async def language(update: Update, context: Context) -> None:
         await message.reply_text((await service.directory.chat_tr(chat.id)).gettext("Done: I will speak English here."))
         return
     if choice not in LANGUAGES:
-        await message.reply_text(service.directory.user_tr(user).gettext("Use /language ru or /language en."))
+        await message.reply_text(service.directory.user_tr(user).gettext("Choose a language: /language ru, /language uk, /language de or /language en."))
         return
     await service.chats.set_user_language(user.id, choice)
     user = await service.directory.user(user.id) or user

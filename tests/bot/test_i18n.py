@@ -8,7 +8,7 @@ from pathlib import Path
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.i18n import pick_language, translator
+from bot.i18n import LANGUAGES, pick_language, translator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -183,9 +183,10 @@ def test_english_names_face_cards_and_the_help_has_one_colon_a_line() -> None:
         "No aces on the table."
     assert [ranks_text(en, parse_card(c), "all") for c in ("JS", "QS", "KS", "10S")] == ["jacks", "queens", "kings",
                                                                                         "10s"]
-    for language in ("en", "ru"):
-        lines = [line for line in texts.group_help(translator(language), "https://example.org").splitlines()
-                 if line.startswith("/")]
+    for language in LANGUAGES:
+        lines = [line for text in (texts.group_help(translator(language), "https://example.org"),
+                                   texts.help_text(translator(language)))
+                 for line in text.splitlines() if line.startswith("/")]
         assert lines and all(" — " in line and not line.split(" — ")[0].endswith(":") for line in lines), lines
     assert "them" in dict(texts.commands(en))["kick"]
     assert en.gettext("{who} beat off the attack").format(who="Anna") == "Anna beat off the attack"
