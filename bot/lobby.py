@@ -152,8 +152,7 @@ def unknown_game(tr: Translator, name: str) -> str:
     """The answer to a game's name we do not know: the games whose names come closest (difflib, in any of our
     languages), and the four main ones, in the reader's words."""
     wanted = _folded(name)
-    names = {_folded(n): preset for preset in PRESETS
-             for n in (preset, *(preset_name(translator(language), preset) for language in LANGUAGES))}
+    names = {n: preset for preset in PRESETS for n in _names(preset)}
     close = dict.fromkeys(names[n] for n in difflib.get_close_matches(wanted, names, n=6, cutoff=0.6))
     main = ", ".join(preset_name(tr, p) for p in CLASSIC_PRESETS)
     if close:
@@ -164,13 +163,17 @@ def unknown_game(tr: Translator, name: str) -> str:
         name=name[:40], main=main)
 
 
+def _names(preset: str) -> set[str]:
+    """A preset's id and names in every language of ours, folded; a name with a second one in brackets
+    («Weitergeben (Perewodnoj)») answers to each of the two as well."""
+    names = {preset, *(preset_name(translator(language), preset) for language in LANGUAGES)}
+    return {_folded(part) for n in names for part in (n, *n.replace(")", "(").split("(")) if _folded(part)}
+
+
 def find_preset(name: str) -> str | None:
-    """A preset by its id or its name in any of our languages (``переводной``, ``Do zavala``); None if unknown."""
+    """A preset by its id or its name in any of our languages (``переводной``, ``Do zavala``, ``перевідний``,
+    ``weitergeben``); None if unknown."""
     wanted = _folded(name)
-    for preset in PRESETS:
-        names = {preset, *(preset_name(translator(language), preset) for language in LANGUAGES)}
-        if wanted in {_folded(n) for n in names}:
-            return preset
-    return None
+    return next((preset for preset in PRESETS if wanted in _names(preset)), None)
 
 

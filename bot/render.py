@@ -459,7 +459,7 @@ _ORDINALS = (N_("{n}th"), N_("{n}st"), N_("{n}nd"), N_("{n}rd"))  # English's; e
 
 def ordinal(tr: Translator, n: int) -> str:
     """A place as an ordinal: 1st, 2nd, 3rd, 4th, 11th in English; every other language of ours writes all its
-    ordinals one way (Russian and Ukrainian «2», German «2.») and translates the four alike."""
+    ordinals one way in our sentences (as a plain number) and translates the four alike."""
     last = n % 10 if n % 100 not in (11, 12, 13) else 0
     return tr.gettext(_ORDINALS[last if last <= 3 else 0]).format(n=n)
 

@@ -1,47 +1,108 @@
-"""Every message in the code has a Russian translation, with the same placeholders."""
+"""Every message in the code has a translation in every language, with the same placeholders and the plural
+forms of its language; each language reads as its own (no Cyrillic in German, no Russian letter in Ukrainian)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, pick_language, translator
 
 ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+PLACEHOLDER = re.compile(r"\{\w+[^{}]*\}")
 
 
 def code_messages() -> set[str | tuple[str, ...]]:
-    found: set[str | tuple[str, ...]] = set()
+    return {message for message, _ in code_entries()}
+
+
+def code_entries() -> set[tuple[str | tuple[str, ...], str | None]]:
+    """Every message of the code with its context."""
+    found: set[tuple[str | tuple[str, ...], str | None]] = set()
     for folder in ("bot", "handlers"):
-        for _, _, message, _, _ in extract_from_dir(str(ROOT / folder)):
-            found.add(message)
+        for _, _, message, _, context in extract_from_dir(str(ROOT / folder), keywords={
+                "gettext": None, "ngettext": (1, 2), "N_": None, "NP_": ((1, "c"), 2)}):
+            found.add((message, context))
     return found
 
 
-def test_every_message_is_translated_to_russian() -> None:
-    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
-        catalog = read_po(po, locale="ru")
+def catalog(language: str) -> Catalog:
+    with (ROOT / f"bot/locales/{language}/LC_MESSAGES/messages.po").open("rb") as po:
+        return read_po(po, locale=language)
+
+
+def strings(language: str) -> list[str]:
+    return [s for m in catalog(language) if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated(language: str) -> None:
+    entries = catalog(language)
     missing = []
-    for message in code_messages():
-        entry = catalog.get(message if isinstance(message, str) else message[0])
+    for message, context in code_entries():
+        entry = entries.get(message if isinstance(message, str) else message[0], context=context)
         if entry is None or not entry.string or (isinstance(entry.string, tuple) and not all(entry.string)):
             missing.append(message)
             continue
         ids = [message] if isinstance(message, str) else list(message)
-        strings = [entry.string] if isinstance(entry.string, str) else list(entry.string)
-        placeholders = {p for i in ids for p in re.findall(r"\{\w+\}", i)}
-        for text in strings:
-            assert set(re.findall(r"\{\w+\}", text)) == placeholders, (message, text)
+        texts = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        placeholders = {p for i in ids for p in PLACEHOLDER.findall(i)}
+        for text in texts:
+            assert set(PLACEHOLDER.findall(text)) == placeholders, (message, text)
     assert not missing, f"untranslated: {missing}"
 
 
-def test_russian_plurals() -> None:
-    tr = translator("ru")
-    assert [tr.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5, 21)] == [
-        "1 карта", "3 карты", "5 карт", "21 карта"]
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_catalog_has_its_languages_plural_forms(language: str) -> None:
+    """As many forms as CLDR's categories that whole numbers reach (Ukrainian and Russian: one, few, many; their
+    fourth, other, is for fractions, which the bot never counts; German: one, other), each filled in."""
+    rule = Locale.parse(language).plural_form
+    categories = {rule(n) for n in range(0, 1000)}
+    entries = catalog(language)
+    assert entries.num_plurals == len(categories)
+    for entry in entries:
+        if isinstance(entry.id, tuple):
+            assert len(entry.string) == entries.num_plurals and all(entry.string), entry.id
+
+
+def test_plurals_read_right_in_each_language() -> None:
+    def cards(language: str) -> list[str]:
+        tr = translator(language)
+        return [tr.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5, 11, 21, 22)]
+
+    assert cards("ru") == ["1 карта", "3 карты", "5 карт", "11 карт", "21 карта", "22 карты"]
+    assert cards("uk") == ["1 карта", "3 карти", "5 карт", "11 карт", "21 карта", "22 карти"]
+    assert cards("de") == ["1 Karte", "3 Karten", "5 Karten", "11 Karten", "21 Karten", "22 Karten"]
+    assert cards("en") == ["1 card", "3 cards", "5 cards", "11 cards", "21 cards", "22 cards"]
+
+
+def test_german_has_no_cyrillic_and_ukrainian_no_russian_letter() -> None:
+    assert not [s for s in strings("de") if re.search("[\u0400-\u04ff]", s)]
+    assert not [s for s in strings("uk") if re.search("[ыэъёЫЭЪЁ]", s)]
+    assert not [s for s in strings("ru") if re.search("[іїєґІЇЄҐ]", s)]
+
+
+def test_every_game_has_one_name_per_language_and_answers_to_it() -> None:
+    """/newgame finds a game by its name in any language of ours, and no name stands for two games."""
+    from bot.lobby import _names, find_preset
+    from bot.render import preset_name
+    from durak.rules import PRESETS
+
+    owners: dict[str, str] = {}
+    for preset in PRESETS:
+        for name in _names(preset):
+            assert owners.setdefault(name, preset) == preset, (name, preset, owners[name])
+    for language in LANGUAGES:
+        for preset in PRESETS:
+            assert find_preset(preset_name(translator(language), preset)) == preset
+    assert find_preset("weitergeben") == "perevodnoy" and find_preset("підкидний") == "podkidnoy"
 
 
 COUNTED = re.compile(r"\{(?:n|first|needed|count|size|limit)\} (?:more )?(?:cards?|players?|games?|seconds?|times?)\b")
@@ -70,8 +131,10 @@ def test_english_places_are_ordinals() -> None:
 
 def test_language_choice() -> None:
     assert pick_language("en", "ru", "ru") == "en"
-    assert pick_language(None, "uk", "en") == "ru"
-    assert pick_language(None, "de-AT", "ru") == "en"
+    assert pick_language(None, "uk", "en") == "uk"
+    assert pick_language(None, "de-AT", "ru") == "de"
+    assert pick_language(None, "be", "en") == "ru", "neighbours read Russian better than English"
+    assert pick_language(None, "fr", "ru") == "en"
     assert pick_language(None, None, "ru") == "ru"
     assert pick_language("xx", None, "en") == "en"
 
