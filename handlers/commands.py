@@ -9,7 +9,7 @@ from telegram import ReplyParameters, Update
 from telegram.constants import ChatType
 
 from bot import lobby, render, texts, variants
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, N_
 from handlers.common import (
     Context,
     anonymous_admin,
@@ -137,6 +137,9 @@ async def _as_group_player(update: Update, context: Context, what: str) -> None:
         await message.reply_text(reply)
 
 
+CHOOSE_LANGUAGE = N_("Choose a language: /language ru, /language uk, /language de or /language en.")
+
+
 async def language(update: Update, context: Context) -> None:
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
@@ -147,7 +150,7 @@ async def language(update: Update, context: Context) -> None:
     if in_group(update):
         tr = await service.directory.chat_tr(chat.id)
         if choice not in LANGUAGES:
-            await message.reply_text(tr.gettext("Choose a language: /language ru, /language uk, /language de or /language en."))
+            await message.reply_text(tr.gettext(CHOOSE_LANGUAGE))
             return
         if not await sender_is_admin(update, context):
             await message.reply_text(tr.gettext("Only an admin can change the group's language."))
@@ -156,7 +159,7 @@ async def language(update: Update, context: Context) -> None:
         await message.reply_text((await service.directory.chat_tr(chat.id)).gettext("Done: I will speak English here."))
         return
     if choice not in LANGUAGES:
-        await message.reply_text(service.directory.user_tr(user).gettext("Choose a language: /language ru, /language uk, /language de or /language en."))
+        await message.reply_text(service.directory.user_tr(user).gettext(CHOOSE_LANGUAGE))
         return
     await service.chats.set_user_language(user.id, choice)
     user = await service.directory.user(user.id) or user
