@@ -19,6 +19,7 @@ from bot.computers import is_computer
 from bot.hand import SELECTED, UNPLAYABLE
 from bot.i18n import N_, Translator
 from bot.labels import suit_text
+from bot.results import places_of
 from bot.store import GameUI
 from durak import State, card_code
 from durak.cards import SUIT_LETTERS
@@ -64,7 +65,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
                 tr.gettext("This game is over."), "moves": [], "result": []}
     seen = view(state, None)
     acting = set(awaited(state))
-    places = render.places_of(game) if seen.out else {}
+    places = places_of(game) if seen.out else {}
     seats = []
     for p, count in enumerate(seen.counts):
         s = game.seats[p] if p < len(game.seats) else None
