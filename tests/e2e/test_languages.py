@@ -1,5 +1,6 @@
 """A whole game in each of the bot's languages, read as its players read it: every message, button and toast
-each player gets is in the group's language (issue 41): Russian, Ukrainian, German and English."""
+each player gets is in the group's language (issue 41): Russian, Ukrainian, German and English; and the Mini
+App's page in Ukrainian and German."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import chromium, open_page
 from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_webapp import page_settings
+from tests.e2e.webapp_client import free_port, hand_link
 from tests.fake_telegram import FakeTelegram
 
 PLAYERS = {
@@ -81,3 +85,35 @@ async def test_a_whole_game_reads_in_the_groups_language(fake: FakeTelegram, tmp
     menu = " ".join(c["description"] for c in menus[None if language == "en" else language])
     assert wrong_language(language, words(menu, ())) is None, menu
     await bot.stop()
+
+
+@pytest.mark.parametrize("language", ["uk", "de"])
+async def test_the_mini_app_speaks_the_players_language(fake: FakeTelegram, tmp_path: Path, language: str) -> None:
+    """The page in a real Chromium: what it shows and what it names for screen readers, in his language, from
+    its first word (before its socket says whose page it is) to the game on the table."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", default_language="en", **page_settings(free_port()))
+    await bot.start()
+    group, ids = -1008, [211, 212]
+    names = PLAYERS[language][:2]
+    fake.add_group(group, "Friends", admins=[ids[0]])
+    for user, name in zip(ids, names, strict=True):
+        fake.add_user(user, name, language_code=language)
+    table = Table(fake, group, ids, seed=5, language=language)
+    await table.seat_everyone()
+    await table.start(ids[0])
+    hand = table.hand_message(ids[0])
+    assert hand is not None
+    try:
+        async with chromium() as browser:
+            page = await open_page(browser, hand_link(hand), ids[0], names[0], language=language)
+            first = await page.evaluate("document.body.innerText")  # «connecting», before any frame
+            await page.wait_for_selector("#hand .card")
+            shown = await page.evaluate("document.body.innerText")
+            labels = await page.evaluate(
+                "[...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')).join('\\n')")
+            assert await page.evaluate("document.documentElement.lang") == language
+    finally:
+        await bot.stop()
+    for text in (first, shown, labels):
+        assert wrong_language(language, words(text, names)) is None, text
+    assert CYRILLIC.search(shown) if language == "uk" else not CYRILLIC.search(shown)
