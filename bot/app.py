@@ -165,7 +165,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         log.info("durak-bot started as @%s", service.bot_username)
         if hard.__file__ and hard.__file__.endswith(".py"):
             log.info("the rules engine and the computers run as pure Python: the hard computer sees about a third "
-                     "as many deals in its time (README, Computer opponents); DURAK_COMPILE=1 pip install . "
+                     "as many deals in its time (docs/computers.md); DURAK_COMPILE=1 pip install . "
                      "compiles them, as the Docker image does")
 
     return post_init

@@ -111,7 +111,7 @@ def _start_worker(pressing: ctypes.c_int) -> None:
 def _wait_for_presses() -> bool:
     """The search's pause between two iterations, in the thinking process: it waits while the bot handles a
     press. Idle CPU alone was not enough: a search running beside the bot on a two-core machine still made the
-    answers to presses slower at p99 (2.6x), sharing caches and memory with it (README, Computers and presses)."""
+    answers to presses slower at p99 (2.6x), sharing caches and memory with it (docs/computers.md, "Computers and presses")."""
     pressing = _pressing
     if pressing is None or pressing.value <= 0:
         return False

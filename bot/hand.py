@@ -114,7 +114,7 @@ def options(state: State, seat: int, picks: Iterable[int] = (), armed: bool = Fa
 
 
 def _variant_lead(state: State, seat: int, picks: Iterable[int], armed: bool) -> Options:
-    """Leads of the variants (VARIANTS.md §2.4) from the engine's list: a card that leads alone plays at
+    """Leads of the variants (docs/variants.md §2.4) from the engine's list: a card that leads alone plays at
     once; a card that belongs to a lead of several is picked, and ▶ Lead plays the picks."""
     leads = [a.cards for a in legal_actions(state, seat) if a.act is Act.ATTACK and (armed or not a.cheat)]
     pickable = frozenset(c for cards in leads if len(cards) > 1 for c in cards)

@@ -3,7 +3,7 @@
 PTB's default HTTPXRequest costs most of the bot's CPU under load: with many requests in
 flight httpcore's connection pool rescans every queued request each time one finishes, and each
 request goes through several layers of its own. aiohttp's client does the same job (a pool of
-keep-alive connections, timeouts) at a fraction of the cost (README, "Under load"). PTB supports
+keep-alive connections, timeouts) at a fraction of the cost (docs/performance.md, "Under load"). PTB supports
 this swap through its ``BaseRequest`` interface; errors map to PTB's own ``TimedOut`` and
 ``NetworkError``, so retries and the outbox behave exactly as with httpx.
 """
@@ -110,7 +110,7 @@ class AiohttpRequest(BaseRequest):
                     form.add_field(name, content, filename=filename, content_type=mime)
                 data = form
             else:  # JSON, encoded in C: url-encoding a message quoted it byte by byte in Python (Cyrillic and
-                # emoji are all quoted), the largest part of a call's cost (README, "Under load")
+                # emoji are all quoted), the largest part of a call's cost (docs/performance.md, "Under load")
                 data = orjson.dumps(request_data.parameters, option=orjson.OPT_NON_STR_KEYS)
                 headers = JSON
         try:

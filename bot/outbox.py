@@ -345,7 +345,7 @@ class Outbox:
     async def _api(self, method: str, **params: object) -> Any:
         """One Bot API call through PTB's request path (rate limiter, errors), with the stored keyboard JSON
         sent as it is and the answer left as JSON: turning the keyboard into PTB objects and back and
-        parsing every answer into a Message was a fifth of the bot's CPU under load (README, "Under load").
+        parsing every answer into a Message was a fifth of the bot's CPU under load (docs/performance.md, "Under load").
         ``Bot._post`` is PTB's own entry of every method (pinned below 23 in pyproject.toml)."""
         data = {key: value for key, value in params.items() if value is not None}
         return await self.bot._post(method, data)

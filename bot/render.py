@@ -514,7 +514,7 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
 
 
 def _scores(tr: Translator, game: Game) -> list[str]:
-    """A score ranking's table (VARIANTS.md §2.8): the places it gives, each with its score."""
+    """A score ranking's table (docs/variants.md §2.8): the places it gives, each with its score."""
     s = game.state
     assert s is not None
     if not s.scores and not s.pogons:

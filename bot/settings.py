@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health
     metrics_file: Path | None = None             # handler times and SQL counts, written at stop (load tests)
-    # the Mini App (README, "The table as a Mini App"): its web server starts only with a port
+    # the Mini App (docs/mini-app.md): its web server starts only with a port
     webapp_port: int | None = Field(None, ge=1, le=65535)
     webapp_host: str = "127.0.0.1"
     webapp_url: str | None = None                # the page's public HTTPS address: no Mini App button without it

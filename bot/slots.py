@@ -211,7 +211,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
          ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None,
          short: bool = False, steady: frozenset[int] = frozenset()) -> list[Owed]:
     """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
-    ``links``: where the game's Mini App page opens from a hand and from the group's table (README).
+    ``links``: where the game's Mini App page opens from a hand and from the group's table (docs/mini-app.md).
 
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
     other seats the game is not waiting for are lazy: under pressure the outbox holds them while the seats

@@ -1,4 +1,4 @@
-"""Stats and leaderboards from finished games (RULES.md §11), computed from stored results.
+"""Stats and leaderboards from finished games (docs/rules.md §11), computed from stored results.
 
 A win is first place: the first player out, or in team games the winning team; a draw is
 nobody's win. The durak is the player left holding cards (a leaver's loss is not a durak).

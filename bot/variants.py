@@ -1,4 +1,4 @@
-"""The games a table can play (RULES.md §9 and VARIANTS.md §5): their names, one line each, what a
+"""The games a table can play (docs/rules.md §9 and docs/variants.md §5): their names, one line each, what a
 table's variant changes in plain words, and the lobby's paged picker. Every text goes through the
 translator; the Russian names are the seeds' own (``японский``, ``переводной``)."""
 

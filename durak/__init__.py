@@ -1,4 +1,4 @@
-"""durak: a pure rules engine for Durak (RULES.md), free of Telegram and SQLite.
+"""durak: a pure rules engine for Durak (docs/rules.md), free of Telegram and SQLite.
 
 >>> from durak import Rules, new_game, legal_actions, apply
 >>> state = new_game(Rules(), players=2, seed=1)

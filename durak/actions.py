@@ -16,7 +16,7 @@ class Act(StrEnum):
     TAKE = "take"
     PASS = "pass"
     ACCUSE = "accuse"      # cheating mode: accuse ``suspect``
-    # the variants (VARIANTS.md §4)
+    # the variants (docs/variants.md §4)
     STOCK_LEAD = "stock_lead"  # армянский: lead the stock's top card; the lead may stay open
     DRAW_CARD = "draw_card"    # вторая попытка: the defender draws the stock's top card
     SWAP = "swap"              # покерный: the defender swaps ``cards`` (two) for the stock's top two
@@ -117,7 +117,7 @@ class Reason(StrEnum):
     ACCUSE_SELF = "accuse_self"
     ACCUSE_USED = "accuse_used"            # a wrong accusation already made this bout
     NOTHING_TO_ACCUSE = "nothing_to_accuse"
-    # the variants (VARIANTS.md §4)
+    # the variants (docs/variants.md §4)
     LEAD_SHAPE = "lead_shape"              # size: the number of cards a lead of three must have
     LEAD_NOT_HIGHEST = "lead_not_highest"
     LEAD_NOT_WHOLE_RANK = "lead_not_whole_rank"  # count: how many of that rank must be led

@@ -25,7 +25,7 @@ from durak.rules import Rules
 from durak.setup import new_game
 
 WORKLOADS = [("podkidnoy", 2), ("podkidnoy", 6), ("perevodnoy", 2), ("perevodnoy", 6),
-             # a few of VARIANTS.md's presets: a cover relation, two lead rules, rotating hands, extra moves
+             # a few of docs/variants.md's presets: a cover relation, two lead rules, rotating hands, extra moves
              ("japanese", 4), ("threes", 3), ("groups", 3), ("circular", 4), ("baltic", 2), ("american", 3)]
 
 

@@ -2,7 +2,7 @@
 
 A card is ``rank * 4 + suit``: ranks 2..14 (J=11, Q=12, K=13, A=14), suits 0..3 in the
 order spades, clubs, diamonds, hearts. :func:`parse_card` and :func:`card_code` convert
-to and from the codes of RULES.md (``"6S"``, ``"10H"``, ``"AC"``).
+to and from the codes of docs/rules.md (``"6S"``, ``"10H"``, ``"AC"``).
 
 >>> card_code(parse_card("10H"))
 '10H'

@@ -1,4 +1,4 @@
-"""Which card covers which (RULES.md §4.2, and VARIANTS.md §2.3 for the variants' relations).
+"""Which card covers which (docs/rules.md §4.2, and docs/variants.md §2.3 for the variants' relations).
 
 :func:`beater_table` gives, for a table's rules and the defender's trump, the set of cards that
 cover each attack card: the engine lists and checks covers with it, the computer players choose
@@ -17,7 +17,7 @@ ACE, QUEEN = 14, 12
 _ROYAL_OFF: Final = Royal.OFF  # read per cover: a lookup on the enum class costs 55 ns on CPython 3.11
 _CARDS = range(60)
 
-# _PLAIN[trump][target]: RULES.md's own relation (trump 4: no trump suit)
+# _PLAIN[trump][target]: docs/rules.md's own relation (trump 4: no trump suit)
 _PLAIN = [[frozenset(c for c in _CARDS if beats(c, t, None if trump == 4 else trump)) for t in _CARDS]
           for trump in range(5)]
 
@@ -43,7 +43,7 @@ def _variant_table(trump: int, low: int, royal: str, special: int, suitless: boo
 
 
 def _beats(cover: Card, attack: Card, trump: int, low: int, royal: str, special: int, suitless: bool) -> bool:
-    """VARIANTS.md §2.3, step by step; ``trump`` 4 and ``special`` -1 mean none."""
+    """docs/variants.md §2.3, step by step; ``trump`` 4 and ``special`` -1 mean none."""
     if cover == attack:
         return False
     rank_a, rank_c, suit_a, suit_c = attack >> 2, cover >> 2, attack & 3, cover & 3

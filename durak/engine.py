@@ -1,9 +1,9 @@
-"""The rules of RULES.md §4–§8: which actions are legal, and what an action does.
+"""The rules of docs/rules.md §4–§8: which actions are legal, and what an action does.
 
 :func:`legal_actions` lists what a seat may do now; :func:`apply` returns the new state
 and the events, or raises :class:`~durak.actions.Illegal` and changes nothing.
 
-Choices where RULES.md is silent (see also the README):
+Choices where docs/rules.md is silent (see also docs/engine.md):
 
 * Attackers throw in at any moment of an open bout, in any order; the main attacker has
   no priority. A player who passed may still throw in later (it clears all passes).
@@ -15,7 +15,7 @@ Choices where RULES.md is silent (see also the README):
 * Listing: a lead lists every same-rank set that fits; a throw-in, a transfer and a
   cheat list one card each (several may be played in one action all the same).
 * Cheating: a player caught while out comes back in with the table's cards.
-* Variants (VARIANTS.md): a defender who threw in on himself more than he can beat and covers with his
+* Variants (docs/variants.md): a defender who threw in on himself more than he can beat and covers with his
   last card while cards remain to beat takes (he cannot beat them, and nobody else may act then).
   A lone card that breaks a variant's lead rule is listed as a cheat.
 * A game whose position repeats ends in a draw (``_repeated``): the third time a bout begins after a
@@ -114,7 +114,7 @@ REPEATS = 3       # the time a bout begins in the same position that ends the ga
 # ---------------------------------------------------------------- seats and roles
 
 def trump_of(state: State, seat: int | None) -> Suit | None:
-    """The trump suit for ``seat``: the game's, or with двухкозырной his own (VARIANTS.md §2.2)."""
+    """The trump suit for ``seat``: the game's, or with двухкозырной his own (docs/variants.md §2.2)."""
     trumps = state.trumps
     if trumps is None or seat is None:
         return state.trump
@@ -238,7 +238,7 @@ def _transfer_blocker(state: State) -> Reason | None:
         return Reason.TRANSFER_FIRST_BOUT
     if not rules.transfer_after_cover and state.covers.count(None) != len(state.covers):
         return Reason.TRANSFER_AFTER_COVER
-    if None not in state.covers:  # a timing rule (VARIANTS.md §2.5): a cheat does not lift it
+    if None not in state.covers:  # a timing rule (docs/variants.md §2.5): a cheat does not lift it
         return Reason.TRANSFER_NOTHING_TO_BEAT
     if not rules.transfer_trump_on_table:
         trump = trump_of(state, state.defender)
@@ -262,7 +262,7 @@ def _attack_rank(state: State) -> int | None:
 
 
 def _transfer_fits(state: State, nxt: int, show: bool = False) -> int:
-    """How many cards a transfer to ``nxt`` may add (VARIANTS.md §2.5): he beats at most his hand, the bout
+    """How many cards a transfer to ``nxt`` may add (docs/variants.md §2.5): he beats at most his hand, the bout
     holds at most its limit. Without covered pairs on the table: min(his hand, limit) - attack cards.
     переводной-3: a transfer (not a show) passes over the cards he would have had to beat."""
     rules = state.rules
@@ -459,7 +459,7 @@ def _list_defence(state: State, hand: list[Card], acts: list[Action]) -> None:
 
 
 def _list_extras(state: State, hand: list[Card], acts: list[Action]) -> None:
-    """The defender's extra moves of VARIANTS.md §2.6 while a card is to beat: draw, swap, counter-attack."""
+    """The defender's extra moves of docs/variants.md §2.6 while a card is to beat: draw, swap, counter-attack."""
     rules = state.rules
     if rules.draw_to_cover and _draw_blocker(state) is None:
         acts.append(DRAW_CARD)
@@ -895,7 +895,7 @@ def _play(s: State, seat: int, action: Action, broken: bool) -> list[Event]:
 
 
 def _extra_move(s: State, seat: int, action: Action, events: list[Event]) -> None:
-    """The variants' own actions (VARIANTS.md §4)."""
+    """The variants' own actions (docs/variants.md §4)."""
     act, stock, hand = action.act, s.stock, s.hands[seat]
     if act is _Act_STOCK_LEAD:
         card = stock.pop(0)
@@ -969,7 +969,7 @@ def _counter(s: State, seat: int, action: Action, events: list[Event]) -> None:
 
 
 def _self_throw_window(s: State) -> bool:
-    """американский: the bout would end beaten; may the defender throw in on himself (VARIANTS.md §2.6)?"""
+    """американский: the bout would end beaten; may the defender throw in on himself (docs/variants.md §2.6)?"""
     if not s.rules.self_throw_in:
         return False
     assert s.defender is not None
@@ -1059,7 +1059,7 @@ def _after_lay(s: State, seat: int, cards: tuple[Card, ...], events: list[Event]
     s.sixes = s.sixes | {seat} if sixes else s.sixes - {seat}
     if not s.stock:
         _go_out(s, seat, events)
-    else:  # if the draw leaves him empty, he goes out in this order (RULES.md §6)
+    else:  # if the draw leaves him empty, he goes out in this order (docs/rules.md §6)
         s.emptied = (*s.emptied, seat)
 
 
@@ -1135,7 +1135,7 @@ def _end_bout(s: State, events: list[Event], taker: int | None) -> None:
     if not defended and s.rules.taker_attacks and defender not in s.out:
         nxt: int | None = defender  # добрый: the taker attacks next
     elif defended and defender in s.out:
-        # Teams: the attack passes to the out defender's next active partner (RULES.md §7).
+        # Teams: the attack passes to the out defender's next active partner (docs/rules.md §7).
         mates = [p for p in _clockwise(s, defender) if s.rules.team_of(p) == s.rules.team_of(defender)]
         nxt = mates[0] if mates and s.rules.team_of(defender) is not None else next_active(s, defender)
     elif defended:
@@ -1221,7 +1221,7 @@ def _refill(s: State, attacker: int, defender: int, events: list[Event]) -> None
 
 def _score(s: State, attacker: int, defender: int, taker: int | None, table: list[Card],
            events: list[Event]) -> None:
-    """VARIANTS.md §2.8: a beaten bout scores the covered cards for who covered them (the defender: a cover
+    """docs/variants.md §2.8: a beaten bout scores the covered cards for who covered them (the defender: a cover
     lies only on cards he had to beat); a declared take of exactly one pair hangs a pogon on the taker."""
     ranking = s.rules.ranking
     if ranking is _Ranking_POGONY:

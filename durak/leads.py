@@ -1,6 +1,6 @@
-"""What a lead may be under the variants' ``lead`` option (VARIANTS.md §2.4).
+"""What a lead may be under the variants' ``lead`` option (docs/variants.md §2.4).
 
-``same_rank`` (RULES.md §4.1) stays in the engine's hot path; the other values are listed and
+``same_rank`` (docs/rules.md §4.1) stays in the engine's hot path; the other values are listed and
 checked here. ``most`` is the lead room: min(defender's hand, bout limit, ``lead_max``).
 """
 
@@ -56,7 +56,7 @@ def attacks(leads: Iterable[tuple[Card, ...]]) -> Iterator[Action]:
 def lead_breaks(lead: Lead, hand: list[Card], cards: tuple[Card, ...], most: int) -> Illegal | None:
     """Why ``cards`` (in ``hand``, within the room) are not a lead under ``lead``; None if they are.
 
-    A broken rule is returned (a cheat may lay it, RULES.md §8); the count of ``three`` is a limit like
+    A broken rule is returned (a cheat may lay it, docs/rules.md §8); the count of ``three`` is a limit like
     the room and is raised."""
     if lead is Lead.THREE:
         size = three_size(hand, most)

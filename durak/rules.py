@@ -1,4 +1,4 @@
-"""The table's rules: every option of RULES.md, the four presets, and their validation.
+"""The table's rules: every option of docs/rules.md, the four presets, and their validation.
 
 ``Rules.from_dict({"preset": "perevodnoy", "draw": False})`` applies the preset first and
 then the other fields; an unknown option or value raises :class:`RulesError` naming it.
@@ -47,7 +47,7 @@ class StockMode(StrEnum):
 
 
 class TrumpSuit(StrEnum):
-    TURNED = "turned"              # the turned card decides (RULES.md §2)
+    TURNED = "turned"              # the turned card decides (docs/rules.md §2)
     NONE = "none"
     S = "S"
     C = "C"
@@ -82,7 +82,7 @@ class PogonyRule(StrEnum):
 
 
 class Ranking(StrEnum):
-    ORDER = "order"                # the order players went out (RULES.md §6)
+    ORDER = "order"                # the order players went out (docs/rules.md §6)
     BEATEN = "beaten"              # очковый: cards covered
     FIGURES = "figures"            # фигурный: 10s to aces covered
     POGONY = "pogony"              # погонный: pogony hung on the attackers' victims
@@ -101,7 +101,7 @@ class RulesError(ValueError):
 
 _PEREVODNOY: dict[str, Any] = {"transfer": True, "transfer_show_trump": True}
 
-# RULES.md §9, then VARIANTS.md §5: a preset is a name plus option values over podkidnoy.
+# docs/rules.md §9, then docs/variants.md §5: a preset is a name plus option values over podkidnoy.
 PRESETS: dict[str, dict[str, Any]] = {
     "podkidnoy": {},
     "perevodnoy": _PEREVODNOY,
@@ -138,14 +138,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     "baltic": {"counter_attack": True},
     "two_trumps": {"two_trumps": True},
 }
-CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # RULES.md §9
+CLASSIC_PRESETS = ("podkidnoy", "perevodnoy", "simple", "do_zavala")  # docs/rules.md §9
 
 TEAM_SIZES = {Teams.TWO_BY_TWO: 4, Teams.THREE_BY_THREE: 6}
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One table's rules; the defaults are RULES.md's (podkidnoy, 36 cards)."""
+    """One table's rules; the defaults are docs/rules.md's (podkidnoy, 36 cards)."""
 
     preset: str = "podkidnoy"
     deck_size: int = 36
@@ -163,7 +163,7 @@ class Rules:
     teams: Teams = Teams.NONE
     cheating: bool = False
     first_attacker: FirstAttacker = FirstAttacker.AFTER_FOOL
-    # VARIANTS.md §2: every default is RULES.md's own rule
+    # docs/variants.md §2: every default is docs/rules.md's own rule
     deal: Deal = Deal.STANDARD
     redeal_same_suit: int | None = None
     stock_mode: StockMode = StockMode.KEPT
@@ -270,7 +270,7 @@ class Rules:
 
 
 def _refuse_combinations(r: Rules) -> None:
-    """VARIANTS.md §3: the combinations without a clear meaning."""
+    """docs/variants.md §3: the combinations without a clear meaning."""
     def refuse(option: str, other: str) -> None:
         raise RulesError(option, f"cannot be combined with {other}")
 
@@ -334,7 +334,7 @@ def _refuse_combinations(r: Rules) -> None:
             raise RulesError("redeal_same_suit", f"{r.redeal_same_suit} is more than a hand of {r.hand_size}")
 
 
-# options that need a stock: refused with no stock (VARIANTS.md §3)
+# options that need a stock: refused with no stock (docs/variants.md §3)
 _STOCK_OPTIONS = ("refill", "trump_card_hidden", "recycle_discard", "trump_swap", "secret_trump", "stock_lead",
                   "draw_to_cover", "poker_swap")
 

@@ -1,4 +1,4 @@
-"""``durak-scenarios PATH...``: play JSON rules test vectors (SCENARIOS.md) through the engine.
+"""``durak-scenarios PATH...``: play JSON rules test vectors (docs/scenarios.md) through the engine.
 
 Prints ``PASS name`` or ``FAIL name: step K: what differed`` per scenario, then
 ``N passed, M failed``; exits 0 only when all passed. A file that is not a valid scenario
@@ -145,7 +145,7 @@ def _position(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | No
 
 
 def _dealt(data: dict[str, Any], rules: Rules, cards: Any, attacker: int | None) -> State:
-    """VARIANTS.md §2.1 from given deck orders: a scenario that tests the deal itself."""
+    """docs/variants.md §2.1 from given deck orders: a scenario that tests the deal itself."""
     players, decks = data["players"], data["decks"]
     if not _is_int(players):
         raise ScenarioError("players must be a number")

@@ -1,4 +1,4 @@
-"""Scoring a finished game (RULES.md §11): finishing ranks, and the points of each system.
+"""Scoring a finished game (docs/rules.md §11): finishing ranks, and the points of each system.
 
 ``ranks(state)`` gives every seat its rank for a skill rating: 1 for the first out, the
 durak last, seats of a draw's last bout sharing a rank, teams ranked as teams.
@@ -24,7 +24,7 @@ class Scoring(StrEnum):
 def ranks(state: State) -> list[int]:
     """Each seat's rank (1 = best). Teams: the winning team 1, the losing team 2; a draw ties.
 
-    With a ``ranking`` option (VARIANTS.md §2.8) the higher score comes first (with pogony: more pogony,
+    With a ``ranking`` option (docs/variants.md §2.8) the higher score comes first (with pogony: more pogony,
     then the higher ones), then the finishing rank; seats equal in all share the best rank (1, 1, 3)."""
     finish = _finishing_ranks(state)
     ranking = state.rules.ranking
@@ -45,7 +45,7 @@ def ranks(state: State) -> list[int]:
 
 
 def _finishing_ranks(state: State) -> list[int]:
-    """RULES.md §11: first out first, the durak last, a draw's last two sharing."""
+    """docs/rules.md §11: first out first, the durak last, a draw's last two sharing."""
     n = len(state.hands)
     if state.rules.team_of(0) is not None:
         if state.draw:

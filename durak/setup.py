@@ -12,7 +12,7 @@ from durak.state import State
 
 
 class Previous(NamedTuple):
-    """The previous game at this table, for who attacks first in a rematch (RULES.md §3)."""
+    """The previous game at this table, for who attacks first in a rematch (docs/rules.md §3)."""
 
     loser: int | None   # None after a draw
     winner: int | None  # the first to go out
@@ -24,7 +24,7 @@ class Dealt(NamedTuple):
     hands: list[list[Card]]
     stock: list[Card]            # top first
     trump: Suit | None
-    trump_card: Card | None      # the turned card, face up (RULES.md §2), wherever it lies
+    trump_card: Card | None      # the turned card, face up (docs/rules.md §2), wherever it lies
     set_aside: list[Card]
     secret: Card | None = None   # потайной: face down under the face-up card
     trumps: tuple[Suit, Suit] | None = None  # двухкозырной: seat 0's and seat 1's trump
@@ -32,7 +32,7 @@ class Dealt(NamedTuple):
 
 
 def new_game(rules: Rules, players: int, seed: int | str, previous: Previous | None = None) -> State:
-    """Shuffle with ``seed`` (same seed, same game) and deal by the rules (VARIANTS.md §2.1); a void deal
+    """Shuffle with ``seed`` (same seed, same game) and deal by the rules (docs/variants.md §2.1); a void deal
     is shuffled again with the same generator."""
     rules.check_players(players)
     rng = random.Random(seed)
@@ -220,7 +220,7 @@ def _first_attacker(rules: Rules, hands: list[list[Card]], trump: Suit | None,
 
 
 def _own_lowest_trump_holder(hands: list[list[Card]], trumps: tuple[Suit, Suit]) -> int:
-    """двухкозырной (VARIANTS.md §2.2): the lower of each seat's lowest card of his own trump (equal: seat 0);
+    """двухкозырной (docs/variants.md §2.2): the lower of each seat's lowest card of his own trump (equal: seat 0);
     only one holds his trump: he; neither: the lowest card by rank."""
     lows = [min((c >> 2 for c in hands[p] if c & 3 == trumps[p]), default=None) for p in (0, 1)]
     if lows[0] is not None and lows[1] is not None:

@@ -49,7 +49,7 @@ class State:
     moves: int = 0
     emptied: tuple[int, ...] = ()    # hands emptied this bout while the stock had cards, in that order
     set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
-    scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (VARIANTS.md §2.8)
+    scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (docs/variants.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
     seen: tuple[int, ...] = ()       # positions that bouts began in after takes that drew nothing (engine._repeated)
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender

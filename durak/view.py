@@ -43,7 +43,7 @@ class View:
     sixes: frozenset[int] = frozenset()    # went out laying only plain sixes
     emptied: tuple[int, ...] = ()    # emptied their hands this bout while the stock lasted, in that order
     set_aside: int = 0               # cards out of the game face down (чукотский): their number only
-    scores: tuple[int, ...] = ()     # with ranking beaten or figures (VARIANTS.md §2.8)
+    scores: tuple[int, ...] = ()     # with ranking beaten or figures (docs/variants.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # with ranking pogony: the ranks of each seat's pogony
     bypassed: tuple[int, ...] = ()   # переводной-3: where on the table the passed-over cards lie (nobody beats them)
     secret: bool = False             # потайной: a face-down card lies under the face-up card

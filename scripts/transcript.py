@@ -1,4 +1,4 @@
-"""Print what a table and a hand look like in a real position, in Russian and English (for the README).
+"""Print what a table and a hand look like in a real position, in Russian and English (for docs/playing.md).
 
     python scripts/transcript.py
 """

@@ -32,3 +32,21 @@ def _stop_databases_a_failed_test_left_open(request: pytest.FixtureRequest) -> I
     for obj in gc.get_objects():
         if isinstance(obj, aiosqlite.Connection) and obj._running:
             obj.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The end-to-end tests (the real Application, the fake Bot API, a browser) are marked ``e2e``: ``pytest -m
+    "not e2e"`` is the quick edit-test loop."""
+    for item in items:
+        if "tests/e2e/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Why tests were skipped (no browser, no PostgreSQL), said at the end of every run, not only with -rs."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reasons[reason.removeprefix("Skipped: ")] = reasons.get(reason.removeprefix("Skipped: "), 0) + 1
+    for reason, count in sorted(reasons.items()):
+        terminalreporter.write_line(f"skipped {count}: {reason}", yellow=True)

@@ -11,7 +11,7 @@ each seat choosing by UCB1 what did best for it so far (a move counts as tried o
 legal in), adds one move, and plays the rest of the game out with the greedy player for every seat. In the
 tree the other seats lean on the greedy player's move: each time, with probability ``LEAN``, they play it, and
 otherwise their best so far by UCB1. Bound to it, the tree would read the normal player perfectly and anyone
-else wrongly; free of it, it would expect every seat to find its best reply, which few do (README, Computer
+else wrongly; free of it, it would expect every seat to find its best reply, which few do (docs/computers.md, Computer
 opponents, has what each was worth). The choices in the tree are made on what held over many deals, never
 on the one deal: unlike a search of each deal by itself, it does not assume that every seat will know the
 hidden cards later. It weighs at most

@@ -1,4 +1,4 @@
-"""Ratings move the right way; each scoring system ranks prepared results as RULES.md §11 says."""
+"""Ratings move the right way; each scoring system ranks prepared results as docs/rules.md §11 says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants' leads (VARIANTS.md §2.4): the listing is exactly the leads the check accepts."""
+"""The variants' leads (docs/variants.md §2.4): the listing is exactly the leads the check accepts."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_a_leader_of_groups_is_given_the_counted_leads_and_any_of_them_is_accept
     state = position(rules, hands, [parse_card("AH")], None, attacker=0, first_bout=False)
     listed = legal_actions(state, 0)
     assert isinstance(listed, Leads)
-    # VARIANTS.md §5.28's hand: 5 singles, 2 pairs, 2×3 pair + single, 1 two pairs, 1 two pairs + 9♠️
+    # docs/variants.md §5.28's hand: 5 singles, 2 pairs, 2×3 pair + single, 1 two pairs, 1 two pairs + 9♠️
     assert len(listed) == 5 + 2 + 6 + 1 + 1
     for index in range(len(listed)):
         apply(state, 0, listed[index])

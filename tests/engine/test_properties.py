@@ -42,7 +42,7 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
     return rules, players
 
 
-# VARIANTS.md §2's options, for random combinations over the presets
+# docs/variants.md §2's options, for random combinations over the presets
 VARIANT_OPTIONS: dict[str, list[object]] = {
     "deal": ["standard", "whole_deck"], "redeal_same_suit": [None, 5, 6],
     "stock_mode": ["kept", "removed", "sorted"], "trump_suit": ["turned", "none", "S", "H"],
@@ -60,7 +60,7 @@ VARIANT_OPTIONS: dict[str, list[object]] = {
 
 @st.composite
 def variant_tables(draw: st.DrawFn) -> tuple[Rules, int]:
-    """Every preset, with a few random options over it; combinations VARIANTS.md §3 refuses are skipped."""
+    """Every preset, with a few random options over it; combinations docs/variants.md §3 refuses are skipped."""
     options: dict[str, object] = {"preset": draw(st.sampled_from(sorted(PRESETS))),
                                   "deck_size": draw(st.sampled_from([24, 36, 52])), "cheating": draw(st.booleans())}
     for name in draw(st.sets(st.sampled_from(sorted(VARIANT_OPTIONS)), max_size=4)):
@@ -104,7 +104,7 @@ def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) 
         public = {c for pair in seen.table for c in pair} | {seen.trump_card}
         assert not (set(seen.hand) | public) & (others - public), "a view shows another seat's cards"
         assert seen.legal == tuple(listed[p])
-        # VARIANTS.md §2.9: the stock (the secret card, cards swapped into it, the top card before a stock lead),
+        # docs/variants.md §2.9: the stock (the secret card, cards swapped into it, the top card before a stock lead),
         # set-aside cards and an unturned face-up card are in no view
         faces = {seen.trump_card, seen.second_card}
         hidden = (set(state.stock) | set(state.set_aside) | {state.secret}) - faces - {None}

@@ -72,7 +72,7 @@ def test_round_trip_through_dict() -> None:
     ("two_trumps", {"two_trumps": True}),
 ])
 def test_variant_presets_are_their_options_over_podkidnoy(preset: str, expected: dict[str, object]) -> None:
-    """VARIANTS.md §5: each preset sets its options and leaves every other at podkidnoy's."""
+    """docs/variants.md §5: each preset sets its options and leaves every other at podkidnoy's."""
     data = Rules.from_dict({"preset": preset}).to_dict()
     podkidnoy = Rules().to_dict()
     for name, value in data.items():
@@ -128,7 +128,7 @@ def test_a_preset_takes_overrides_like_any_option() -> None:
     ({"preset": "two_trumps", "deck_size": 24, "hand_size": 12}, "two_trumps", "26"),
 ])
 def test_combinations_without_a_meaning_are_refused(options: dict[str, object], option: str, other: str) -> None:
-    """VARIANTS.md §3: the refusal names the option and what it cannot go with."""
+    """docs/variants.md §3: the refusal names the option and what it cannot go with."""
     with pytest.raises(RulesError) as caught:
         Rules.from_dict(options)
     assert caught.value.option == option
@@ -136,7 +136,7 @@ def test_combinations_without_a_meaning_are_refused(options: dict[str, object], 
 
 
 def test_a_secret_card_leaves_one_seat_fewer_at_a_full_table() -> None:
-    """VARIANTS.md §3: the face-up and the secret card are kept out of the deal: 36 cards seat 5, not 6."""
+    """docs/variants.md §3: the face-up and the secret card are kept out of the deal: 36 cards seat 5, not 6."""
     assert Rules.from_dict({"preset": "secret_trump"}).max_players() == 5
     assert Rules.from_dict({"preset": "secret_trump", "deck_size": 24}).max_players() == 3
 

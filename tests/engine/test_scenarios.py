@@ -1,4 +1,4 @@
-"""The scenario files and the durak-scenarios runner (SCENARIOS.md)."""
+"""The scenario files and the durak-scenarios runner (docs/scenarios.md)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_every_section_of_the_rules_has_scenarios() -> None:
 
 
 def test_every_variant_preset_has_scenarios_of_its_own() -> None:
-    """VARIANTS.md §6: each preset is pinned by at least two scenarios that play it."""
+    """docs/variants.md §6: each preset is pinned by at least two scenarios that play it."""
     played: dict[str, int] = {}
     for path in SCENARIOS:
         preset = json.loads(path.read_text()).get("rules", {}).get("preset")
