@@ -17,6 +17,6 @@ WORKDIR /home/durak
 # The database lives on a volume: a new container resumes every game where it stopped.
 ENV DATABASE_PATH=/data/durak.sqlite3 HEALTH_FILE=/tmp/durak-bot.alive PYTHONUNBUFFERED=1
 VOLUME /data
-# Healthy while the bot's once-a-second sweep keeps rewriting HEALTH_FILE (see bot/health.py).
+# Healthy while the bot's once-a-second sweep keeps rewriting HEALTH_FILE (see bot/ops/health.py).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["durak-health"]
 CMD ["durak-bot"]

@@ -15,8 +15,8 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot import serve
 from bot.app import allowed_updates, build_application
-from bot.http import let_go_all
 from bot.settings import Settings, SettingsError, load_settings
+from bot.transport.http import let_go_all
 from storage.db import DatabaseError
 from storage.engines import open_database
 
@@ -62,7 +62,8 @@ def main() -> int:
     app = build_application(settings)
     _tune_gc()
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
-        if settings.webhook_url or settings.database_url:  # bot/serve.py says why not PTB's run_webhook/run_polling
+        # bot/serve.py says why not PTB's run_webhook/run_polling
+        if settings.webhook_url or settings.database_url:
             asyncio.run(serve.serve(app, settings))
         else:
             app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),

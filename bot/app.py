@@ -22,20 +22,20 @@ from telegram.ext import (
     filters,
 )
 
-from bot import texts
-from bot.budget import OUTBOX_SHARE
-from bot.clock import Clock, RealClock
-from bot.directory import Directory
-from bot.health import Heartbeat
-from bot.http import AiohttpRequest, UpdatesRequest
-from bot.i18n import LANGUAGES, translator
-from bot.metrics import Metrics
-from bot.outbox import Outbox
-from bot.service import GameService
+from bot.game.clock import Clock, RealClock
+from bot.game.directory import Directory
+from bot.game.service import GameService
+from bot.ops.health import Heartbeat
+from bot.ops.metrics import Metrics
 from bot.settings import Settings
-from bot.stats_service import StatsService
-from bot.webapp_auth import Links
-from bot.webapp_server import WebApp
+from bot.stats.service import StatsService
+from bot.transport.budget import OUTBOX_SHARE
+from bot.transport.http import AiohttpRequest, UpdatesRequest
+from bot.transport.outbox import Outbox
+from bot.ui import texts
+from bot.ui.i18n import LANGUAGES, translator
+from bot.webapp.auth import Links
+from bot.webapp.server import WebApp
 from durak.ai import hard
 from storage.engines import Engine, open_database
 from storage.models import OutboxRow

@@ -2,7 +2,8 @@
 
 python-telegram-bot's ``run_polling`` runs the bot on the SQLite file with long polling. Everything else starts
 here, as ``run_webhook`` and ``run_polling`` would, with two differences: Telegram's posts are answered by
-:class:`bot.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the start waits for this
+:class:`bot.transport.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the start waits
+for this
 process to lead (``PostgresDatabase.lead``, in ``post_init``) while a stop signal still ends it at once and
 cleanly: a process standing by is stopped by a deploy like any other.
 """
@@ -20,10 +21,10 @@ from telegram.error import NetworkError
 from telegram.ext import Application
 
 from bot.app import allowed_updates
-from bot.inbox import Inbox
-from bot.metrics import Metrics
+from bot.ops.metrics import Metrics
 from bot.settings import Settings
-from bot.webhook import Webhook
+from bot.transport.inbox import Inbox
+from bot.transport.webhook import Webhook
 from storage.postgres import PostgresDatabase, is_postgres_url
 from storage.updates import CHANNEL, Updates
 

@@ -13,7 +13,7 @@ import time
 from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
-from bot.callbacks import Verb, decode
+from bot.ui.callbacks import Verb, decode
 from handlers import stats
 from handlers.common import Context, as_user, metrics_of, service_of
 

@@ -8,8 +8,9 @@ import re
 from telegram import ReplyParameters, Update
 from telegram.constants import ChatType
 
-from bot import lobby, render, texts, variants
-from bot.i18n import LANGUAGES, N_
+from bot.game import lobby
+from bot.ui import render, texts, variants
+from bot.ui.i18n import LANGUAGES, N_
 from handlers.common import (
     Context,
     anonymous_admin,

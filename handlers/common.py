@@ -9,9 +9,9 @@ from telegram import User as TgUser
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from bot.i18n import Translator
-from bot.metrics import Metrics
-from bot.service import GameService
+from bot.game.service import GameService
+from bot.ops.metrics import Metrics
+from bot.ui.i18n import Translator
 from storage.models import User
 
 Context = ContextTypes.DEFAULT_TYPE

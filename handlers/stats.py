@@ -8,9 +8,9 @@ from typing import cast
 from telegram import InputFile, Update
 from telegram.error import TelegramError
 
-from bot import lobby
-from bot.callbacks import Press
-from bot.stats_service import StatsService
+from bot.game import lobby
+from bot.stats.service import StatsService
+from bot.ui.callbacks import Press
 from handlers.common import MAX_USERNAME, Context, as_user, in_group, reader_tr, sender_is_admin, service_of
 
 PANEL = "top"

@@ -5,7 +5,7 @@
 Renders every seat's private message (Russian, with its hand keyboard) after every move of random
 4-player podkidnoy games, as ``scripts/render_bench.py`` does, makes each an ``editMessageText``
 request as PTB does, and times the body both ways: url-encoded (PTB's form: ``urllib`` quotes every
-byte of Cyrillic, emoji and the keyboard's JSON in Python) and JSON (``bot/http.py``). Prints
+byte of Cyrillic, emoji and the keyboard's JSON in Python) and JSON (``bot/transport/http.py``). Prints
 microseconds per request.
 """
 
@@ -20,9 +20,9 @@ from render_bench import played
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter  # how PTB builds a request (pinned < 23)
 
-from bot import render
-from bot.i18n import translator
-from bot.slots import markup_json
+from bot.ui import render
+from bot.ui.i18n import translator
+from bot.ui.slots import markup_json
 
 
 def requests(games: int) -> list[RequestData]:

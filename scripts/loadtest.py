@@ -62,7 +62,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.callbacks import Verb
+from bot.ui.callbacks import Verb
 from durak.ai.hard import ITERATIONS_MIN
 from tests.e2e.harness import Table, playable, refused
 from tests.e2e.test_crash import SECRET

@@ -13,8 +13,8 @@ import argparse
 import random
 import time
 
-from bot import render
-from bot.i18n import translator
+from bot.ui import render
+from bot.ui.i18n import translator
 from durak import Rules, apply, attack, legal_actions, new_game, position
 from durak.cards import deck
 from storage.models import Game, Seat, Status, User

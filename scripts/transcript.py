@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot import render
-from bot.i18n import translator
-from bot.play import advance
+from bot.game.play import advance
+from bot.ui import render
+from bot.ui.i18n import translator
 from durak import Rules, attack, defend, position
 from durak.ai import greedy
 from durak.cards import parse_card

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALES = ROOT / "bot" / "locales"
+LOCALES = ROOT / "bot" / "ui" / "locales"
 
 
 def main() -> int:

@@ -2,7 +2,8 @@
 
 With several processes behind a load balancer (PostgreSQL only), each answers Telegram's posts once the update is
 stored here: Telegram then never posts it again, and an update survives the death of any process. The leading
-process (``PostgresDatabase.lead``) handles the updates waiting, in the order of their ids (``bot.inbox``), and
+process (``PostgresDatabase.lead``) handles the updates waiting, in the order of their ids
+(``bot.transport.inbox``), and
 the ones posted to it directly, answered once handled as on SQLite (one commit to wait for, not two).
 
 Each update is handled once: the decision it brings marks it handled in the very transaction that writes the
@@ -22,7 +23,7 @@ from contextvars import ContextVar
 from storage.engines import Engine, SqlConnection
 
 log = logging.getLogger(__name__)
-# the update whose handlers run in this task (bot.inbox sets it): its decision's write marks it handled
+# the update whose handlers run in this task (bot.transport.inbox sets it): its decision's write marks it handled
 HANDLING: ContextVar[int | None] = ContextVar("handling", default=None)
 CHANNEL = "durak_updates"  # PostgreSQL's NOTIFY channel: an update was stored (a wake-up; the table is the queue)
 KEEP_SECONDS = 600.0        # handled updates are kept this long: Telegram's post of one again is recognised

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from bot.budget import ACTING, TABLE, WAITING, Budget
+from bot.transport.budget import ACTING, TABLE, WAITING, Budget
 
 SPACING = 0.02  # 50 slots a second: the tests' queues drain in a fraction of a second
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.callbacks import MAX_BYTES, Press, Verb, decode, encode, pack, unpack
+from bot.ui.callbacks import MAX_BYTES, Press, Verb, decode, encode, pack, unpack
 
 
 def test_round_trip() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.computers import Thinker, computer_id, is_computer, level_of, next_computer, record_of
-from bot.play import events_json
-from bot.turns import computer_action
+from bot.game.computers import Thinker, computer_id, is_computer, level_of, next_computer, record_of
+from bot.game.play import events_json
+from bot.game.turns import computer_action
 from durak import PASS, TAKE, Act, Action, Rules, apply, is_legal, new_game
 from durak.ai import LEVELS, choose, greedy
 from durak.ai.play import fallback, next_seat

@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from bot import hand
-from bot.i18n import translator
+from bot.ui import hand
+from bot.ui.i18n import translator
 from durak import TAKE, Rules, apply, attack, legal_actions, position
 from durak.cards import deck, parse_card
 from durak.rules import PRESETS

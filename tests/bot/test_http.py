@@ -9,7 +9,7 @@ import pytest
 from telegram import Bot, Update
 from telegram.error import TelegramError
 
-from bot.http import AiohttpRequest, UpdatesRequest
+from bot.transport.http import AiohttpRequest, UpdatesRequest
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 KEYBOARD = {"inline_keyboard": [[{"text": "7♠️", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}

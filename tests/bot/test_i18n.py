@@ -12,7 +12,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.i18n import LANGUAGES, pick_language, translator
+from bot.ui.i18n import LANGUAGES, pick_language, translator
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
@@ -34,7 +34,7 @@ def code_entries() -> set[tuple[str | tuple[str, ...], str | None]]:
 
 
 def catalog(language: str) -> Catalog:
-    with (ROOT / f"bot/locales/{language}/LC_MESSAGES/messages.po").open("rb") as po:
+    with (ROOT / f"bot/ui/locales/{language}/LC_MESSAGES/messages.po").open("rb") as po:
         return read_po(po, locale=language)
 
 
@@ -91,8 +91,8 @@ def test_german_has_no_cyrillic_and_ukrainian_no_russian_letter() -> None:
 
 def test_every_game_has_one_name_per_language_and_answers_to_it() -> None:
     """/newgame finds a game by its name in any language of ours, and no name stands for two games."""
-    from bot.lobby import _names, find_preset
-    from bot.render import preset_name
+    from bot.game.lobby import _names, find_preset
+    from bot.ui.render import preset_name
     from durak.rules import PRESETS
 
     owners: dict[str, str] = {}
@@ -121,7 +121,7 @@ def test_a_number_meets_its_noun_only_in_plural_messages() -> None:
 
 
 def test_english_places_are_ordinals() -> None:
-    from bot.render import ordinal
+    from bot.ui.render import ordinal
     en, ru = translator("en"), translator("ru")
     assert [ordinal(en, n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd"]
@@ -142,7 +142,7 @@ def test_language_choice() -> None:
 def test_russian_has_no_gender_hacks_and_keeps_names_in_the_nominative() -> None:
     """No "вышел(а)": sentences about a player are in the present tense or name him after a colon;
     a name never follows a preposition, where Russian would decline it."""
-    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+    with (ROOT / "bot/ui/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
         catalog = read_po(po, locale="ru")
     texts = [s for m in catalog if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
     hacks = [t for t in texts if re.search(r"\((а|ла|ло|и)\)", t)]
@@ -157,7 +157,7 @@ def test_russian_has_no_gender_hacks_and_keeps_names_in_the_nominative() -> None
 def test_russian_says_each_thing_one_way_and_to_the_player_as_vy() -> None:
     """One word for each thing (a bout is «ход», never «кон»; the stock is «колода», never «прикуп»; «отбой» is
     the end of a bout, never a cover; «всё покрыто»; «подождите»), «вы» everywhere, ranks as words."""
-    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+    with (ROOT / "bot/ui/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
         catalog = read_po(po, locale="ru")
     texts = [s for m in catalog if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)]
     patterns = {
@@ -175,7 +175,7 @@ def test_russian_says_each_thing_one_way_and_to_the_player_as_vy() -> None:
 
 
 def test_ranks_are_named_by_words_in_russian() -> None:
-    from bot.labels import ranks_text
+    from bot.ui.labels import ranks_text
     from durak.cards import parse_card
 
     ru, en = translator("ru"), translator("en")
@@ -191,7 +191,7 @@ def test_russian_reads_as_a_native_player_writes() -> None:
     for a player of either sex."""
     import re as regex
 
-    from bot.lobby import find_preset
+    from bot.game.lobby import find_preset
 
     ru = translator("ru")
     example = regex.search(r"/newgame (\w+)\)", ru.gettext(
@@ -221,7 +221,7 @@ def test_russian_names_who_did_it_without_a_name_after_a_verb() -> None:
     assert pogon == "Аня вешает погон игроку Вера"
     assert ru.gettext("{who} swaps two cards with the stock").format(who="Аня") == \
         "Аня меняет две карты на верхние из колоды"
-    with (ROOT / "bot/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
+    with (ROOT / "bot/ui/locales/ru/LC_MESSAGES/messages.po").open("rb") as po:
         texts = " ".join(s for m in read_po(po, locale="ru") if m.id
                          for s in ([m.string] if isinstance(m.string, str) else m.string))
     assert "в этом ходе" not in texts and "Атакующ" not in texts
@@ -237,8 +237,8 @@ def test_russian_vote_says_who_asked() -> None:
 def test_english_names_face_cards_and_the_help_has_one_colon_a_line() -> None:
     """Issue 41, item 14: "No aces on the table", not "No As"; «/newgame — open a new game: …», not two colons;
     a player removed is "them"; the bout's end in the past tense, with no Russian word in it."""
-    from bot import texts
-    from bot.labels import ranks_text
+    from bot.ui import texts
+    from bot.ui.labels import ranks_text
     from durak.cards import parse_card
 
     en = translator("en")

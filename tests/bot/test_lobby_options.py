@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.lobby_options import cycle, table_max, with_preset
+from bot.game.lobby_options import cycle, table_max, with_preset
 from durak import Rules, RulesError
 from durak.rules import Teams, ThrowIn
 

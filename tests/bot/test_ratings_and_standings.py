@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import ratings
-from bot.stats import player_stats, standings
+from bot.stats import ratings
+from bot.stats.standings import player_stats, standings
 from durak.scoring import Scoring
 from storage.models import PlayedGame
 
@@ -83,9 +83,9 @@ def test_ratings_read_as_points_a_newcomer_at_1000_and_never_negative() -> None:
 
 
 def test_the_leaderboard_tells_two_players_of_one_name_apart() -> None:
-    from bot import render_stats
-    from bot.i18n import translator
-    from bot.stats import Standing
+    from bot.stats import render as render_stats
+    from bot.stats.standings import Standing
+    from bot.ui.i18n import translator
 
     ranked = [Standing(10001234, 30, 6), Standing(20005678, 20, 6), Standing(7, 10, 6)]
     text, _ = render_stats.top(translator("ru"), {10001234: "Саша", 20005678: "Саша", 7: "Оля"}, ranked, [], 0,
@@ -94,9 +94,9 @@ def test_the_leaderboard_tells_two_players_of_one_name_apart() -> None:
 
 
 def test_stats_of_computer_games_only_have_no_empty_section_above() -> None:
-    from bot import render_stats
-    from bot.i18n import translator
-    from bot.stats import PlayerStats
+    from bot.stats import render as render_stats
+    from bot.stats.standings import PlayerStats
+    from bot.ui.i18n import translator
 
     text = render_stats.stats(translator("ru"), "Костя", PlayerStats(0, 0, 0, 0, 0, 0, 0, None, None,
                                                                     (("hard", 3, 1),)), "за всё время")

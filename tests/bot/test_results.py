@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot import render
-from bot.i18n import translator
-from bot.results import result_rows
+from bot.game.results import result_rows
+from bot.ui import render
+from bot.ui.i18n import translator
 from durak import Rules, apply, legal_actions, new_game
 from durak.engine import actors
 from storage.models import Away, Game, Seat, Status, User

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.webapp_auth import (
+from bot.webapp.auth import (
     Links,
     PageUser,
     Refused,

@@ -10,7 +10,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
-from bot.webhook import SECRET_HEADER, Webhook
+from bot.transport.webhook import SECRET_HEADER, Webhook
 from tests.e2e.webapp_client import free_port
 from tests.fake_telegram import TOKEN, FakeTelegram
 

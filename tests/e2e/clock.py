@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import itertools
 
-from bot.clock import Work
+from bot.game.clock import Work
 
 
 class ManualClock:

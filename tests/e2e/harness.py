@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 from telegram.ext import Application
 
 from bot.app import allowed_updates, build_application
-from bot.clock import Clock
-from bot.i18n import translator
-from bot.service import GameService
+from bot.game.clock import Clock
+from bot.game.service import GameService
 from bot.settings import load_settings
+from bot.ui.i18n import translator
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
 from tests.places import Place, place_of
 

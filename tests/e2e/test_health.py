@@ -7,14 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.health import STALE_SECONDS, check
+from bot.ops.health import STALE_SECONDS, check
 from tests.e2e.harness import BotProcess
 from tests.fake_telegram import FakeTelegram
 
 
 def health(path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HEALTH_FILE": str(path)}
-    return subprocess.run([sys.executable, "-c", "from bot.health import main; main()"], env=env,
+    return subprocess.run([sys.executable, "-c", "from bot.ops.health import main; main()"], env=env,
                           capture_output=True, text=True)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.labels import card_text
+from bot.ui.labels import card_text
 from durak import Rules
 from durak.cards import card_code, deck, parse_card
 from tests.e2e.conftest import GROUP

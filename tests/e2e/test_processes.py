@@ -144,7 +144,8 @@ async def churn(place: Place, members: list[Member], how: signal.Signals, every:
 def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_killed: list[float]) -> bool:
     """Whether the copies of one message (all but the newest) were each posted just before the leader was killed:
     the one moment a message may be posted twice (Telegram has no idempotency key for a new message: the
-    leader killed between Telegram's answer and the write of its id cannot know it was posted; bot/outbox.py)."""
+    leader killed between Telegram's answer and the write of its id cannot know it was posted;
+    bot/transport/outbox.py)."""
     def posted_at(message: Message) -> list[float]:
         return [at for (method, p), at in zip(fake.calls, fake.call_times, strict=True) if method == "sendMessage"
                 and int(p["chat_id"]) == message.chat_id and p["text"] == message.history[0]]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.callbacks import Verb, encode, pack
+from bot.ui.callbacks import Verb, encode, pack
 from durak import parse_card
 from durak.rules import PRESETS
 from tests.e2e.conftest import GROUP

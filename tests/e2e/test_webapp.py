@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.webapp_auth import game_token
+from bot.webapp.auth import game_token
 from durak import card_code
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table

@@ -14,7 +14,7 @@ import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page
 
-from bot.webapp_auth import game_token
+from bot.webapp.auth import game_token
 from durak import Rules
 from durak.cards import card_code, deck
 from tests.e2e.browser import chromium, open_page

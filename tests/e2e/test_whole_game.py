@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.labels import card_text
+from bot.ui.labels import card_text
 from durak import State
 from durak.cards import parse_card
 from tests.e2e.conftest import GROUP

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import Translator
+from bot.ui.i18n import Translator
 
 
 def commands(tr: Translator) -> list[tuple[str, str]]:

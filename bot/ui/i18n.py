@@ -1,4 +1,4 @@
-"""Translations: gettext catalogs (``bot/locales/<lang>/LC_MESSAGES/messages.po``, kept with Babel).
+"""Translations: gettext catalogs (``bot/ui/locales/<lang>/LC_MESSAGES/messages.po``, kept with Babel).
 
 English is the source language. The .po files are compiled in memory when first used, so
 there is no binary catalog to forget to rebuild.

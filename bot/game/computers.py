@@ -111,7 +111,8 @@ def _start_worker(pressing: ctypes.c_int) -> None:
 def _wait_for_presses() -> bool:
     """The search's pause between two iterations, in the thinking process: it waits while the bot handles a
     press. Idle CPU alone was not enough: a search running beside the bot on a two-core machine still made the
-    answers to presses slower at p99 (2.6x), sharing caches and memory with it (docs/computers.md, "Computers and presses")."""
+    answers to presses slower at p99 (2.6x), sharing caches and memory with it
+    (docs/computers.md, "Computers and presses")."""
     pressing = _pressing
     if pressing is None or pressing.value <= 0:
         return False
@@ -146,7 +147,7 @@ class Thinker:
         self.failures = 0            # thinking that failed and fell back to the normal player
         self.waiting = 0             # hard moves handed to the worker and not yet answered
         self.pressing: ctypes.c_int = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)  # presses in hand
-        # the load test's figures (bot.metrics): each hard move's budget (ms) and the tree's iterations
+        # the load test's figures (bot.ops.metrics): each hard move's budget (ms) and the tree's iterations
         self.record: list[tuple[float, int]] | None = None
 
     @contextlib.contextmanager

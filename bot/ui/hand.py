@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from bot.callbacks import Verb, encode, pack
-from bot.i18n import Translator
-from bot.labels import card_text, ranks_text
+from bot.ui.callbacks import Verb, encode, pack
+from bot.ui.i18n import Translator
+from bot.ui.labels import card_text, ranks_text
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
 from durak.engine import awaited, cards_room, lead_room, trump_of

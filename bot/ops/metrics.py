@@ -27,7 +27,7 @@ class Metrics:
         self.verbs: list[str] = []  # the press of each handler time
         self.statements = 0
         self.kinds: Counter[str] = Counter()  # "UPDATE outbox", "SELECT games", "BEGIN"…
-        # each outbox call: the kind its chat was owed (bot.budget) and how old its oldest change was then
+        # each outbox call: the kind its chat was owed (bot.transport.budget) and how old its oldest change was then
         self.calls: list[tuple[int, float]] = []
         self.thoughts: list[tuple[float, int]] = []  # each hard computer move: its budget (ms), the tree's iterations
 

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from bot import play, slots
-from bot.callbacks import Press, Verb
-from bot.decisions import Intent, Kind
+from bot.game import play
+from bot.game.core import Core
+from bot.game.decisions import Intent, Kind
+from bot.ui import slots
+from bot.ui.callbacks import Press, Verb
 from storage.models import Game, Status, User
-
-if TYPE_CHECKING:
-    from bot.service import GameService
-
 
 POINT_QUIET = 120.0  # seconds: after pointing a topic to its open game, further /newgame there get no answer
 
 
 class Commands:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: Core) -> None:
         self.service = service
         self._pointed: dict[tuple[int, int], float] = {}  # (chat, topic) -> when /newgame was last pointed
 

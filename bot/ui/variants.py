@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bot.i18n import N_, Translator
-from bot.labels import suit_text
+from bot.ui.i18n import N_, Translator
+from bot.ui.labels import suit_text
 from durak.cards import parse_suit
 from durak.rules import PRESETS, Deal, Lead, PogonyRule, Ranking, Refill, Royal, Rules, StockMode, TrumpSuit
 

@@ -15,8 +15,8 @@ from typing import Generic, TypeVar
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.clock import Clock
-from bot.i18n import Translator, pick_language, translator
+from bot.game.clock import Clock
+from bot.ui.i18n import Translator, pick_language, translator
 from storage.models import User
 from storage.repo import Repo
 

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from bot.store import GameUI
+from bot.game.core import Core
+from bot.game.store import GameUI
 from storage.models import Away, Game, OutboxRow, Owed, Status
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 
 class Chats:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: Core) -> None:
         self.service = service
 
     async def user_blocked(self, chat_id: int) -> None:

@@ -9,12 +9,12 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import hand, variants
-from bot.callbacks import Verb, encode
-from bot.i18n import N_, Translator
-from bot.labels import card_text, cards_text, rank_text, ranks_text, suit_text
-from bot.results import places_of
-from bot.turns import WARN_SECONDS
+from bot.game.results import places_of
+from bot.game.turns import WARN_SECONDS
+from bot.ui import hand, variants
+from bot.ui.callbacks import Verb, encode
+from bot.ui.i18n import N_, Translator
+from bot.ui.labels import card_text, cards_text, rank_text, ranks_text, suit_text
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited

@@ -14,7 +14,7 @@ no idempotency key.
 Every chat's calls are paced by Telegram's budgets, and what waits for its pace folds: a group's
 table is called at most every ``group_spacing`` seconds, a private chat about once a second (a
 short burst allowed for the player who must act; a waiting player's hand never twice within a
-second), and the overall budget (``bot.budget``) shares its slots among the chats by what each is
+second), and the overall budget (``bot.transport.budget``) shares its slots among the chats by what each is
 owed: the hand of a player who must act first, then the table, then waiting hands, and none of them
 left showing an old position for long. Nothing waits for a fixed time: with slots to spare a move
 reaches every message at once, and under pressure a message waits and folds more moves into its
@@ -36,7 +36,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from bot.budget import ACTING, TABLE, WAITING, Budget
+from bot.transport.budget import ACTING, TABLE, WAITING, Budget
 from storage.models import OutboxRow
 from storage.repo import Repo
 
@@ -84,7 +84,7 @@ class Outbox:
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
-        self.record = record  # (kind, seconds owed) of each call, for the load test (bot.metrics)
+        self.record = record  # (kind, seconds owed) of each call, for the load test (bot.ops.metrics)
 
     async def resume(self) -> None:
         """Deliver everything a previous run still owed."""

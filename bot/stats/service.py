@@ -6,12 +6,13 @@ from collections import defaultdict
 
 from telegram import InlineKeyboardMarkup
 
-from bot import ratings, render_stats
-from bot.chart import rating_chart
-from bot.i18n import Translator
-from bot.service import GameService
-from bot.stats import PlayerStats, player_stats, standings
-from bot.variants import variant_name
+from bot.game.service import GameService
+from bot.stats import ratings
+from bot.stats import render as render_stats
+from bot.stats.chart import rating_chart
+from bot.stats.standings import PlayerStats, player_stats, standings
+from bot.ui.i18n import Translator
+from bot.ui.variants import variant_name
 from durak.scoring import Scoring
 from storage.models import PlayedGame, User
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.computers import level_of
-from bot.ratings import PROVISIONAL_GAMES
-from bot.ratings import points as rating_points
+from bot.game.computers import level_of
+from bot.stats.ratings import PROVISIONAL_GAMES
+from bot.stats.ratings import points as rating_points
 from durak.ai import LEVELS
 from durak.scoring import Scoring, points
 from storage.models import PlayedGame

@@ -5,13 +5,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from bot.callbacks import Press, Verb
-from bot.computers import is_computer, next_computer
-from bot.decisions import Decision, Intent, Kind
-from bot.i18n import LANGUAGES, Translator, translator
-from bot.lobby_options import OPTIONS_ORDER, cycle, table_max, with_preset
-from bot.render import preset_name
-from bot.turns import TIMEOUTS
+from bot.game.computers import is_computer, next_computer
+from bot.game.decisions import Decision, Intent, Kind
+from bot.game.lobby_options import OPTIONS_ORDER, cycle, table_max, with_preset
+from bot.game.turns import TIMEOUTS
+from bot.ui.callbacks import Press, Verb
+from bot.ui.i18n import LANGUAGES, Translator, translator
+from bot.ui.render import preset_name
 from durak import RulesError, new_game
 from durak.ai import LEVELS
 from durak.rules import CLASSIC_PRESETS, PRESETS

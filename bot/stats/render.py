@@ -6,10 +6,10 @@ import datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import Verb, encode
-from bot.i18n import Translator
-from bot.render import level_name, name_of, preset_name
-from bot.stats import RANKED_AFTER, PlayerStats, Standing
+from bot.stats.standings import RANKED_AFTER, PlayerStats, Standing
+from bot.ui.callbacks import Verb, encode
+from bot.ui.i18n import Translator
+from bot.ui.render import level_name, name_of, preset_name
 from durak.scoring import Scoring
 from storage.models import Game
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING
 
-from bot import computers, slots
-from bot.health import Heartbeat
-from bot.turns import WARN_SECONDS, computer_action, timeout_action
+from bot.game import computers
+from bot.game.core import Core
+from bot.game.turns import WARN_SECONDS, computer_action, timeout_action
+from bot.ops.health import Heartbeat
+from bot.ui import slots
 from durak.engine import awaited
 from storage.models import Game, Status
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 1.0
@@ -37,7 +35,7 @@ async def logged(game_id: int, work: Awaitable[None]) -> None:
 
 
 class Timers:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: Core) -> None:
         self.service = service
         self.heartbeat = Heartbeat(None)  # the health file, rewritten by the sweep
 

@@ -16,11 +16,11 @@ from typing import Any
 import orjson
 from telegram import InlineKeyboardMarkup
 
-from bot import render
-from bot.computers import is_computer
-from bot.i18n import Translator, pick_language, translator
-from bot.labels import cards_text
-from bot.store import GameUI
+from bot.game.computers import is_computer
+from bot.game.store import GameUI
+from bot.ui import render
+from bot.ui.i18n import Translator, pick_language, translator
+from bot.ui.labels import cards_text
 from durak import State
 from durak.cards import Card
 from durak.engine import awaited

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from bot import render, slots
-from bot.decisions import Decision, Intent, Kind
-from bot.i18n import Translator
-from bot.store import GameUI, Vote
-from bot.timers import logged
+from bot.game.core import Core
+from bot.game.decisions import Decision, Intent, Kind
+from bot.game.store import GameUI, Vote
+from bot.game.timers import logged
+from bot.ui import render, slots
+from bot.ui.i18n import Translator
 from storage.models import Away, Game, Owed, Status, User
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 VOTE_SECONDS = 60
 
@@ -23,7 +19,7 @@ def needed(game: Game) -> int:
 
 
 class Votes:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: Core) -> None:
         self.service = service
 
     def message(self, tr: Translator, game: Game, vote: Vote, text: str | None = None) -> Owed:

@@ -9,7 +9,7 @@ it is by then (the card is no longer in the hand, the turn has passed), so it is
 applied twice. Requests without Telegram's secret header are refused (403).
 
 On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and one of them leads
-(``PostgresDatabase.lead``): it alone handles updates (``bot.inbox``), delivers the messages owed and runs the
+(``PostgresDatabase.lead``): it alone handles updates (``bot.transport.inbox``), delivers the messages owed and runs the
 timers, so every budget of Telegram's is the bot's, kept by one sender. The others, from the moment they start,
 answer 200 once an update is stored (``storage.updates``) for the leader; the leader handles what is posted to it
 at once and answers once handled, as above, its decision's write marking the update handled (posted again to
@@ -29,7 +29,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
-from bot.inbox import Inbox
+from bot.transport.inbox import Inbox
 from storage.updates import Updates
 
 log = logging.getLogger(__name__)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot import hand, render
-from bot.callbacks import Press, Verb, pack, unpack
-from bot.decisions import Decision, Intent, Kind
-from bot.i18n import Translator
-from bot.store import GameUI
-from bot.turns import computer_move, forced_move
+from bot.game.decisions import Decision, Intent, Kind
+from bot.game.store import GameUI
+from bot.game.turns import computer_move, forced_move
+from bot.ui import hand, render
+from bot.ui.callbacks import Press, Verb, pack, unpack
+from bot.ui.i18n import Translator
 from durak import Act, Action, Illegal, State, apply, card_code, is_legal, parse_card, transfer
 from durak.actions import DRAW_CARD, STOCK_LEAD
 from durak.engine import cards_room, check

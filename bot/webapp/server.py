@@ -1,8 +1,8 @@
 """The Mini App's web server, in the bot's process: the page's files under ``/app/`` and its socket, ``/app/ws``.
 
 A page says hello with Telegram's signed ``initData`` (or the session token an earlier hello got) and
-the game token of its link (``bot.webapp_auth``); it then gets the frame of its seat
-(``bot.webapp_view``) at once and after every change of the game, and sends presses: the callback
+the game token of its link (``bot.webapp.auth``); it then gets the frame of its seat
+(``bot.webapp.view``) at once and after every change of the game, and sends presses: the callback
 data of a button its frame offered, decided by ``GameService.press`` exactly as a chat button's
 (the same lock, legality check, write and outbox), answered with the same toast. The database stays
 the one source of truth: a page never sends state, and a reconnecting page is sent the game anew.
@@ -31,17 +31,19 @@ from aiohttp import WSMsgType, web
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InlineQueryResultArticle, InputTextMessageContent
 from telegram.error import TelegramError
 
-from bot import render, render_stats, webapp_view
-from bot.callbacks import Verb, decode
-from bot.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
-from bot.service import GAME_VERBS, GameService
-from bot.stats_service import StatsService
-from bot.store import GameUI
-from bot.webapp_auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
+from bot.game.service import GAME_VERBS, GameService
+from bot.game.store import GameUI
+from bot.stats import render as render_stats
+from bot.stats.service import StatsService
+from bot.ui import render
+from bot.ui.callbacks import Verb, decode
+from bot.ui.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
+from bot.webapp import view as webapp_view
+from bot.webapp.auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
 from storage.models import Game, Status, User
 
 log = logging.getLogger(__name__)
-STATIC = Path(__file__).parent / "webapp"
+STATIC = Path(__file__).parent / "static"
 TYPES = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 HELLO_SECONDS = 10.0
 # what a page may press: its hand's buttons, Play again, and the lobby's buttons

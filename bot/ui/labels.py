@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import Translator
+from bot.ui.i18n import Translator
 from durak.cards import RANK_NAMES, Card
 
 _SUITS = ("♠\ufe0f", "♣\ufe0f", "♦\ufe0f", "♥\ufe0f")

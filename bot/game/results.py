@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot import ratings
-from bot.computers import is_computer
+from bot.game.computers import is_computer
+from bot.stats import ratings
 from durak.scoring import penalty, ranks
 from storage.models import Away, Game, RatingUpdate, ResultRow
 from storage.repo import Repo

@@ -4,7 +4,7 @@ Every decision that changes a game is made under that game's lock, against the g
 written (``GameStore.locked``); the new game and every message it owes are written in one
 transaction (``GameStore.save`` and the outbox table), and the outbox delivers them. A write
 that lost a race reloads the game and decides again. Deadlines are found by the sweep of
-``bot.timers``; /stop votes, commands and chat events live in ``votes``, ``commands`` and ``chats``.
+``bot.game.timers``; /stop votes, commands and chat events live in ``votes``, ``commands`` and ``chats``.
 """
 
 from __future__ import annotations
@@ -16,23 +16,24 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from bot import computers, lobby, play, slots
-from bot.callbacks import Press, Verb, unpack
-from bot.chats import Chats
-from bot.clock import Clock
-from bot.commands import Commands
-from bot.computers import is_computer, next_computer
-from bot.decisions import Decision, Intent, Kind
-from bot.directory import Directory
-from bot.i18n import Translator
-from bot.lobby_options import table_max
-from bot.outbox import Outbox
-from bot.results import new_ratings, result_rows
-from bot.store import GameStore, GameUI
-from bot.timers import Timers
-from bot.turns import TIMEOUTS
-from bot.votes import Votes
-from bot.webapp_auth import Links
+from bot.game import computers, lobby, play
+from bot.game.chats import Chats
+from bot.game.clock import Clock
+from bot.game.computers import is_computer, next_computer
+from bot.game.decisions import Decision, Intent, Kind
+from bot.game.directory import Directory
+from bot.game.lobby_options import table_max
+from bot.game.results import new_ratings, result_rows
+from bot.game.store import GameStore, GameUI
+from bot.game.table_commands import Commands
+from bot.game.timers import Timers
+from bot.game.turns import TIMEOUTS
+from bot.game.votes import Votes
+from bot.transport.outbox import Outbox
+from bot.ui import slots
+from bot.ui.callbacks import Press, Verb, unpack
+from bot.ui.i18n import Translator
+from bot.webapp.auth import Links
 from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
@@ -68,7 +69,7 @@ class GameService:
         self.votes = Votes(self)
         self.commands = Commands(self)
         self.chats = Chats(self)
-        self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp_server)
+        self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
         self.links: Links | None = None  # where a game's Mini App page opens, when it is configured
 
     # ------------------------------------------------------------ start-up

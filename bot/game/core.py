@@ -1,0 +1,58 @@
+"""What the service's helpers (chats, table commands, timers, votes) may ask of it: the game's lock and its
+writes, the intents, and the parts they share. They depend on this, not on the service, so the service only
+routes and nothing imports it back."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol, TypeVar
+
+from bot.game import play
+from bot.game.clock import Clock
+from bot.game.computers import Thinker
+from bot.game.decisions import Intent
+from bot.game.directory import Directory
+from bot.game.store import GameStore, GameUI
+from bot.transport.outbox import Outbox
+from storage.models import Away, Game, Owed, Status, User
+from storage.repo import Repo
+
+T = TypeVar("T")
+
+
+class Core(Protocol):
+    repo: Repo
+    store: GameStore
+    outbox: Outbox
+    directory: Directory
+    clock: Clock
+    thinker: Thinker
+    computer_pause: float
+    lobby_timeout: float
+    ping_delay: float
+
+    async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
+        """Run ``work`` on the game under its lock, on its current version."""
+
+    async def refresh(self, game: Game, extra: Sequence[Owed] = ()) -> None:
+        """Owe every message of the game what it should show now."""
+
+    async def advance(self, game: Game, moves: list[play.Move], flags: dict[int, tuple[int, Away]] | None = None,
+                      base: Game | None = None, extra: Sequence[Owed] = ()) -> Game:
+        """Play moves and store the new game with what it owes."""
+
+    async def close(self, game: Game, status: Status, why: str, by: User | None = None,
+                    extra: Sequence[Owed] = ()) -> None:
+        """End a lobby or a game without a result."""
+
+    def page_links(self, game: Game) -> tuple[str, str | None] | None:
+        """Where the game's Mini App page opens from a hand and from the group (None: no Mini App)."""
+
+    def table_message(self, game: Game) -> int | None:
+        """The id of the group's table message, if it was posted."""
+
+    async def carry_out(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
+        """Carry out a decided intent of a running game."""
+
+    async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
+        """Carry out a decided intent of a lobby."""
