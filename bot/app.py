@@ -14,19 +14,16 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
     ContextTypes,
-    MessageHandler,
-    filters,
 )
 
+import handlers
 from bot.game.clock import Clock, RealClock
 from bot.game.directory import Directory
 from bot.game.service import GameService
 from bot.ops.health import Heartbeat
 from bot.ops.metrics import Metrics
+from bot.parts import Parts
 from bot.settings import Settings
 from bot.stats.service import StatsService
 from bot.transport.budget import OUTBOX_SHARE
@@ -50,6 +47,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
     api = settings.telegram_api_url
     app = (
         ApplicationBuilder()
+        .context_types(ContextTypes(bot_data=Parts))
         .token(settings.bot_token.get_secret_value())
         .base_url(f"{api}/bot")
         .base_file_url(f"{api}/file/bot")
@@ -74,40 +72,19 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
 
 
 def _register(app: Application) -> None:  # type: ignore[type-arg]
-    from handlers import buttons, chat_events, commands, stats
-
-    app.add_handler(CommandHandler("newgame", commands.newgame))
-    app.add_handler(CommandHandler("start", commands.start))
-    app.add_handler(CommandHandler("help", commands.help_command))
-    app.add_handler(CommandHandler("rules", commands.rules))
-    app.add_handler(CommandHandler("variants", commands.variants_command))
-    app.add_handler(CommandHandler("cancel", commands.cancel))
-    app.add_handler(CommandHandler("language", commands.language))
-    app.add_handler(CommandHandler("stop", commands.stop))
-    app.add_handler(CommandHandler("leave", commands.leave))
-    app.add_handler(CommandHandler("kick", commands.kick))
-    app.add_handler(CommandHandler("hand", commands.hand))
-    app.add_handler(CommandHandler("notify", commands.notify))
-    app.add_handler(CommandHandler("stats", stats.stats))
-    app.add_handler(CommandHandler("top", stats.top))
-    app.add_handler(CommandHandler("history", stats.history))
-    app.add_handler(CommandHandler("privacy", stats.privacy))
-    app.add_handler(CommandHandler("scoring", stats.scoring))
-    app.add_handler(CallbackQueryHandler(buttons.on_button))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
-    app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    handlers.register(app)
     app.add_error_handler(_on_error)
 
 
 def _started(settings: Settings, clock: Clock) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
-        app.bot_data["db"] = db
+        app.bot_data.db = db
         if isinstance(db, PostgresDatabase):
             db.lost_lead = _lost_lead
         await _stand_by(db, Heartbeat(settings.health_file))
         metrics = Metrics(settings.metrics_file)
-        app.bot_data["metrics"] = metrics
+        app.bot_data.metrics = metrics
         if metrics.on:
             await db.trace(metrics.statement)
         repo = Repo(db, now=clock.now)
@@ -150,8 +127,8 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                             frames_per_second=settings.webapp_frames_per_second,
                             ack_seconds=settings.webapp_ack_seconds, stats=stats)
             await webapp.start(settings.webapp_host, settings.webapp_port)
-            app.bot_data["webapp"] = webapp
-        app.bot_data.update(service=service, outbox=outbox, stats=stats)
+            app.bot_data.webapp = webapp
+        app.bot_data.service, app.bot_data.outbox, app.bot_data.stats = service, outbox, stats
         for language in LANGUAGES:  # each Telegram client shows the commands in its own language
             commands = [BotCommand(name, what) for name, what in texts.commands(translator(language))]
             await app.bot.set_my_commands(commands, language_code=None if language == "en" else language)
@@ -196,25 +173,25 @@ def _lost_lead() -> None:
 
 async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
     """Before the HTTP client closes: deliver what is owed (what is not is delivered at the next start)."""
-    outbox: Outbox | None = app.bot_data.get("outbox")
+    outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None and not await outbox.drain(DRAIN_SECONDS):
         log.warning("stopping with messages still owed; they are delivered at the next start")
 
 
 async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
-    webapp: WebApp | None = app.bot_data.get("webapp")
+    webapp: WebApp | None = app.bot_data.webapp
     if webapp is not None:
         await webapp.stop()  # the pages reconnect by themselves to the next start
-    metrics: Metrics | None = app.bot_data.get("metrics")
+    metrics: Metrics | None = app.bot_data.metrics
     if metrics is not None:
         metrics.write()
-    outbox: Outbox | None = app.bot_data.get("outbox")
+    outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None:
         await outbox.close()
-    service: GameService | None = app.bot_data.get("service")
+    service: GameService | None = app.bot_data.service
     if service is not None:
         service.thinker.close()
-    db: Engine | None = app.bot_data.get("db")
+    db: Engine | None = app.bot_data.db
     if service is not None and db is not None:
         await service.repo.write_marks()  # the edits Telegram shows, before the connection goes
     if db is not None:

@@ -32,10 +32,6 @@ def rank_of(card: Card) -> int:
     return card >> 2
 
 
-def suit_of(card: Card) -> Suit:
-    return card & 3
-
-
 def parse_suit(letter: str) -> Suit:
     """``"S"`` → 0 … ``"H"`` → 3; raises ValueError for anything else."""
     if len(letter) != 1 or letter not in SUIT_LETTERS:

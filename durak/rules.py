@@ -244,11 +244,6 @@ class Rules:
         reserve = 2 if self.secret_trump else 0  # the face-up card and the secret card
         return min(8, (self.deck_size - reserve) // self.hand_size)
 
-    @property
-    def stockless(self) -> bool:
-        """No stock after the deal: every card dealt, or the rest set aside."""
-        return self.deal is Deal.WHOLE_DECK or self.stock_mode is StockMode.REMOVED
-
     def check_players(self, players: int) -> None:
         """Refuse a number of players that does not fit the deck or the teams."""
         if players < 2:

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from telegram import Update
 from telegram import User as TgUser
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
 from bot.game.service import GameService
 from bot.ops.metrics import Metrics
+from bot.parts import Context as Context
 from bot.ui.i18n import Translator
 from storage.models import User
 
-Context = ContextTypes.DEFAULT_TYPE
 MAX_USERNAME = 32  # Telegram usernames have at most 32 characters
 NO_METRICS = Metrics(None)
 
 
 def service_of(context: Context) -> GameService:
-    return cast(GameService, context.bot_data["service"])
+    service = context.bot_data.service
+    assert service is not None, "updates are handled only after start-up has made the service"
+    return service
 
 
 def metrics_of(context: Context) -> Metrics:
-    return cast(Metrics, context.bot_data.get("metrics") or NO_METRICS)
+    return context.bot_data.metrics or NO_METRICS
 
 
 def as_user(user: TgUser) -> User:

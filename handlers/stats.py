@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from typing import cast
 
 from telegram import InputFile, Update
 from telegram.error import TelegramError
@@ -17,7 +16,9 @@ PANEL = "top"
 
 
 def stats_of(context: Context) -> StatsService:
-    return cast(StatsService, context.bot_data["stats"])
+    stats = context.bot_data.stats
+    assert stats is not None, "updates are handled only after start-up has made the stats service"
+    return stats
 
 
 async def stats(update: Update, context: Context) -> None:

@@ -59,7 +59,7 @@ async def run(runs: int) -> dict[str, object]:
                     times["after_open" + suffix].append(shown - opened)
                     await page.context.close()
         assert bot.app is not None
-        files = {name: (asset.body, asset.gzipped) for name, asset in bot.app.bot_data["webapp"].assets.items()}
+        files = {name: (asset.body, asset.gzipped) for name, asset in bot.app.bot_data.webapp.assets.items()}
     finally:
         await bot.stop()
         await fake.stop()

@@ -9,6 +9,7 @@ from typing import Any
 from durak import Rules, State
 from durak.setup import Previous
 
+DEFAULT_TURN_SECONDS = 60  # a move's time limit unless the lobby or the chat set another
 
 class Status(StrEnum):
     LOBBY = "lobby"
@@ -118,7 +119,7 @@ class Game:
     log: tuple[dict[str, Any], ...] = ()  # the last events, as stored by the bot
     previous: Previous | None = None
     updated_at: float = 0.0
-    turn_timeout: int = 60          # seconds for a move; 0 = no timer
+    turn_timeout: int = DEFAULT_TURN_SECONDS  # seconds for a move; 0 = no timer
     deadline: float | None = None   # when the awaited move times out
     title: str = ""                 # the group's title when the game opened ("" in a private chat)
 

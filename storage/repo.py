@@ -17,6 +17,7 @@ from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
 from storage.engines import Engine, SqlConnection, SqlRow
 from storage.models import (
+    DEFAULT_TURN_SECONDS,
     Away,
     ChatSettings,
     Game,
@@ -29,6 +30,7 @@ from storage.models import (
     Status,
     User,
 )
+from storage.slots import hand_seat
 from storage.updates import HANDLING, MARK_HANDLED, mark_handled
 
 log = logging.getLogger(__name__)
@@ -147,8 +149,8 @@ class Repo:
 
     async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
                            previous: Previous | None = None, players: Sequence[User] = (),
-                           turn_timeout: int = 60, owed: Callable[[Game], Sequence[Owed]] = lambda g: (),
-                           title: str = "") -> Game:
+                           turn_timeout: int = DEFAULT_TURN_SECONDS,
+                           owed: Callable[[Game], Sequence[Owed]] = lambda g: (), title: str = "") -> Game:
         """A new lobby with the creator (and, for a rematch, the other players) seated, and the messages it
         owes (``owed`` of the new game) in the same transaction: a crash never leaves a lobby without its table."""
         now = self.now()
@@ -316,9 +318,9 @@ class Repo:
             marked = [_outbox_row(r) for r in conn.execute(*mark).fetchall()]
             if row.game_id is not None and row.slot == "table":
                 conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
-            elif row.game_id is not None and row.slot.startswith("hand:"):
+            elif row.game_id is not None and (seat := hand_seat(row.slot)) is not None:
                 conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
-                             (message_id, row.game_id, int(row.slot[5:])))
+                             (message_id, row.game_id, seat))
             return marked
 
         await self.db.run(work, self._note)
@@ -409,13 +411,6 @@ class Repo:
 
     async def game(self, game_id: int) -> Game | None:
         row = await self.db.one("SELECT * FROM games WHERE id = ?", (game_id,))
-        return None if row is None else await self._game(row)
-
-    async def open_game(self, chat_id: int, thread_id: int) -> Game | None:
-        row = await self.db.one(
-            "SELECT * FROM games WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
-            (chat_id, thread_id),
-        )
         return None if row is None else await self._game(row)
 
     async def games_with_status(self, *statuses: Status) -> tuple[list[Game], list[int]]:

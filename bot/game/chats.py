@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.game.core import Core
+from bot.game.decisions import Closing
 from bot.game.store import GameUI
 from storage.models import Away, Game, OutboxRow, Owed, Status
 
@@ -51,7 +52,7 @@ class Chats:
                     tr.gettext("I could not post the new game in the group (Telegram answered: {why}). "
                                "Send /newgame there again.").format(why=why))
             note = Owed(game.creator_id, f"note:refused:{game.id}", text, None)
-            await self.service.close(game, Status.CANCELLED, "refused",
+            await self.service.close(game, Status.CANCELLED, Closing.REFUSED,
                                      extra=[note] if creator is not None and creator.private_chat else ())
 
         await self.service.with_game(game.id, work)

@@ -10,7 +10,7 @@ from typing import Protocol, TypeVar
 from bot.game import play
 from bot.game.clock import Clock
 from bot.game.computers import Thinker
-from bot.game.decisions import Intent
+from bot.game.decisions import Closing, Intent
 from bot.game.directory import Directory
 from bot.game.store import GameStore, GameUI
 from bot.transport.outbox import Outbox
@@ -41,7 +41,7 @@ class Core(Protocol):
                       base: Game | None = None, extra: Sequence[Owed] = ()) -> Game:
         """Play moves and store the new game with what it owes."""
 
-    async def close(self, game: Game, status: Status, why: str, by: User | None = None,
+    async def close(self, game: Game, status: Status, why: Closing, by: User | None = None,
                     extra: Sequence[Owed] = ()) -> None:
         """End a lobby or a game without a result."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from durak import Action
 
@@ -48,3 +48,14 @@ class Decision:
     toast: str | None = None
     url: str | None = None
     intent: Intent | None = None
+
+
+class Closing(StrEnum):
+    """Why a lobby or a game ended without a result (its last words on the table say so)."""
+
+    CANCELLED = "cancelled"      # the creator or an admin cancelled it
+    EXPIRED = "expired"          # the lobby's time ran out
+    LOBBY_EMPTY = "lobby_empty"  # everybody left the lobby
+    REFUSED = "refused"          # Telegram refused to post the table
+    STOPPED = "stopped"          # the creator or an admin stopped the game
+    VOTED = "voted"              # the players voted to stop it

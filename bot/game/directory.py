@@ -95,9 +95,6 @@ class Directory:
     def user_tr(self, user: User | None, telegram_code: str | None = None) -> Translator:
         return translator(self.user_language(user, telegram_code))
 
-    async def tr_of_user(self, user_id: int, telegram_code: str | None = None) -> Translator:
-        return self.user_tr(await self.user(user_id), telegram_code)
-
     # ------------------------------------------------------------ chats
 
     async def chat_language(self, chat_id: int) -> str:

@@ -20,7 +20,7 @@ from bot.game import computers, lobby, play
 from bot.game.chats import Chats
 from bot.game.clock import Clock
 from bot.game.computers import is_computer, next_computer
-from bot.game.decisions import Decision, Intent, Kind
+from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobby_options import table_max
 from bot.game.results import new_ratings, result_rows
@@ -38,11 +38,14 @@ from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
 from durak.setup import Previous
-from storage.models import Away, Game, OutboxRow, Owed, Status, User
+from storage.models import DEFAULT_TURN_SECONDS, Away, Game, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
+from storage.slots import hand_seat, hand_slot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+RACE_RETRIES = 3  # a decision lost to another process's write is made again on the new game, this often
+TITLE_KEPT = 64  # a group's title as kept with its game, to name the group in private messages
 
 SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
 GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE,
@@ -95,7 +98,7 @@ class GameService:
         if ui is None:
             return
         ui.messages[row.slot] = (row.chat_id, message_id)
-        if row.slot.startswith("hand:") and (seat := int(row.slot[5:])) in ui.unseen:
+        if (seat := hand_seat(row.slot)) is not None and seat in ui.unseen:
             ui.unseen.discard(seat)
             ui.shown_at[seat] = self.clock.now()
 
@@ -135,7 +138,7 @@ class GameService:
         if ui is not None:
             slots.note_written(ui, written)
             ui.shown_at.clear()  # the new position is shown to nobody yet (a hand it left unchanged showed it)
-            ui.unseen = {int(o.slot[5:]) for o in written if o.slot.startswith("hand:") and o.text is not None}
+            ui.unseen = {seat for o in written if (seat := hand_seat(o.slot)) is not None and o.text is not None}
         self.outbox.kick(*chats, lazy=chats - urgent)
         self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
         if saved.status is Status.PLAYING:
@@ -176,7 +179,7 @@ class GameService:
 
     async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
         """Run ``work`` on the game under its lock; after a lost race the game is reloaded and ``work`` runs again."""
-        for _ in range(3):
+        for _ in range(RACE_RETRIES):
             async with self.store.locked(game_id) as game:
                 if game is None:
                     return None
@@ -239,7 +242,7 @@ class GameService:
             slot = ui.vote.slot if ui.vote else ""
         elif press.verb in GAME_VERBS or (press.verb is Verb.LEAVE and game.status is Status.PLAYING):
             seat = game.seat_of(user.id)
-            slot = "" if seat is None else slots.hand_slot(seat)
+            slot = "" if seat is None else hand_slot(seat)
         else:
             slot = "table"
         return where is not None and ui.messages.get(slot) == where
@@ -314,14 +317,14 @@ class GameService:
             rules = Rules.from_dict({"preset": preset, "deck_size": rules.deck_size})
         top = table_max(rules)
         max_players = min(chat.max_players or top, top)
-        timeout = chat.turn_timeout if chat.turn_timeout in TIMEOUTS else 60
+        timeout = chat.turn_timeout if chat.turn_timeout in TIMEOUTS else DEFAULT_TURN_SECONDS
         tr = await self.directory.chat_tr(chat_id)
         now = self.clock.now()
         try:
             game = await self.repo.create_lobby(
                 chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
                 owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now,
-                                          links=self.page_links(g)), title=title[:64])
+                                          links=self.page_links(g)), title=title[:TITLE_KEPT])
         except Conflict:
             return None
         self.store.add(game)
@@ -351,7 +354,7 @@ class GameService:
             gone = user.id if kind is Kind.LEAVE else int(intent.arg)
             rest = lobby.without(game, gone)
             if rest is None:
-                await self.close(game, Status.CANCELLED, "lobby_empty")
+                await self.close(game, Status.CANCELLED, Closing.LOBBY_EMPTY)
             else:
                 await self.save(game, rest, extra=await self._kicked_note(game, gone) if kind is Kind.KICK else ())
         elif kind in (Kind.SETTINGS, Kind.BACK, Kind.PICKER):
@@ -367,7 +370,7 @@ class GameService:
             saved = await self.save(game, new)
             await self.repo.save_chat_defaults(saved.chat_id, saved.rules, saved.max_players, saved.turn_timeout)
         elif kind is Kind.CANCEL:
-            await self.close(game, Status.CANCELLED, "cancelled", by=user)
+            await self.close(game, Status.CANCELLED, Closing.CANCELLED, by=user)
         elif kind is Kind.START:
             await self._start(game, ui)
 
@@ -459,18 +462,18 @@ class GameService:
 
     # ------------------------------------------------------------ endings
 
-    async def close(self, game: Game, status: Status, why: str, by: User | None = None,
+    async def close(self, game: Game, status: Status, why: Closing, by: User | None = None,
                      extra: Sequence[Owed] = ()) -> None:
         """End a lobby or a game without a result."""
         tr = await self.directory.chat_tr(game.chat_id)
         texts = {
-            "cancelled": tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
-            "expired": tr.gettext("The lobby expired: nobody started the game."),
-            "lobby_empty": tr.gettext("Everybody left: the lobby is closed."),
-            "refused": tr.gettext("Telegram did not let me post the game here: the lobby is closed."),
-            "stopped": tr.gettext("The game was stopped by {name}. No result is recorded.").format(
+            Closing.CANCELLED: tr.gettext("The game was cancelled by {name}.").format(name=by.name if by else "?"),
+            Closing.EXPIRED: tr.gettext("The lobby expired: nobody started the game."),
+            Closing.LOBBY_EMPTY: tr.gettext("Everybody left: the lobby is closed."),
+            Closing.REFUSED: tr.gettext("Telegram did not let me post the game here: the lobby is closed."),
+            Closing.STOPPED: tr.gettext("The game was stopped by {name}. No result is recorded.").format(
                 name=by.name if by else "?"),
-            "voted": tr.gettext("The players voted to stop the game. No result is recorded."),
+            Closing.VOTED: tr.gettext("The players voted to stop the game. No result is recorded."),
         }
         await self.save(game, replace(game, status=status, deadline=None), closing=texts[why],
                         extra=extra or await self._vote_ended(game))

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 from bot.game import play
 from bot.game.core import Core
-from bot.game.decisions import Intent, Kind
+from bot.game.decisions import Closing, Intent, Kind
 from bot.ui import slots
 from bot.ui.callbacks import Press, Verb
 from storage.models import Game, Status, User
+from storage.slots import hand_slot
 
 POINT_QUIET = 120.0  # seconds: after pointing a topic to its open game, further /newgame there get no answer
 
@@ -42,7 +43,7 @@ class Commands:
         async def work(game: Game) -> str | None:
             if user.id != game.creator_id and not admin:
                 return tr.gettext("Only the creator or an admin can cancel.")
-            await self.service.close(game, Status.CANCELLED, "cancelled", by=user)
+            await self.service.close(game, Status.CANCELLED, Closing.CANCELLED, by=user)
             return None
 
         return await self.service.with_game(found.id, work)
@@ -111,7 +112,7 @@ class Commands:
                 owed = slots.owed(game, ui, await service.directory.chat_tr(game.chat_id),
                                   service.directory.default_language, service.clock.now(),
                                   ping_delay=service.ping_delay, links=service.page_links(game))
-                hand = next(o for o in owed if o.slot == slots.hand_slot(seat))
+                hand = next(o for o in owed if o.slot == hand_slot(seat))
                 await self.service.repo.put_owed(game.id, [replace(hand, resend=True)])
                 slots.note_written(ui, [hand])
                 self.service.outbox.kick(user.id)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 
 from bot.game import computers
 from bot.game.core import Core
+from bot.game.decisions import Closing
 from bot.game.turns import WARN_SECONDS, computer_action, timeout_action
 from bot.ops.health import Heartbeat
 from bot.ui import slots
@@ -159,6 +160,6 @@ class Timers:
                 return
             if service.clock.now() < game.updated_at + service.lobby_timeout - 0.001:
                 return  # touched since
-            await service.close(game, Status.CANCELLED, "expired")
+            await service.close(game, Status.CANCELLED, Closing.EXPIRED)
 
         await service.with_game(game_id, work)

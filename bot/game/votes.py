@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.game.core import Core
-from bot.game.decisions import Decision, Intent, Kind
+from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.store import GameUI, Vote
 from bot.game.timers import logged
 from bot.ui import render, slots
@@ -42,7 +42,7 @@ class Votes:
             if game.status is not Status.PLAYING:
                 return none
             if user.id == game.creator_id or admin:
-                await service.close(game, Status.CANCELLED, "stopped", by=user)
+                await service.close(game, Status.CANCELLED, Closing.STOPPED, by=user)
                 return None
             if game.seat_of(user.id) is None:
                 return tr.gettext("Only the players, the creator or an admin can stop the game.")
@@ -50,7 +50,7 @@ class Votes:
             if ui.vote is not None:
                 return tr.gettext("A vote is already running: press its button.")
             if needed(game) <= 1:
-                await service.close(game, Status.CANCELLED, "voted")
+                await service.close(game, Status.CANCELLED, Closing.VOTED)
                 return None
             ui.votes_held += 1
             vote = ui.vote = Vote(f"vote:{ui.votes_held}", service.clock.now() + VOTE_SECONDS, {user.id},
@@ -77,7 +77,7 @@ class Votes:
         tr = await self.service.directory.chat_tr(game.chat_id)
         if len(vote.voters) >= needed(game):
             ui.vote = None
-            await self.service.close(game, Status.CANCELLED, "voted",
+            await self.service.close(game, Status.CANCELLED, Closing.VOTED,
                                      extra=[self.message(tr, game, vote, tr.gettext("The players voted to stop."))])
             return
         await self.service.refresh(game, [self.message(tr, game, vote)])

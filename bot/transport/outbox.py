@@ -39,6 +39,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 from bot.transport.budget import ACTING, TABLE, WAITING, Budget
 from storage.models import OutboxRow
 from storage.repo import Repo
+from storage.slots import is_ping
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +280,7 @@ class Outbox:
                 await self.repo.delivered(row, row.message_id if not row.deleted else None)
                 return None
             markup = row.markup or None
-            if row.message_id is not None and not row.resend and not row.slot.startswith("ping:"):
+            if row.message_id is not None and not row.resend and not is_ping(row.slot):
                 try:
                     await self._api("editMessageText", chat_id=row.chat_id, message_id=row.message_id,
                                     text=row.text, reply_markup=markup)
@@ -331,7 +332,7 @@ class Outbox:
 
     async def _send(self, row: OutboxRow, markup: str | None, old: int | None) -> None:
         assert row.text is not None
-        if old is not None and row.slot.startswith("ping:"):  # never two pings in a chat, even for a moment
+        if old is not None and is_ping(row.slot):  # never two pings in a chat, even for a moment
             await self._delete_quietly(row.chat_id, old)
             old = None
         message = await self._api("sendMessage", chat_id=row.chat_id, text=row.text, reply_markup=markup,

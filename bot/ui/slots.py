@@ -25,6 +25,7 @@ from durak import State
 from durak.cards import Card
 from durak.engine import awaited
 from storage.models import Away, Game, Owed, Seat, Status
+from storage.slots import hand_slot, ping_slot
 
 PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pinged
 LATER = 3.0       # an attacker the game waits for only to say Done or Pass is pinged this many delays later
@@ -42,12 +43,6 @@ def seat_tr(seat: Seat, default_language: str) -> Translator:
     return translator(pick_language(seat.user.language, seat.user.telegram_language, default_language))
 
 
-def hand_slot(seat: int) -> str:
-    return f"hand:{seat}"
-
-
-def ping_slot(seat: int) -> str:
-    return f"ping:{seat}"
 
 
 def must_act(state: State) -> dict[int, tuple[Card, ...]]:

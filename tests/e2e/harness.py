@@ -42,7 +42,8 @@ class BotProcess:
     @property
     def service(self) -> GameService:
         assert self.app is not None
-        service: GameService = self.app.bot_data["service"]
+        service = self.app.bot_data.service
+        assert service is not None
         return service
 
     async def start(self) -> None:

@@ -1,0 +1,28 @@
+"""What the running Application holds (PTB's ``bot_data``), typed: set once at start-up by the app factory, read
+by the handlers through ``context.bot_data``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram.ext import CallbackContext, ExtBot
+
+from bot.game.service import GameService
+from bot.ops.metrics import Metrics
+from bot.stats.service import StatsService
+from bot.transport.outbox import Outbox
+from bot.webapp.server import WebApp
+from storage.engines import Engine
+
+
+@dataclass
+class Parts:
+    db: Engine | None = None
+    metrics: Metrics | None = None
+    service: GameService | None = None
+    outbox: Outbox | None = None
+    stats: StatsService | None = None
+    webapp: WebApp | None = None
+
+
+Context = CallbackContext[ExtBot[None], dict[object, object], dict[object, object], Parts]
