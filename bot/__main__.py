@@ -17,8 +17,8 @@ from bot import serve
 from bot.app import allowed_updates, build_application
 from bot.settings import Settings, SettingsError, load_settings
 from bot.transport.http import let_go_all
-from storage.db import DatabaseError
-from storage.engines import open_database
+from storage.database import open_database
+from storage.sqlite import DatabaseError
 
 
 class _NoTraceback(logging.Filter):

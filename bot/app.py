@@ -34,7 +34,7 @@ from bot.ui.i18n import LANGUAGES, translator
 from bot.webapp.auth import Links
 from bot.webapp.server import WebApp
 from durak.ai import hard
-from storage.engines import Engine, open_database
+from storage.database import Database, open_database
 from storage.models import OutboxRow
 from storage.postgres import PostgresDatabase
 from storage.repo import Repo
@@ -148,7 +148,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
     return post_init
 
 
-async def _stand_by(db: Engine, heartbeat: Heartbeat) -> None:
+async def _stand_by(db: Database, heartbeat: Heartbeat) -> None:
     """Wait for the lead (at once with a file), alive to the health check meanwhile: standing by is healthy."""
     async def beat() -> None:
         while True:
@@ -191,7 +191,7 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.service
     if service is not None:
         service.thinker.close()
-    db: Engine | None = app.bot_data.db
+    db: Database | None = app.bot_data.db
     if service is not None and db is not None:
         await service.repo.write_marks()  # the edits Telegram shows, before the connection goes
     if db is not None:

@@ -12,12 +12,12 @@ from bot.ops.metrics import Metrics
 from bot.stats.service import StatsService
 from bot.transport.outbox import Outbox
 from bot.webapp.server import WebApp
-from storage.engines import Engine
+from storage.database import Database
 
 
 @dataclass
 class Parts:
-    db: Engine | None = None
+    db: Database | None = None
     metrics: Metrics | None = None
     service: GameService | None = None
     outbox: Outbox | None = None

@@ -18,8 +18,8 @@ from typing import Any
 
 import psycopg
 
-from storage.db import Database, DatabaseError
 from storage.postgres import PostgresDatabase, shown
+from storage.sqlite import DatabaseError, SqliteDatabase
 
 # in the order their references need; the computers' users exist on both sides (migration 007)
 TABLES = ("users", "chats", "games", "seats", "game_results", "ratings", "rating_history", "outbox", "panels",
@@ -35,7 +35,7 @@ async def copy(source: Path, url: str) -> dict[str, int]:
     """Copy the SQLite database ``source`` into the PostgreSQL ``url``; returns the rows copied per table."""
     if not source.exists():
         raise CopyError(f"no database at {source}")
-    await (await Database.open(source)).close()  # migrated to the current version, as the bot would
+    await (await SqliteDatabase.open(source)).close()  # migrated to the current version, as the bot would
     await (await PostgresDatabase.open(url)).close()  # the same version's tables there
     return await asyncio.to_thread(_copy, source, url)
 

@@ -1,4 +1,4 @@
-"""One PostgreSQL database through psycopg 3, with the same calls as :class:`storage.db.Database`.
+"""One PostgreSQL database through psycopg 3, with the same calls as :class:`storage.sqlite.SqliteDatabase`.
 
 Why psycopg 3 and not asyncpg: the repository writes a move as one function of a plain connection
 (``Database.run``), run on the database's own thread in one trip, and commits are noted in the order they
@@ -26,7 +26,7 @@ import psycopg
 from psycopg.adapt import Dumper
 from psycopg.rows import RowMaker
 
-from storage.db import DatabaseError, migrations
+from storage.sqlite import DatabaseError, migrations
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -257,7 +257,7 @@ class PostgresDatabase:
 
     async def queue(self, work: Callable[[Connection], T],
                     then: Callable[[T], None] | None = None) -> asyncio.Future[T]:
-        """As :meth:`storage.db.Database.queue`: ``work`` runs in one transaction on the database's thread, in
+        """As :meth:`storage.sqlite.SqliteDatabase.queue`: ``work`` runs in one transaction on the database's thread, in
         the order queued; ``then`` gets its result in the event loop once committed, in the order of commits."""
         assert self._write_lock.locked(), "a write is queued in the writes' turn (Database.locked)"
 

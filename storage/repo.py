@@ -15,7 +15,7 @@ import orjson
 
 from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
-from storage.engines import Engine, SqlConnection, SqlRow
+from storage.database import Database, SqlConnection, SqlRow
 from storage.models import (
     DEFAULT_TURN_SECONDS,
     Away,
@@ -50,7 +50,7 @@ MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
 
 
 class Repo:
-    def __init__(self, db: Engine, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now  # the service's clock, so stored times and timers agree
         # the outbox's owed rows (chat -> row id -> row) as the database has them: read once (``owed``), then

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Collection
 from contextvars import ContextVar
 
-from storage.engines import Engine, SqlConnection
+from storage.database import Database, SqlConnection
 
 log = logging.getLogger(__name__)
 # the update whose handlers run in this task (bot.transport.inbox sets it): its decision's write marks it handled
@@ -44,7 +44,7 @@ class Updates:
     """The updates table. Stores are committed together: the stores that come while one commit waits for the disk
     go in the next (one INSERT of them all), so a slow flush costs every waiting post one wait, not one each."""
 
-    def __init__(self, db: Engine, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now
         self._stores: list[tuple[int, str, bool, asyncio.Future[bool]]] = []

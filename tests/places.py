@@ -31,7 +31,7 @@ ENGINE = os.environ.get("TEST_ENGINE", "sqlite")  # the end-to-end tests' engine
 
 
 class Place:
-    """A test's database: ``target`` opens it (``storage.engines.open_database``); :meth:`sql` reaches it
+    """A test's database: ``target`` opens it (``storage.database.open_database``); :meth:`sql` reaches it
     directly, as another program would (to break a row, or to read what was written)."""
 
     def __init__(self, engine: str, target: str | Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from durak import Rules, apply, attack, position
 from durak.cards import parse_card
-from storage.engines import open_database
+from storage.database import open_database
 from storage.models import Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP, NAMES

@@ -10,7 +10,7 @@ from pathlib import Path
 import matplotlib.image
 
 from durak import Rules
-from storage.engines import open_database
+from storage.database import open_database
 from storage.models import RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP

@@ -9,15 +9,15 @@ import pytest
 
 from durak import Rules
 from storage.backup import main
-from storage.db import Database
 from storage.models import User
 from storage.repo import Repo
+from storage.sqlite import SqliteDatabase
 
 
 async def test_a_backup_taken_while_the_bot_holds_the_database_open_has_every_game(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     live = tmp_path / "durak.sqlite3"
-    repo = Repo(await Database.open(live))  # open, in WAL mode, as a running bot keeps it
+    repo = Repo(await SqliteDatabase.open(live))  # open, in WAL mode, as a running bot keeps it
     await repo.save_user(User(1, "Anna"))
     game = await repo.create_lobby(-5, 0, User(1, "Anna"), Rules(), 6)
     dest = tmp_path / "backup.sqlite3"

@@ -10,7 +10,7 @@ import pytest
 
 from durak import Rules, apply, legal_actions, new_game
 from storage.copy import main
-from storage.engines import open_database
+from storage.database import open_database
 from storage.models import Owed, RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
 from tests.places import Place

@@ -19,11 +19,11 @@ import pytest
 
 from durak import Rules, new_game
 from durak.setup import Previous
-from storage.db import DatabaseError
-from storage.engines import SqlConnection, open_database
+from storage.database import SqlConnection, open_database
 from storage.models import Owed, Status, User
 from storage.postgres import OWNER_LOCK
 from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
+from storage.sqlite import DatabaseError
 from tests.places import Place, postgres_schema
 
 ANNA = User(1, "Anna", "anna", telegram_language="ru")

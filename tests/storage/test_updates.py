@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from storage.engines import open_database
+from storage.database import open_database
 from storage.models import Owed
 from storage.repo import Repo
 from storage.updates import HANDLING, KEEP_SECONDS, Updates

@@ -29,11 +29,19 @@ def migrations(package: str = "storage.migrations") -> list[tuple[int, str]]:
     return sorted(found)
 
 
+
+def on_its_thread(conn: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> Coroutine[Any, Any, T]:
+    """``work`` given the raw sqlite3 connection, run on aiosqlite's own thread in its queue's order. aiosqlite
+    has no public call for this: its private ``_execute`` and ``_conn`` are how it runs its own calls. This is
+    the one place they are used; aiosqlite is pinned below 0.23, and tests/storage/test_sqlite_seam.py fails
+    first if a release changes them."""
+    return conn._execute(lambda: work(conn._conn))  # type: ignore[no-untyped-call]
+
 class DatabaseError(Exception):
     """The database file cannot be used: not a database, corrupt, or read-only. The message says which."""
 
 
-class Database:
+class SqliteDatabase:
     """A connection in autocommit mode; writes go through :meth:`write` one at a time."""
 
     engine = "sqlite"
@@ -44,7 +52,7 @@ class Database:
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
+    async def open(cls, path: str | Path) -> SqliteDatabase:
         """Open (or create) the database, check it can be read and written, migrate it.
         Raises DatabaseError with one clear line when it cannot be used."""
         try:
@@ -137,14 +145,11 @@ class Database:
 
         ``then`` gets the result in the event loop once committed, in the order of the commits and before
         whoever awaits the future, even when that caller was cancelled meanwhile: what the process keeps of
-        the database in memory must follow every commit. aiosqlite has no public call for this; ``_execute``
-        and ``_conn`` are its own way of running work on its thread (aiosqlite is pinned below 0.23 in
-        pyproject.toml, and every test that writes a move goes through here)."""
-        assert self._write_lock.locked(), "a write is queued in the writes' turn (Database.locked)"
-        conn = self.conn
+        the database in memory must follow every commit (:func:`on_its_thread` puts the transaction in the
+        queue)."""
+        assert self._write_lock.locked(), "a write is queued in the writes' turn (SqliteDatabase.locked)"
 
-        def transaction() -> T:
-            raw: sqlite3.Connection = conn._conn
+        def transaction(raw: sqlite3.Connection) -> T:
             raw.execute("BEGIN IMMEDIATE")
             try:
                 result = work(raw)
@@ -155,7 +160,7 @@ class Database:
                 raise
             return result
 
-        return await self._queue(conn._execute(transaction), then)  # type: ignore[no-untyped-call]
+        return await self._queue(on_its_thread(self.conn, transaction), then)
 
     async def _queue(self, call: Coroutine[Any, Any, T], then: Callable[[T], None] | None) -> asyncio.Future[T]:
         queued = asyncio.ensure_future(call)

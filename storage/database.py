@@ -1,4 +1,4 @@
-"""The two storage engines behind one interface: SQLite (a file, the default) and PostgreSQL (a URL).
+"""The two databases behind one interface: SQLite (a file, the default) and PostgreSQL (a URL).
 
 ``DATABASE_URL=postgresql://…`` selects PostgreSQL; otherwise the SQLite file ``DATABASE_PATH``.
 :class:`storage.repo.Repo` writes one SQL for both; a write's function is given a :class:`SqlConnection`
@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
-from storage.db import Database
 from storage.postgres import PostgresDatabase, is_postgres_url
+from storage.sqlite import SqliteDatabase
 
-Engine = Database | PostgresDatabase
+Database = SqliteDatabase | PostgresDatabase  # every call the repository makes, on either
 SqlRow = Any  # sqlite3.Row or storage.postgres.Row: both read by index and by column name
 
 
@@ -33,9 +33,9 @@ class SqlConnection(Protocol):
     def executemany(self, sql: str, parameters: Any, /) -> SqlCursor: ...
 
 
-async def open_database(target: str | Path) -> Engine:
+async def open_database(target: str | Path) -> Database:
     """Open (and migrate) the database ``target`` names: a ``postgresql://`` URL, or a SQLite file's path.
-    Raises :class:`storage.db.DatabaseError` with one clear line when it cannot be used."""
+    Raises :class:`storage.sqlite.DatabaseError` with one clear line when it cannot be used."""
     if isinstance(target, str) and is_postgres_url(target):
         return await PostgresDatabase.open(target)
-    return await Database.open(target)
+    return await SqliteDatabase.open(target)
