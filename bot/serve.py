@@ -68,7 +68,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
                            settings.startup_retries)
         await app.start()
         if front is not None and hook is not None and hook.updates is not None:
-            metrics: Metrics | None = app.bot_data.get("metrics")
+            metrics: Metrics | None = app.bot_data.metrics
             if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
                 await front.trace(metrics.statement)
             inbox = hook.inbox = Inbox(app, hook.updates)

@@ -1,7 +1,7 @@
 """Time for the service: ``now()`` and ``call_at()``. Tests use a clock they move by hand.
 
-Deadlines are absolute (``now()`` seconds) and stored in SQLite, so a restarted bot re-arms
-each timer with the time it had left.
+Deadlines are absolute (``now()`` seconds) and stored with the game, so a restarted bot's sweep
+(:mod:`bot.game.timers`) finds each one with the time it had left; nothing is re-armed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Who is who: users, the groups' admins, and the language each reader gets.
 
-Users and languages come from SQLite and are cached in bounded LRU maps, so a bot that has met
+Users and languages come from the database and are cached in bounded LRU maps, so a bot that has met
 many people keeps only the recent ones in memory. Admin lists come from Telegram
 (getChatAdministrators) and are cached for a few minutes; a miss asks Telegram again, so an
 admin is never refused because the bot restarted or the list changed.

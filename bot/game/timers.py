@@ -1,6 +1,6 @@
 """Turn deadlines and lobby expiry, by one periodic sweep over the open games.
 
-Deadlines live in the games (and in SQLite), not in timers: every second the sweep looks for a
+Deadlines live in the games (and in the database), not in timers: every second the sweep looks for a
 turn or lobby whose time is up, refreshes the messages of a turn about to end, pings a seat that
 has not acted within the ping delay, and acts through
 the service under the game's lock. So nothing is held for a game between two moves, a restart
