@@ -46,6 +46,15 @@ class BotProcess:
         assert service is not None
         return service
 
+    async def idle(self) -> None:
+        """Wait until the bot has nothing left to do: every update Telegram holds fetched, each of them handled
+        (PTB marks an update done in its queue once its handler returns), every owed message sent. A test that
+        shows something did *not* happen waits for this, never for a stretch of time."""
+        assert self.app is not None
+        await self.fake.wait_for(lambda: not self.fake.updates, 10)
+        await self.app.update_queue.join()
+        await self.service.outbox.drain()
+
     async def start(self) -> None:
         app = build_application(self.settings, self.clock)
         await app.initialize()

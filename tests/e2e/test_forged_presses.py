@@ -48,7 +48,7 @@ async def test_a_forged_play_again_opens_no_lobby_anywhere(fake: FakeTelegram, b
     await fake.wait_for(lambda: bool(fake.chat_messages(106)))
     assert await toast(fake, 106, fake.chat_messages(106)[-1], replay) == "This button is not valid any more."
     assert await toast(fake, 106, table.group_messages()[0], replay) == "This button is not valid any more."
-    await asyncio.sleep(0.2)
+    await bot.idle()
     assert rows(bot.settings.database_path, "SELECT COUNT(*) FROM games")[0][0] == 1, "no lobby was opened"
     # on its own message it works
     assert await toast(fake, 102, result, replay) == ""
@@ -62,7 +62,7 @@ async def test_a_leaderboard_page_button_rewrites_no_other_message(fake: FakeTel
     before = (result.text, result.markup)
     for message in (result, table.group_messages()[0]):
         assert await toast(fake, 101, message, "v1:e:0:1:c") == "This button is not valid any more."
-    await asyncio.sleep(0.2)
+    await bot.idle()
     assert (result.text, result.markup) == before, "the result keeps its text and Play again"
 
 
@@ -113,7 +113,7 @@ async def test_a_stale_kick_button_removes_nobody_else(fake: FakeTelegram, bot: 
     await fake.send_text(102, GROUP, "/leave")  # Boris leaves; Vera moves up to his seat
     await fake.wait_for(lambda: not any(b["text"] == "➖ Boris" for b in table.lobby().buttons()))
     assert await toast(fake, 101, table.lobby(), kick_boris) == "That player is not in the lobby."
-    await asyncio.sleep(0.2)
+    await bot.idle()
     assert [u for (u,) in rows(bot.settings.database_path, "SELECT user_id FROM seats ORDER BY seat")] == [101, 103]
 
 
@@ -124,7 +124,7 @@ async def test_a_kick_racing_the_start_never_changes_a_running_game(fake: FakeTe
                          fake.send_text(101, GROUP, "/kick", reply_to_user=102))
     await fake.wait_for(lambda: table.stored(bot.settings.database_path)["status"] == "playing"
                         or len(rows(bot.settings.database_path, "SELECT * FROM seats")) == 2)
-    await asyncio.sleep(0.3)
+    await bot.idle()
     status = table.stored(bot.settings.database_path)["status"]
     seated = len(rows(bot.settings.database_path, "SELECT * FROM seats"))
     players = len(json.loads(table.stored(bot.settings.database_path)["state"] or '{"hands": [[], []]}')["hands"])

@@ -72,7 +72,7 @@ async def test_a_seat_known_unreachable_stops_the_start(fake: FakeTelegram, bot:
     await table.seat_everyone()
     await fake.block_bot(102)  # Boris blocked the bot after joining: Telegram tells the bot
     await fake.wait_for(lambda: bool(fake.answers) and len(fake.updates) > 0)
-    await asyncio.sleep(0.2)
+    await bot.idle()  # the bot has read Telegram's word that Boris blocked it
     answer = await table.press(101, table.lobby(), "Start")
     assert not answer.get("text")
     await fake.wait_for(lambda: "I can't write to Boris" in table.lobby().text)
@@ -152,10 +152,10 @@ async def test_play_again_seats_the_same_players(fake: FakeTelegram, bot: BotPro
     lobby = table.lobby()
     assert "Anna" in lobby.text and "Boris" in lobby.text
     assert "24 cards" in lobby.text
-    await asyncio.sleep(0.1)
+    await bot.idle()
     answer = await table.press(101, result, "🔁 Play again")
     assert answer["text"] == "A game is already open here."
-    await asyncio.sleep(0.3)
+    await bot.idle()
     assert len([m for m in table.group_messages() if "Players (" in m.text]) == 1, "one open game per group"
 
 

@@ -93,7 +93,7 @@ async def test_forged_foreign_and_stale_presses_change_nothing(fake: FakeTelegra
     assert await toast(attacker, lead) == ""
     await fake.wait_for(lambda: table.stored(database)["version"] == version + 1)
     assert (await toast(attacker, lead)).endswith("is not in your hand.")
-    await asyncio.sleep(0.2)
+    await bot.idle()
     assert table.stored(database)["version"] == version + 1
 
 
@@ -106,8 +106,7 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
     assert message is not None
     lead = await table.one_card_lead(attacker, message)
     answers = await asyncio.gather(*(table.press(attacker, message, lead) for _ in range(3)))
-    await bot.service.outbox.drain()
-    await asyncio.sleep(0.3)
+    await bot.idle()
     assert moves(table, database) == 1
     assert all(a.get("at") is not None for a in answers), "every press was answered"
 

@@ -181,7 +181,7 @@ async def test_the_leave_button_asks_once_more(fake: FakeTelegram, timed_bot: Bo
                                          table.press(102, message, "🚪 Leave the game"))  # a double tap
     assert [first.get("text"), second.get("text")].count(None) == 1
     await fake.wait_for(lambda: "🚪 Yes, leave" in [b["text"] for b in message.buttons()])
-    await asyncio.sleep(0.2)
+    await timed_bot.idle()
     assert away(timed_bot)[1] == 0, "a double tap on Leave only asks"
     assert "Leave the game?" in message.text
     await table.press(102, message, "Stay")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -130,22 +132,32 @@ def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) 
     assert state.to_json() == before, "checking actions changed the state"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each random game checks every invariant after every move (about a second a game): four shards, spread over the
+# test workers, each with games of its own; THOROUGH=1 plays three times as many.
+SHARDS = range(4)
+GAMES = 24 if os.environ.get("THOROUGH") == "1" else 8
+VARIANT_GAMES = 15 if os.environ.get("THOROUGH") == "1" else 5
+
+
+@pytest.mark.parametrize("shard", SHARDS)
+@settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
-    play_checking_invariants(table, seed)
+def test_random_games_keep_every_invariant(shard: int, table: tuple[Rules, int], seed: int) -> None:
+    play_checking_invariants(table, seed + shard)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@pytest.mark.parametrize("shard", SHARDS)
+@settings(max_examples=VARIANT_GAMES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(table=variant_tables(), seed=st.integers(0, 2**32 - 1))
-def test_random_variant_games_keep_every_invariant(table: tuple[Rules, int], seed: int) -> None:
-    play_checking_invariants(table, seed)
+def test_random_variant_games_keep_every_invariant(shard: int, table: tuple[Rules, int], seed: int) -> None:
+    play_checking_invariants(table, seed + shard)
 
 
-def test_every_preset_plays_to_the_end_keeping_every_invariant() -> None:
-    for number, preset in enumerate(sorted(PRESETS)):
-        rules = Rules.from_dict({"preset": preset, "cheating": number % 2 == 1})
-        play_checking_invariants((rules, min(2 + number % 3, rules.max_players())), seed=number)
+@pytest.mark.parametrize(("number", "preset"), enumerate(sorted(PRESETS)))
+def test_every_preset_plays_to_the_end_keeping_every_invariant(number: int, preset: str) -> None:
+    rules = Rules.from_dict({"preset": preset, "cheating": number % 2 == 1})
+    play_checking_invariants((rules, min(2 + number % 3, rules.max_players())), seed=number)
 
 
 def play_checking_invariants(table: tuple[Rules, int], seed: int) -> None:
