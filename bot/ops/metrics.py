@@ -3,9 +3,9 @@
 Off unless ``METRICS_FILE`` is set (scripts/loadtest.py sets it). Then every button press records
 how long the handler took (update in, press answered) and how much of it came before the answer was
 sent (deciding and carrying out the move: the rest is Telegram's reply to the answer), every SQL
-statement is counted (SQLite's trace callback, or the same count on PostgreSQL), and the figures are written to the file when the bot
-stops; so is each outbox call's kind and how long its chat had been owed it, and each hard computer move's
-budget and the iterations its search made.
+statement is counted (SQLite's trace callback, or the same count on PostgreSQL), and the figures are
+written to the file when the bot stops; so is each outbox call's kind and how long its chat had been owed
+it, and each hard computer move's budget and the iterations its search made.
 """
 
 from __future__ import annotations

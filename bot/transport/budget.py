@@ -27,6 +27,7 @@ import asyncio
 import math
 from collections import deque
 from dataclasses import dataclass
+from typing import Protocol
 
 ACTING, TABLE, WAITING = 0, 1, 2
 # seconds a message of each kind may show an old position before it goes ahead of the players who must act:
@@ -52,8 +53,26 @@ class _Waiter:
     future: asyncio.Future[None]
 
 
+class Ticker(Protocol):
+    """The budget's time: the event loop's, or a test's that moves on at once when the budget waits."""
+
+    def time(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class LoopTicker:
+    def time(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 class Budget:
-    def __init__(self, per_second: float, overdue: dict[int, float] | None = None) -> None:
+    def __init__(self, per_second: float, overdue: dict[int, float] | None = None,
+                 ticker: Ticker | None = None) -> None:
+        self.ticker = ticker or LoopTicker()
         self.spacing = 1 / per_second
         self.overdue = overdue or OVERDUE
         self._free_at = 0.0  # loop time of the next free slot
@@ -72,7 +91,7 @@ class Budget:
         seconds was taken (a queue that empties between two slots is still a full budget)."""
         if self._waiting:
             return True
-        now = asyncio.get_running_loop().time()
+        now = self.ticker.time()
         while self._taken and self._taken[0] < now - SHORT_WINDOW:
             self._taken.popleft()
         return len(self._taken) * self.spacing >= SHORT_SHARE * SHORT_WINDOW
@@ -86,11 +105,10 @@ class Budget:
     async def take(self, chat_id: int, kind: int, since: float) -> None:
         """Wait for a slot for ``chat_id``, whose oldest unsent change of ``kind`` dates from ``since`` (for
         ``ACTING``: when the player's turn began)."""
-        loop = asyncio.get_running_loop()
-        if not self._waiting and loop.time() >= self._free_at:
-            self._give(loop.time())
+        if not self._waiting and self.ticker.time() >= self._free_at:
+            self._give(self.ticker.time())
             return
-        waiter = _Waiter(kind, since, since + self.overdue[kind], loop.create_future())
+        waiter = _Waiter(kind, since, since + self.overdue[kind], asyncio.get_running_loop().create_future())
         self._waiting[chat_id] = waiter
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch(), name="outbox-budget")
@@ -118,14 +136,13 @@ class Budget:
             await asyncio.gather(self._dispatcher, return_exceptions=True)
 
     async def _dispatch(self) -> None:
-        loop = asyncio.get_running_loop()
         while self._waiting:
-            wait = self._free_at - loop.time()
+            wait = self._free_at - self.ticker.time()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.ticker.sleep(wait)
                 if not self._waiting:
                     break
-            now = loop.time()
+            now = self.ticker.time()
             chat_id = min(self._waiting, key=lambda c: self._key(self._waiting[c], now))
             waiter = self._waiting.pop(chat_id)
             if waiter.future.done():  # its worker was cancelled meanwhile: the slot goes to the next

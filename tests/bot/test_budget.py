@@ -105,15 +105,32 @@ async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place(
     await budget.close()
 
 
+class SteppedTicker:
+    """Time that moves on at once when the budget waits for its next slot, and when the test says so."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def time(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        await asyncio.sleep(0)
+
+
 async def test_the_budget_is_short_while_nearly_every_slot_is_taken_and_not_after() -> None:
-    budget = Budget(100)  # a slot every 10 ms
+    ticker = SteppedTicker()
+    budget = Budget(100, ticker=ticker)  # a slot every 10 ms
     assert not budget.short
     for _ in range(20):  # a few calls: far from full
         await budget.take(1, ACTING, 0.0)
+        ticker.t += 0.05  # one every 50 ms
     assert not budget.short
     for _ in range(170):  # every slot of 1.7 s taken: more was owed than the budget carried
         await budget.take(1, ACTING, 0.0)
     assert budget.short
-    await asyncio.sleep(2.1)
+    assert abs(ticker.t - (1000.0 + 20 * 0.05 + 169 * 0.01)) < 0.02, "each call waited for its slot"
+    ticker.t += 2.1
     assert not budget.short, "a quiet moment and the budget has room again"
     await budget.close()
