@@ -30,7 +30,7 @@ def requests(games: int) -> list[RequestData]:
     found = []
     for game in played("podkidnoy", games, random.Random(1)):
         for seat in range(4):
-            text, keyboard = render.private(tr, game, seat, None, False, 0.0)
+            text, keyboard = render.private(tr, game, seat, 0.0)
             params = {"chat_id": 100 + seat, "message_id": 7, "text": text, "reply_markup": markup_json(keyboard)}
             found.append(RequestData([RequestParameter.from_input(k, v) for k, v in params.items() if v is not None]))
     return found

@@ -30,7 +30,7 @@ def timed(games: list[Game], seats: int) -> float:
     start = time.perf_counter()
     for g in games:
         for seat in range(seats):
-            render.private(tr, g, seat, None, False, 0.0)
+            render.private(tr, g, seat, 0.0)
     return (time.perf_counter() - start) / (len(games) * seats) * 1e6
 
 

@@ -55,10 +55,10 @@ def _decide_leave(tr: Translator, game: Game, ui: GameUI, verb: Verb, seat: int)
     if game.seats[seat].away is Away.LEFT:
         return Decision(tr.gettext("You have left this game."))
     if verb is Verb.LEAVE:
-        if seat in ui.leaving:
+        if ui.shown(seat).leaving:
             return Decision(tr.gettext("Press “Yes, leave” to leave, or Stay."))
         return Decision(intent=Intent(Kind.LEAVE_ASK, seat))
-    if seat not in ui.leaving:
+    if not ui.shown(seat).leaving:
         return Decision(tr.gettext("This button is not valid any more."))
     if verb is Verb.STAY:
         return Decision(intent=Intent(Kind.STAY, seat))
@@ -71,7 +71,7 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
     A button names an action, not a moment: whatever moved since it was drawn, the action is
     checked against the game as it is now, and refused only if it is illegal now."""
     verb, arg = press.verb, press.arg
-    armed = seat in ui.armed
+    armed = ui.shown(seat).armed
     if verb is Verb.TAKE:
         return Action(Act.TAKE)
     if verb is Verb.PASS:
@@ -84,7 +84,7 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
         if arg:
             return Action(Act.SWAP, unpack(arg))
         probe = Action(Act.SWAP, tuple(sorted(state.hands[seat])[:2]))  # refused with the reason if no swap fits
-        return Intent(Kind.SWAPPING, seat) if seat in ui.swapping or is_legal(state, seat, probe) else probe
+        return Intent(Kind.SWAPPING, seat) if ui.shown(seat).swapping or is_legal(state, seat, probe) else probe
     if verb is Verb.COUNTER:
         aim, cards = arg.split(".")
         return Action(Act.COUNTER, unpack(cards), target=parse_card(aim))
@@ -107,7 +107,7 @@ def _action_of(state: State, ui: GameUI, seat: int, press: Press) -> Action | In
         return _pick(state, ui, seat, card, armed, own)
     if verb is not Verb.COVER:
         raise ValueError(verb)
-    if ui.selected.get(seat) == card:
+    if ui.shown(seat).selected == card:
         return Intent(Kind.SELECT, seat)  # a second press puts the card back
     targets = hand.uncovered(state)
     fits = [t for t in targets if is_legal(state, seat, Action(Act.DEFEND, (card,), target=t, cheat=armed))]
@@ -123,7 +123,8 @@ def _pick(state: State, ui: GameUI, seat: int, card: int, armed: bool, own: Act)
     """Pick a card for a several-card move (or put it back). A card that cannot go with others
     now is played alone, as its press would have been had the button been drawn now. Picking two cards
     to swap (покерный), a third pick replaces the first."""
-    opts = hand.options(state, seat, ui.picked.get(seat, ()), armed, seat in ui.swapping)
+    view = ui.shown(seat)
+    opts = hand.options(state, seat, view.picked, armed, view.swapping)
     if opts.swapping:
         picks = hand.repicked(state, opts.picked, card, armed)
         return Intent(Kind.PICK, seat, arg=pack(picks[-2:]))

@@ -260,11 +260,7 @@ class GameService:
         kind, seat = intent.kind, intent.seat
         if kind is Kind.PLAY:
             assert seat is not None and intent.action is not None
-            ui.leaving.discard(seat)
-            ui.selected.pop(seat, None)
-            ui.picked.pop(seat, None)
-            ui.armed.discard(seat)
-            ui.swapping.discard(seat)
+            ui.played(seat)
             await self.advance(game, [(seat, intent.action, False)])
         elif kind is Kind.VOTE:
             await self.votes.vote(game, ui, user.id)
@@ -273,27 +269,21 @@ class GameService:
             await self.advance(game, [], {seat: (0, Away.PLAYING)})
         elif kind is Kind.LEAVE_GAME:
             assert seat is not None
-            ui.leaving.discard(seat)
+            ui.seat(seat).leaving = False
             await self.advance(game, [], {seat: (0, Away.LEFT)})
         elif kind in (Kind.SELECT, Kind.PICK, Kind.CHEAT, Kind.LEAVE_ASK, Kind.STAY, Kind.SWAPPING):
             assert seat is not None
+            view = ui.seat(seat)
             if kind is Kind.SWAPPING:  # покерный: start or stop picking the two cards to swap
-                ui.swapping.symmetric_difference_update({seat})
-                ui.picked.pop(seat, None)
-                ui.selected.pop(seat, None)
+                view.swapping, view.picked, view.selected = not view.swapping, (), None
             elif kind is Kind.PICK:
-                ui.picked[seat] = unpack(intent.arg) if intent.arg else ()
+                view.picked = unpack(intent.arg) if intent.arg else ()
             elif kind is Kind.SELECT:
-                if intent.arg:
-                    ui.selected[seat] = parse_card(intent.arg)
-                else:
-                    ui.selected.pop(seat, None)
+                view.selected = parse_card(intent.arg) if intent.arg else None
             elif kind is Kind.CHEAT:
-                ui.armed.symmetric_difference_update({seat})
-            elif kind is Kind.LEAVE_ASK:
-                ui.leaving.add(seat)
+                view.armed = not view.armed
             else:
-                ui.leaving.discard(seat)
+                view.leaving = kind is Kind.LEAVE_ASK
             await self.refresh(game)
         else:
             await self.lobby_intent(game, ui, intent, user)
@@ -437,10 +427,7 @@ class GameService:
         new = play.advance(base or game, moves, flags, self.clock.now())
         assert new.state is not None
         if not new.state.attacks:  # a new bout: picks and choices of the last one are void
-            ui = self.store.ui_of(game.id)
-            ui.picked.clear()
-            ui.selected.clear()
-            ui.swapping.clear()
+            self.store.ui_of(game.id).new_bout()
         if new.state.over:
             return await self.save(game, replace(new, status=Status.FINISHED, deadline=None),
                                    extra=[*extra, *await self._vote_ended(game)], finished=True)

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
+from bot.ui.seat_view import NOTHING, SeatView
 from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
 from storage.repo import Conflict, Repo
 
@@ -39,12 +40,8 @@ class GameUI:
     settings_open: bool = False
     picker_page: int | None = None   # the lobby shows this page of the game picker
     note: str = ""                                           # a line under the lobby (who can't be reached)
-    selected: dict[int, int] = field(default_factory=dict)   # seat -> the card chosen to cover with
-    picked: dict[int, tuple[int, ...]] = field(default_factory=dict)  # seat -> cards picked to play together
+    hands: dict[int, SeatView] = field(default_factory=dict)  # seat -> what his hand shows beyond the game
     changes: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> rating points before, after
-    armed: set[int] = field(default_factory=set)             # seats whose next card is a cheat
-    swapping: set[int] = field(default_factory=set)          # seats picking two cards to swap (покерный)
-    leaving: set[int] = field(default_factory=set)           # seats asked "leave the game?"
     vote: Vote | None = None
     votes_held: int = 0
     warned: int = -1                                         # the move whose last seconds were shown
@@ -56,6 +53,23 @@ class GameUI:
     quiet: set[int] = field(default_factory=set)             # seats that must act again right after their own move
     watched: set[int] = field(default_factory=set)           # seats reading a live Mini App page: their hand waits
     chatting: set[int] = field(default_factory=set)          # seats that pressed in the chat all the same: it doesn't
+
+
+    def seat(self, seat: int) -> SeatView:
+        """What the seat's hand shows beyond the game, to read or to change."""
+        return self.hands.setdefault(seat, SeatView())
+
+    def shown(self, seat: int) -> SeatView:
+        """The same, only to read: a seat nobody pressed for shows nothing more."""
+        return self.hands.get(seat, NOTHING)
+
+    def played(self, seat: int) -> None:
+        """He made a move: what he had chosen, armed or asked is spent."""
+        self.hands.pop(seat, None)
+
+    def new_bout(self) -> None:
+        for view in self.hands.values():
+            view.new_bout()
 
 
 Render = Callable[[Game, GameUI], Sequence[Owed]]

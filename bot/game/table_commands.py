@@ -66,10 +66,10 @@ class Commands:
                 await self.service.lobby_intent(game, self.service.store.ui_of(game.id), Intent(Kind.LEAVE), user)
                 return tr.gettext("You left the game.")
             ui = self.service.store.ui_of(game.id)
-            ui.leaving.add(seat)  # a typed /leave is its own confirmation
+            ui.seat(seat).leaving = True  # a typed /leave is its own confirmation
             decision = play.decide(tr, game, ui, Press(Verb.LEAVE_YES, game.id, 0), user.id)
             if decision.intent is None:
-                ui.leaving.discard(seat)
+                ui.seat(seat).leaving = False
                 return decision.toast or ""
             await self.service.carry_out(game, ui, decision.intent, user)
             return tr.gettext("You left the game.")

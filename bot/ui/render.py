@@ -15,6 +15,7 @@ from bot.ui import hand, variants
 from bot.ui.callbacks import Verb, encode
 from bot.ui.i18n import N_, Translator
 from bot.ui.labels import card_text, cards_text, rank_text, ranks_text, suit_text
+from bot.ui.seat_view import NOTHING, SeatView
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
 from durak.engine import awaited
@@ -402,12 +403,13 @@ def _common(tr: Translator, game: Game, common: Common | None) -> tuple[View, li
     return shared
 
 
-def private(tr: Translator, game: Game, seat: int, selected: int | None = None, cheat_armed: bool = False,
-            now: float | None = None, leaving: bool = False, picks: tuple[int, ...] = (),
-            change: tuple[int, int] | None = None, swapping: bool = False,
+def private(tr: Translator, game: Game, seat: int, now: float | None = None, view: SeatView = NOTHING,
+            change: tuple[int, int] | None = None,
             common: Common | None = None) -> tuple[str, list[list[hand.Button]] | None]:
     """One player's private message: the table as he sees it, the last moves, and his hand as button
-    rows (plain Bot API data). ``change``: his rating before and after, once the game is over.
+    rows (plain Bot API data). ``view``: what his hand shows beyond the game (a card chosen to cover with, cards
+    picked, a cheat armed, a swap begun, the leave question). ``change``: his rating before and after, once the
+    game is over.
     ``common``: what the private messages of one write share, kept there by language (``_common``)."""
     state = game.state
     assert state is not None
@@ -417,7 +419,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
         return "\n".join([*lines, *final_lines(tr, game, seat, change), "", *moves]), None
     lines += table_lines
     away = game.seats[seat].away if seat < len(game.seats) else Away.PLAYING
-    opts = hand.options(state, seat, picks, cheat_armed, swapping)
+    opts = hand.options(state, seat, view.picked, view.armed, view.swapping)
     if seen.room is not None and (opts.role in (hand.Role.THROW, hand.Role.COVER)
                                   or (seen.room <= 0 and seat != state.defender)):  # why an attacker waits
         lines.append(tr.gettext("The table is full: no more cards fit.") if seen.room <= 0 else
@@ -429,7 +431,7 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
             lines += ["", tr.gettext("You have no cards left: place {place}. Well played!").format(
                 place=places_of(game)[seat])]
     else:
-        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), selected,
+        lines += ["", hand.prompt(tr, state, seat, opts, name_of(game, state.defender or 0), view.selected,
                                   lambda p: name_of(game, p))]
     if seat in awaited(state):
         note = timer_note(tr, game, now)
@@ -440,12 +442,12 @@ def private(tr: Translator, game: Game, seat: int, selected: int | None = None, 
         return "\n".join(lines), None
     if away is not Away.PLAYING:
         lines.append(tr.gettext("You are away: the computer plays for you. Press I'm back to play again."))
-    if leaving:
+    if view.leaving:
         lines += ["", tr.gettext("Leave the game? The computer plays your cards to the end, and it counts as a "
                                  "loss.")]
-    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, selected=selected,
-                         armed=cheat_armed, cheating=game.rules.cheating, away=away is not Away.PLAYING,
-                         leaving=leaving)
+    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, selected=view.selected,
+                         armed=view.armed, cheating=game.rules.cheating, away=away is not Away.PLAYING,
+                         leaving=view.leaving)
     return "\n".join(lines), rows or None
 
 

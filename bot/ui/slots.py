@@ -244,9 +244,8 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
             continue  # a seat whose live page shows every move within 50 ms: an edit of his hand is a call no one
             # reads, on the budget the tables wait for; his hand catches up when the page closes or goes quiet
         seat_language = seat_tr(s, default_language)
-        text, hand = render.private(seat_language, game, s.seat, ui.selected.get(s.seat),
-                                    s.seat in ui.armed, now, s.seat in ui.leaving, ui.picked.get(s.seat, ()),
-                                    ui.changes.get(s.user.id), s.seat in ui.swapping, common)
+        text, hand = render.private(seat_language, game, s.seat, now, ui.shown(s.seat), ui.changes.get(s.user.id),
+                                    common)
         if links and not over:  # web_app buttons work in private chats only: the group gets a link
             hand = [*(hand or []), [{"text": seat_language.gettext("🃏 Table"), "web_app": {"url": links[0]}}]]
         keys = markup_json(hand)

@@ -103,11 +103,11 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
     if seat is None or is_computer(game.seats[seat].user):
         picture["prompt"] = render.waiting_line(tr, game, now)  # as the group's table says it
         return picture
-    text, rows = render.private(tr, game, seat, ui.selected.get(seat), seat in ui.armed, now, seat in ui.leaving,
-                                ui.picked.get(seat, ()), None, seat in ui.swapping)
+    shown = ui.shown(seat)
+    text, rows = render.private(tr, game, seat, now, shown)
     hand_cards = {card_code(c) for c in state.hands[seat]}
-    waiting = hand.options(state, seat, ui.picked.get(seat, ()), seat in ui.armed,
-                           seat in ui.swapping).role is hand.Role.WAIT  # no card lifted: a tap says why
+    # no card lifted: a tap says why
+    waiting = hand.options(state, seat, shown.picked, shown.armed, shown.swapping).role is hand.Role.WAIT
     for row in rows or []:
         for button in row:
             press = decode(button["callback_data"])
