@@ -408,16 +408,16 @@ def test_hard_pauses_between_iterations_when_asked_and_still_keeps_to_its_budget
     k = knowledge(state, seat, Record.start(state))
     calls = []
 
-    def busy() -> bool:  # the machine has more urgent work at every iteration: the search waits 5 ms each time
+    def busy() -> bool:  # the machine has more urgent work at every iteration: the search waits 100 ms each time
         calls.append(time.perf_counter())
-        time.sleep(0.005)
+        time.sleep(0.1)
         return True
 
-    started = time.perf_counter()
-    action = hard.choose(k, 1, budget_ms=200, pause=busy)
+    action = hard.choose(k, 1, budget_ms=300, pause=busy)
     assert action in legal_actions(state, seat)
-    assert time.perf_counter() - started < 0.5, "the pauses count against the budget"
-    assert 10 <= len(calls) <= 40, "asked between iterations, the clock looked at after each wait"
+    # asked between iterations (an iteration is a few ms: without the waits it makes hundreds in 300 ms), and the
+    # waits count against the budget: after three of them it is spent, however fast or slow the machine
+    assert 1 <= len(calls) <= 3, calls
     untouched = []
     assert hard.choose(k, 1, budget_ms=0, pause=lambda: untouched.append(1) or True) == hard.choose(k, 1, budget_ms=0)
     assert not untouched, "no time budget, no pause: the move stays repeatable"
