@@ -118,8 +118,9 @@ class GameService:
 
         def render(game: Game, ui: GameUI) -> list[Owed]:
             slots.track_turns(game, ui, now, movers)
-            every = [*slots.owed(game, ui, tr, self.directory.default_language, now, closing, movers,
-                                 self.ping_delay, self.page_links(game), self.outbox.budget.short, steady), *extra]
+            write = slots.Write(tr, self.directory.default_language, now, closing, movers, self.ping_delay,
+                                self.page_links(game), self.outbox.budget.short, steady)
+            every = [*slots.owed(game, ui, write), *extra]
             urgent.update(o.chat_id for o in every if not o.lazy)
             owed = slots.unwritten(ui, every)
             chats.update(o.chat_id for o in owed)
@@ -152,8 +153,9 @@ class GameService:
         ui = self.store.ui_of(game.id)
         now = self.clock.now()
         slots.track_turns(game, ui, now, None)
-        owed = slots.unwritten(ui, [*slots.owed(game, ui, tr, self.directory.default_language, now,
-                                                ping_delay=self.ping_delay, links=self.page_links(game)), *extra])
+        write = slots.Write(tr, self.directory.default_language, now, ping_delay=self.ping_delay,
+                            links=self.page_links(game))
+        owed = slots.unwritten(ui, [*slots.owed(game, ui, write), *extra])
         await self.repo.put_owed(game.id, owed)
         slots.note_written(ui, owed)
         self.outbox.kick(*{o.chat_id for o in owed})
@@ -313,8 +315,9 @@ class GameService:
         try:
             game = await self.repo.create_lobby(
                 chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                owed=lambda g: slots.owed(g, GameUI(), tr, self.directory.default_language, now,
-                                          links=self.page_links(g)), title=title[:TITLE_KEPT])
+                owed=lambda g: slots.owed(g, GameUI(), slots.Write(tr, self.directory.default_language, now,
+                                                                   links=self.page_links(g))),
+                title=title[:TITLE_KEPT])
         except Conflict:
             return None
         self.store.add(game)

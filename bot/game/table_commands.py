@@ -109,9 +109,10 @@ class Commands:
                     return False
                 service = self.service
                 ui = service.store.ui_of(game.id)
-                owed = slots.owed(game, ui, await service.directory.chat_tr(game.chat_id),
-                                  service.directory.default_language, service.clock.now(),
-                                  ping_delay=service.ping_delay, links=service.page_links(game))
+                write = slots.Write(await service.directory.chat_tr(game.chat_id), service.directory.default_language,
+                                    service.clock.now(), ping_delay=service.ping_delay,
+                                    links=service.page_links(game))
+                owed = slots.owed(game, ui, write)
                 hand = next(o for o in owed if o.slot == hand_slot(seat))
                 await self.service.repo.put_owed(game.id, [replace(hand, resend=True)])
                 slots.note_written(ui, [hand])

@@ -23,6 +23,7 @@ from typing import Any
 from bot.ui.callbacks import Verb, encode, pack
 from bot.ui.i18n import Translator
 from bot.ui.labels import card_text, ranks_text
+from bot.ui.seat_view import NOTHING, SeatView
 from durak import Act, Action, State, attack, card_code, defend, is_legal, legal_actions, transfer
 from durak.actions import STOCK_LEAD
 from durak.engine import awaited, cards_room, lead_room, trump_of
@@ -344,11 +345,13 @@ def rows_of(buttons: list[Button], per_row: int) -> list[list[Button]]:
 
 
 def keyboard(tr: Translator, game_id: int, state: State, seat: int, name_of: Callable[[int], str], *,
-             opts: Options | None = None, picks: Iterable[int] = (), selected: int | None = None,
-             armed: bool = False, cheating: bool = False, away: bool = False,
-             leaving: bool = False) -> list[list[Button]]:
-    """Every button of the seat's private message, in rows. ``away``: the computer plays for him."""
-    opts = opts or options(state, seat, picks, armed)
+             opts: Options | None = None, view: SeatView = NOTHING, cheating: bool = False,
+             away: bool = False) -> list[list[Button]]:
+    """Every button of the seat's private message, in rows. ``view``: what his hand shows beyond the game (the
+    card chosen to cover with, cards picked, a cheat armed, the leave question); ``away``: the computer plays
+    for him."""
+    selected, armed, leaving = view.selected, view.armed, view.leaving
+    opts = opts or options(state, seat, view.picked, armed)
     rows = card_rows(game_id, state, seat, opts, selected)
     rows += rows_of(move_buttons(tr, game_id, state, seat, opts, selected, armed), MOVES_PER_ROW)
     if cheating and opts.role is not Role.WAIT:

@@ -445,9 +445,8 @@ def private(tr: Translator, game: Game, seat: int, now: float | None = None, vie
     if view.leaving:
         lines += ["", tr.gettext("Leave the game? The computer plays your cards to the end, and it counts as a "
                                  "loss.")]
-    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, selected=view.selected,
-                         armed=view.armed, cheating=game.rules.cheating, away=away is not Away.PLAYING,
-                         leaving=view.leaving)
+    rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, view=view,
+                         cheating=game.rules.cheating, away=away is not Away.PLAYING)
     return "\n".join(lines), rows or None
 
 

@@ -10,7 +10,7 @@ game owes the content of every slot; the outbox skips slots whose content did no
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -201,11 +201,10 @@ def lobby_message(tr: Translator, game: Game, ui: GameUI,
     return (f"{text}\n\n{ui.note}" if ui.note else text), markup
 
 
-def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: float,
-         closing: str | None = None, movers: frozenset[int] | None = None,
-         ping_delay: float = PING_DELAY, links: tuple[str, str | None] | None = None,
-         short: bool = False, steady: frozenset[int] = frozenset()) -> list[Owed]:
-    """Every slot's content. ``closing``: the table's last words when a lobby or game ends without a result.
+@dataclass(frozen=True)
+class Write:
+    """One write of a game's messages, beyond the game: the group's language (``tr``), the default for a seat
+    with none, and when. ``closing``: the table's last words when a lobby or game ends without a result.
     ``links``: where the game's Mini App page opens from a hand and from the group's table (docs/mini-app.md).
 
     ``movers``: the seats whose moves made this write. Then the table and the private messages of the
@@ -214,6 +213,22 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
     now, and the movers' own hands are lazy too, and so is the hand of a seat the game waited for before this
     move too (``steady``) whose buttons stay as they were written: another player's move changed only its
     text (his Done while this one may still throw in or pass), and what he can press is what he sees."""
+
+    tr: Translator
+    default_language: str
+    now: float
+    closing: str | None = None
+    movers: frozenset[int] | None = None
+    ping_delay: float = PING_DELAY
+    links: tuple[str, str | None] | None = None
+    short: bool = False
+    steady: frozenset[int] = frozenset()
+
+
+def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
+    """Every slot's content for one write (:class:`Write`)."""
+    tr, default_language, now, links = write.tr, write.default_language, write.now, write.links
+    closing, movers, short, steady = write.closing, write.movers, write.short, write.steady
     solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, then the hand,
     # which keeps the last moves and his own place when the result comes below it)
     if closing is not None:
@@ -254,7 +269,7 @@ def owed(game: Game, ui: GameUI, tr: Translator, default_language: str, now: flo
         slots.append(Owed(s.user.id, hand_slot(s.seat), text, keys, lazy=s.seat in lazy))
     lazy_pings = {ping_slot(seat) for seat in lazy}
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
-              for p in pings(game, default_language, ui, now, ping_delay)]
+              for p in pings(game, default_language, ui, now, write.ping_delay)]
     if over:
         text, result_markup = render.result(tr, game)
         slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))

@@ -9,6 +9,7 @@ import pytest
 
 from bot.ui import hand
 from bot.ui.i18n import translator
+from bot.ui.seat_view import SeatView
 from durak import TAKE, Rules, apply, attack, legal_actions, position
 from durak.cards import deck, parse_card
 from durak.rules import PRESETS
@@ -57,8 +58,9 @@ def test_the_largest_hands_fit(preset: str, size: int, cheating: bool) -> None:
             assert opts.role.value == role
             picks = sorted(opts.pickable)[:hand.MAX_PICKS]
             selected = next(iter(opts.playable), None) if role == "cover" else None
-            rows = hand.keyboard(TR, 1, state, seat, str, picks=picks, selected=selected,  # type: ignore[arg-type]
-                                 armed=armed, cheating=cheating, away=True, leaving=True)
+            view = SeatView(selected=selected, picked=tuple(picks), armed=armed, leaving=True)
+            rows = hand.keyboard(TR, 1, state, seat, str, view=view,  # type: ignore[arg-type]
+                                 cheating=cheating, away=True)
             count = sum(len(r) for r in rows)
             assert count <= 100, (preset, size, role, armed, count)
             assert all(len(r) <= 8 for r in rows)
@@ -81,12 +83,12 @@ def test_a_whole_deck_against_a_lone_card_fits_with_its_counter_attacks(cheating
     counters = [a for a in opts.extras if a.act.value == "counter"]
     assert 1 <= len(counters) <= 12 and len({a.cards[0] >> 2 for a in counters}) == len(counters)
     assert all(len(a.cards) == 3 for a in counters), "as many as the attacker's three cards can face"
-    rows = hand.keyboard(TR, 1, state, 1, str, opts=opts, cheating=cheating, away=True, leaving=True)
+    rows = hand.keyboard(TR, 1, state, 1, str, opts=opts, cheating=cheating, away=True, view=SeatView(leaving=True))
     assert sum(len(r) for r in rows) <= 100 and all(len(r) <= 8 for r in rows)
 
 
 def lead_buttons(state: object, picks: tuple[int, ...]) -> list[str]:
-    rows = hand.keyboard(TR, 1, state, 0, str, picks=picks)  # type: ignore[arg-type]
+    rows = hand.keyboard(TR, 1, state, 0, str, view=SeatView(picked=picks))  # type: ignore[arg-type]
     return [b["text"] for row in rows for b in row if b["text"].startswith("▶")]
 
 
