@@ -121,7 +121,7 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
             service.links = Links(settings.webapp_url, settings.webapp_short_name, token)
-        stats = StatsService(service)
+        stats = StatsService(service.repo, service.directory)
         if settings.webapp_port is not None:
             webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,
                             frames_per_second=settings.webapp_frames_per_second,

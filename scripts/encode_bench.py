@@ -20,9 +20,9 @@ from render_bench import played
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter  # how PTB builds a request (pinned < 23)
 
+from bot.game.slots import markup_json
 from bot.ui import render
 from bot.ui.i18n import translator
-from bot.ui.slots import markup_json
 
 
 def requests(games: int) -> list[RequestData]:

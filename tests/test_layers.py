@@ -1,6 +1,6 @@
 """The house's rules, kept by import-linter (.importlinter): durak imports nothing of ours, storage only durak,
-handlers no SQL and no transport, only the app factory wires the handlers in, and no module of a room imports
-another that imports it back."""
+handlers no SQL and no transport, only the app factory wires the handlers in, and no import circle: not among
+the bot's rooms, not among the modules of any room."""
 
 from __future__ import annotations
 

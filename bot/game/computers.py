@@ -25,36 +25,22 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from durak import Action, Ev, Event
-from durak.ai import LEVELS, choose, hard
+from durak.ai import choose, hard
 from durak.cards import parse_card
 from durak.engine import awaited
 from durak.record import Knowledge, Record, knowledge
-from storage.models import Game, User
+from storage.computers import MOST as MOST
+from storage.computers import computer_id as computer_id
+from storage.computers import is_computer as is_computer
+from storage.computers import level_of as level_of
+from storage.models import Game
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it
-MOST = 5             # computers of one level at a table
 WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
 THINK_LIMIT = 10.0    # seconds past its budget before a computer's thinking counts as failed
 PAUSE_STEP = 0.0005  # seconds the thinking process sleeps at a time while the bot handles a press
 PAUSE_MOST = 0.05    # the longest it waits at once: a count left high by a failure cannot stop its thinking
-_BASE = 1000
 log = logging.getLogger(__name__)
-
-
-def computer_id(level: str, k: int) -> int:
-    return -(_BASE + 10 * (LEVELS.index(level) + 1) + k)
-
-
-def level_of(user_id: int) -> str | None:
-    """The level of a computer's user id; None for a person."""
-    n = -user_id - _BASE
-    if 0 < n < 100 and 1 <= n % 10 <= MOST and 1 <= n // 10 <= len(LEVELS):
-        return LEVELS[n // 10 - 1]
-    return None
-
-
-def is_computer(user: User | int) -> bool:
-    return level_of(user if isinstance(user, int) else user.id) is not None
 
 
 def next_computer(game: Game, level: str) -> int | None:

@@ -20,6 +20,14 @@ from storage.repo import Repo
 T = TypeVar("T")
 
 
+class PageLinks(Protocol):
+    """Where a game's Mini App page opens (bot.webapp.auth.Links, when the Mini App is configured)."""
+
+    def hand(self, game_id: int) -> str: ...
+
+    def table(self, game_id: int, bot_username: str) -> str | None: ...
+
+
 class Core(Protocol):
     repo: Repo
     store: GameStore

@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
-from bot.game import computers, lobby, play
+from bot.game import computers, lobby, play, slots
 from bot.game.chats import Chats
 from bot.game.clock import Clock
 from bot.game.computers import is_computer, next_computer
+from bot.game.core import PageLinks
 from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobby_options import table_max
@@ -30,10 +31,8 @@ from bot.game.timers import Timers
 from bot.game.turns import TIMEOUTS
 from bot.game.votes import Votes
 from bot.transport.outbox import Outbox
-from bot.ui import slots
 from bot.ui.callbacks import Press, Verb, unpack
 from bot.ui.i18n import Translator
-from bot.webapp.auth import Links
 from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
@@ -73,7 +72,7 @@ class GameService:
         self.commands = Commands(self)
         self.chats = Chats(self)
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
-        self.links: Links | None = None  # where a game's Mini App page opens, when it is configured
+        self.links: PageLinks | None = None  # where a game's Mini App page opens, when it is configured
 
     # ------------------------------------------------------------ start-up
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.game import play
+from bot.game import play, slots
 from bot.game.core import Core
 from bot.game.decisions import Closing, Intent, Kind
-from bot.ui import slots
 from bot.ui.callbacks import Press, Verb
 from storage.models import Game, Status, User
 from storage.slots import hand_slot

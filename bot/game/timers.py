@@ -13,12 +13,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable
 
-from bot.game import computers
+from bot.game import computers, slots
 from bot.game.core import Core
 from bot.game.decisions import Closing
-from bot.game.turns import WARN_SECONDS, computer_action, timeout_action
+from bot.game.turns import computer_action, timeout_action
 from bot.ops.health import Heartbeat
-from bot.ui import slots
+from bot.ui.render import WARN_SECONDS
 from durak.engine import awaited
 from storage.models import Game, Status
 

@@ -8,7 +8,6 @@ from durak.ai.play import fallback
 from durak.engine import awaited, room
 
 TIMEOUTS = (0, 30, 60, 120, 300)  # the turn timer's choices, in seconds; 0 = off
-WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out, to show the seconds left
 
 
 def timeout_action(state: State, seat: int) -> Action | None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bot.game import slots
 from bot.game.core import Core
 from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.store import GameUI, Vote
 from bot.game.timers import logged
-from bot.ui import render, slots
+from bot.ui import render
 from bot.ui.i18n import Translator
 from storage.models import Away, Game, Owed, Status, User
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Protocol
 
 from telegram import InlineKeyboardMarkup
 
-from bot.game.service import GameService
 from bot.stats import ratings
 from bot.stats import render as render_stats
 from bot.stats.chart import rating_chart
@@ -15,14 +15,23 @@ from bot.ui.i18n import Translator
 from bot.ui.variants import variant_name
 from durak.scoring import Scoring
 from storage.models import PlayedGame, User
+from storage.repo import Repo
 
 CHART_GAMES = 30
 
 
+class People(Protocol):
+    """Who is who (bot.game.directory.Directory): the users as known now."""
+
+    async def user(self, user_id: int) -> User | None: ...
+
+    async def refresh_user(self, user_id: int) -> None: ...
+
+
 class StatsService:
-    def __init__(self, games: GameService) -> None:
-        self.games = games
-        self.repo = games.repo
+    def __init__(self, repo: Repo, people: People) -> None:
+        self.repo = repo
+        self.people = people
 
     async def player(self, chat_id: int | None, user: User, preset: str | None = None) -> PlayerStats:
         """A player's stats in a chat, or everywhere (``chat_id`` None), in one game (``preset``) or all."""
@@ -74,9 +83,9 @@ class StatsService:
         return render_stats.history(tr, [(g, [dict(r) for r in rows]) for g, rows in games])
 
     async def toggle_privacy(self, tr: Translator, user: User) -> str:
-        hidden = not (await self.games.directory.user(user.id) or user).hidden
+        hidden = not (await self.people.user(user.id) or user).hidden
         await self.repo.set_hidden(user.id, hidden)
-        await self.games.directory.refresh_user(user.id)
+        await self.people.refresh_user(user.id)
         return (tr.gettext("You are hidden from leaderboards now; your games still count for the others.")
                 if hidden else tr.gettext("You are shown on leaderboards again."))
 

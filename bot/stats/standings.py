@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.game.computers import level_of
 from bot.stats.ratings import PROVISIONAL_GAMES
 from bot.stats.ratings import points as rating_points
 from durak.ai import LEVELS
 from durak.scoring import Scoring, points
+from storage.computers import level_of
 from storage.models import PlayedGame
 
 RANKED_AFTER = PROVISIONAL_GAMES  # games before a player is listed with the ranked players

@@ -9,12 +9,11 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.game.results import places_of
-from bot.game.turns import WARN_SECONDS
 from bot.ui import hand, variants
 from bot.ui.callbacks import Verb, encode
 from bot.ui.i18n import N_, Translator
 from bot.ui.labels import card_text, cards_text, rank_text, ranks_text, suit_text
+from bot.ui.places import places_of
 from bot.ui.seat_view import NOTHING, SeatView
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
@@ -24,6 +23,7 @@ from durak.rules import CLASSIC_PRESETS, PogonyRule, Ranking, Teams, ThrowIn
 from durak.scoring import ranks
 from storage.models import Away, Game
 
+WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out, to show the seconds left
 MAX_NAME = 24
 SHOWN_MOVES = 5    # moves in the table's log
 PRIVATE_MOVES = 3  # moves in a private message: enough to follow the game from there

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.game import slots
 from bot.game.computers import is_computer
-from bot.game.results import places_of
 from bot.game.store import GameUI
-from bot.ui import hand, render, slots
+from bot.ui import hand, render
 from bot.ui.callbacks import Verb, decode, encode
 from bot.ui.hand import SELECTED, UNPLAYABLE
 from bot.ui.i18n import N_, Translator
 from bot.ui.labels import suit_text
+from bot.ui.places import places_of
 from durak import State, card_code
 from durak.cards import SUIT_LETTERS
 from durak.engine import awaited, trump_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.ui.slots import LATER, PING_DELAY
+from bot.game.slots import LATER, PING_DELAY
 from durak import State
 from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
