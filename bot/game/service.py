@@ -4,7 +4,8 @@ Every decision that changes a game is made under that game's lock, against the g
 written (``GameStore.locked``); the new game and every message it owes are written in one
 transaction (``GameStore.save`` and the outbox table), and the outbox delivers them. A write
 that lost a race reloads the game and decides again. Deadlines are found by the sweep of
-``bot.game.timers``; /stop votes, commands and chat events live in ``votes``, ``commands`` and ``chats``.
+``bot.game.timers``; /stop votes, typed commands and chat events live in ``votes``, ``table_commands`` and
+``chats``, which reach the service only through ``bot.game.core.Core``.
 """
 
 from __future__ import annotations
