@@ -59,6 +59,7 @@ async def _wait_for_worker(thinker: Thinker) -> list[int]:
     raise AssertionError("the thinking process never started")
 
 
+@pytest.mark.slow
 async def test_a_thinking_process_killed_mid_move_gives_the_normal_move_at_once_and_is_replaced() -> None:
     game, seat = _hard_game()
     thinker = Thinker(budget_ms=5000)
@@ -75,11 +76,13 @@ async def test_a_thinking_process_killed_mid_move_gives_the_normal_move_at_once_
         thinker.close()
 
 
+@pytest.mark.slow
 async def test_a_thinking_process_that_never_answers_is_given_up_after_its_limit() -> None:
     game, seat = _hard_game()
     thinker = Thinker(budget_ms=200, limit_s=1.5)
     try:
         await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)  # the process is up
+        thinker.budget_ms = 5000  # the move to hang cannot end before the stop reaches it, however slow the machine
         thinking = asyncio.create_task(thinker.move(game, seat, "hard"))
         frozen = thinker.workers()
         for pid in frozen:
@@ -136,6 +139,7 @@ def test_the_invisible_face_up_card_drawn_unseen_is_placed_by_neither_path() -> 
             assert not _paths_differ("invisible", players, seed)
 
 
+@pytest.mark.slow
 async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too() -> None:
     game, seat = _hard_game()
     others = [replace(game, id=8 + i) for i in range(3)]
@@ -145,6 +149,7 @@ async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too()
         await asyncio.wait_for(thinker.move(game, seat, "hard"), 60)
         assert thinker.failures == 0
         thinker.limit_s = 1.5
+        thinker.budget_ms = 5000  # the move to hang cannot end before the stop reaches it, however slow the machine
         first = asyncio.create_task(thinker.move(game, seat, "hard"))
         for pid in await _wait_for_worker(thinker):
             os.kill(pid, signal.SIGSTOP)  # a worker that hangs on the first game's move
@@ -160,6 +165,7 @@ async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too()
         thinker.close()
 
 
+@pytest.mark.slow
 async def test_hard_moves_asked_for_at_once_share_the_budget_and_none_falls_back() -> None:
     """Six hard tables wait for their computers at once: the one worker thinks of one move at a time, so each
     move gets a share of the budget (the whole, a half, a third … of it: 2.45 budgets in all, not six), and none
@@ -181,6 +187,7 @@ async def test_hard_moves_asked_for_at_once_share_the_budget_and_none_falls_back
         thinker.close()
 
 
+@pytest.mark.slow
 async def test_the_thinking_process_runs_only_on_cpu_the_bot_leaves_idle() -> None:
     game, seat = _hard_game()
     thinker = Thinker(budget_ms=2000)
@@ -204,6 +211,7 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
+@pytest.mark.slow
 async def test_the_search_steps_aside_while_a_press_is_handled() -> None:
     """Idle CPU was not enough: a search beside the bot slowed its answers (caches and memory are shared). While
     a press is handled the thinking process waits; its move still comes in time, thought out less."""
@@ -227,6 +235,7 @@ async def test_the_search_steps_aside_while_a_press_is_handled() -> None:
         thinker.close()
 
 
+@pytest.mark.slow
 async def test_the_load_test_learns_each_hard_moves_budget_and_iterations() -> None:
     game, seat = _hard_game()
     thinker = Thinker(budget_ms=100)

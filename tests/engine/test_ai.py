@@ -70,6 +70,7 @@ def check_knowledge(state: State, seat: int, record: Record, rng: random.Random)
     assert view(deal, seat) == view(state, seat), "a sampled deal looks the same from the seat"
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(), st.integers(0, 10_000))
 def test_the_record_and_every_seats_knowledge_stay_true_through_a_game(table: tuple[Rules, int], seed: int) -> None:
@@ -127,6 +128,7 @@ def test_positions_its_seat_cannot_tell_apart_give_hard_the_same_choice() -> Non
         assert len(choices) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), soak_tables())
 def test_every_preset_keeps_each_seats_knowledge_true_and_its_twins_alike(preset: str, players: int) -> None:
     """Every preset, 2-6 seats: the record and every seat's knowledge stay true through a game (the cards
@@ -204,6 +206,7 @@ def test_hard_accuses_a_cheat_it_can_see_and_never_cheats() -> None:
     assert action is not None and action.act is Act.ATTACK and not action.cheat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_every_level_plays_every_preset_to_the_end(name: str) -> None:
     rules = Rules.from_dict({"preset": name})
@@ -236,6 +239,7 @@ def test_easy_passes_now_and_then_where_normal_throws_in() -> None:
     assert kinds == {Act.ATTACK, Act.PASS}, "a beginner throws in only sometimes"
 
 
+@pytest.mark.slow
 def test_the_arena_prints_its_figures(capsys: object) -> None:
     assert arena(["--a", "hard", "--b", "easy", "--games", "4", "--budget-ms", "0", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
@@ -266,6 +270,7 @@ def _duels(preset: str, seeds: range, most: int = 40) -> list[State]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "least", "most"), [("perevodnoy", 0.5, 8), ("circular", 0.0, 3)])
 def test_the_exact_endgame_ends_where_positions_repeat(preset: str, least: float, most: int) -> None:
     # transfers bounce a bout back, hands pass on: these recursed past Python's limit before. круговой's
@@ -371,6 +376,7 @@ def test_hard_with_too_little_time_to_tell_its_moves_apart_plays_the_greedy_move
     assert differs, "with its iterations the tree does choose otherwise somewhere"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["groups", "circular", "perevodnoy"])
 def test_the_soak_finds_no_exception_illegal_move_or_stall(capsys: object, preset: str) -> None:
     # groups (thousands of leads), circular and two-player perevodnoy (positions that repeat): the presets

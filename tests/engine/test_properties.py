@@ -139,6 +139,7 @@ GAMES = 24 if os.environ.get("THOROUGH") == "1" else 8
 VARIANT_GAMES = 15 if os.environ.get("THOROUGH") == "1" else 5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shard", SHARDS)
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), seed=st.integers(0, 2**32 - 1))
@@ -146,6 +147,7 @@ def test_random_games_keep_every_invariant(shard: int, table: tuple[Rules, int],
     play_checking_invariants(table, seed + shard)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shard", SHARDS)
 @settings(max_examples=VARIANT_GAMES, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -154,6 +156,7 @@ def test_random_variant_games_keep_every_invariant(shard: int, table: tuple[Rule
     play_checking_invariants(table, seed + shard)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("number", "preset"), enumerate(sorted(PRESETS)))
 def test_every_preset_plays_to_the_end_keeping_every_invariant(number: int, preset: str) -> None:
     rules = Rules.from_dict({"preset": preset, "cheating": number % 2 == 1})
