@@ -41,9 +41,10 @@ HAND_MARK = "🃏 Durak · you are"
 class Member:
     """One bot process of the three; its database connections carry its name (``application_name``)."""
 
-    def __init__(self, fake: FakeTelegram, folder: Path, name: str, url: str, hook: str) -> None:
+    def __init__(self, fake: FakeTelegram, folder: Path, name: str, url: str, hook: str, ports: list[int]) -> None:
         self.name = name
         self.port = free_port()
+        self.ports = ports  # the forwarder's: this member's port is in it
         self.folder = folder / name
         self.folder.mkdir()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "DATABASE_", "WEBHOOK_"))} | {
@@ -57,6 +58,18 @@ class Member:
 
     async def start(self) -> None:
         self.starts += 1
+        for _ in range(3):
+            if await self._listening():
+                return
+            # while it was down its port went to another connection of this machine (an outgoing one may take any
+            # free port as its own): the member comes back on another, and the forwarder follows
+            new = free_port()
+            self.ports[self.ports.index(self.port)] = new
+            self.port, self.env["WEBHOOK_PORT"] = new, str(new)
+        raise AssertionError(f"{self.name} found no free port")
+
+    async def _listening(self) -> bool:
+        """Start the process; False if it could not listen on its port because the port was taken."""
         log = (self.folder / "log").open("ab")
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=self.env,
                                                          stdout=log, stderr=log)
@@ -65,8 +78,12 @@ class Member:
             with contextlib.suppress(OSError):
                 _, writer = await asyncio.open_connection("127.0.0.1", self.port)
                 writer.close()
-                return
-            assert self.proc.returncode is None, (self.folder / "log").read_text()[-3000:]
+                return True
+            if self.proc.returncode is not None:
+                said = (self.folder / "log").read_text()[-3000:]
+                if "address already in use" in said.splitlines()[-1]:
+                    return False
+                raise AssertionError(said)
             await asyncio.sleep(0.1)
         raise AssertionError(f"{self.name} never listened")
 
@@ -103,8 +120,8 @@ async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place
         fake.overall_rate, fake.overall_burst = float(SENDS_PER_SECOND), SENDS_PER_SECOND
         ports: list[int] = []
         forwarder = Forwarder(ports)
-        members = [Member(fake, tmp_path, f"{url_schema(url)}-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook")
-                   for n in (1, 2, 3)]
+        members = [Member(fake, tmp_path, f"{url_schema(url)}-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook",
+                          ports) for n in (1, 2, 3)]
         ports.extend(m.port for m in members)
         await forwarder.start()
         try:
