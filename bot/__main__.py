@@ -7,8 +7,10 @@ it quickly with one clear line and a non-zero exit code.
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import gc
 import logging
+import signal
 import sys
 
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -54,6 +56,8 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_NoTraceback())
+    # `kill -USR1` writes every thread's stack to stderr, even while the event loop is stuck
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         asyncio.run(_check_database(settings))
     except DatabaseError as e:

@@ -11,6 +11,7 @@ cleanly: a process standing by is stopped by a deploy like any other.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,7 @@ from storage.postgres import PostgresDatabase, is_postgres_url
 from storage.updates import CHANNEL, Updates
 
 log = logging.getLogger(__name__)
+STOP_REPORT_SECONDS = 15.0
 
 
 async def serve(app: Application, settings: Settings) -> None:  # type: ignore[type-arg]
@@ -41,7 +43,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, _stopping, stop)
     shared = url is not None and isinstance(settings.database, str) and is_postgres_url(settings.database)
     front = await PostgresDatabase.open(str(settings.database)) if shared else None
     runner: web.AppRunner | None = None
@@ -76,6 +78,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             inbox.start()
         await stop.wait()
     finally:
+        slow = asyncio.ensure_future(_name_what_holds_the_stop())
         if runner is not None:
             await runner.cleanup()  # no new update comes in; the ones being handled (or stored) are done
         if inbox is not None:
@@ -92,10 +95,29 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             await app.post_shutdown(app)
         if front is not None:
             await front.close()
+        slow.cancel()
 
 
 def _nothing() -> None:
     pass
+
+
+def _stopping(stop: asyncio.Event) -> None:
+    if not stop.is_set():
+        log.info("stop signal: no new update is taken; the ones being handled finish, then the bot stops")
+    stop.set()
+
+
+async def _name_what_holds_the_stop() -> None:
+    """A stop that has not ended after ``STOP_REPORT_SECONDS`` logs what every task still waits on: an update
+    handled for that long waits on something that should not take so long."""
+    await asyncio.sleep(STOP_REPORT_SECONDS)
+    me = asyncio.current_task()
+    for task in asyncio.all_tasks():
+        if task is not me:
+            out = io.StringIO()
+            task.print_stack(limit=12, file=out)
+            log.warning("the stop still waits on %s", out.getvalue())
 
 
 async def _listen(hook: Webhook, settings: Settings) -> web.AppRunner:

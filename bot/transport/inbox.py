@@ -30,6 +30,7 @@ class Inbox:
         # updates handled lately: a read of the waiting ones made before one was marked may still list it
         self.finished: dict[int, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def wake(self) -> None:
         self.woken.set()
@@ -54,8 +55,11 @@ class Inbox:
 
     async def stop(self) -> None:
         """No new update is started; the ones being handled are finished."""
+        # asyncio.wait_for of Python 3.11 loses a cancellation that comes as its wait ends (a wake at the stop):
+        # the loop is told by a flag, never by cancelling it
+        self._stopping = True
+        self.woken.set()
         if self._task is not None:
-            self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         await asyncio.gather(*self.handling.values(), return_exceptions=True)
         await self.updates.flush()
@@ -63,7 +67,7 @@ class Inbox:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         pruned = loop.time()
-        while True:
+        while not self._stopping:
             try:
                 self.woken.clear()
                 for update_id, body in await self.updates.waiting(skip=self.handling.keys() | self.finished.keys()):
@@ -76,7 +80,8 @@ class Inbox:
             except Exception:  # the database away for a moment: the updates wait in it
                 log.exception("reading the updates waiting failed; trying again")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await self.woken.wait()
 
     async def handle_here(self, update: Update) -> None:
         """Handle an update posted to this process, not stored (its poster waits for the end): its decision's

@@ -224,7 +224,8 @@ class Outbox:
         while (wait := self._private_ready(chat_id, self._kind.get(chat_id, ACTING), loop.time()) - loop.time()) > 0:
             wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), wait)
+                async with asyncio.timeout(wait):  # not wait_for: on 3.11 it may lose the close's cancellation
+                    await wake.wait()
 
     def _private_left(self, chat_id: int, now: float) -> tuple[float, float]:
         """The private chat's burst left now (a token back every ``private_spacing``), and its last call."""

@@ -91,7 +91,12 @@ class Member:
         assert self.proc is not None
         if self.proc.returncode is None:
             self.proc.send_signal(how)
-        return await asyncio.wait_for(self.proc.wait(), 60)
+        try:
+            return await asyncio.wait_for(self.proc.wait(), 60)
+        except TimeoutError:
+            self.proc.send_signal(signal.SIGUSR1)  # its threads' stacks into its log
+            await asyncio.sleep(1)
+            raise AssertionError(f"{self.name} did not end: {(self.folder / 'log').read_text()[-6000:]}") from None
 
 
 class Patient(Table):

@@ -1,0 +1,56 @@
+"""The leader's inbox (webhook mode on PostgreSQL; here on a SQLite file, the same statements): a stop always ends.
+
+Python 3.11's ``asyncio.wait_for`` loses a cancellation that arrives as the wait it guards ends. The inbox used
+to be stopped by cancelling its loop while it waited for a wake: a wake at the moment of a SIGTERM (an update
+posted, a NOTIFY) left the loop running for ever, and the stopping process hung (seen in
+tests/e2e/test_processes.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
+
+from bot.transport.inbox import Inbox
+from storage.database import open_database
+from storage.updates import Updates
+from tests.bot.test_webhook import UPDATE
+from tests.fake_telegram import TOKEN, FakeTelegram
+
+
+def application(fake: FakeTelegram, handled: list[int]) -> Application:  # type: ignore[type-arg]
+    app: Application = ApplicationBuilder().token(TOKEN).base_url(f"{fake.url}/bot").build()  # type: ignore[type-arg]
+
+    async def on_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        handled.append(update.update_id)
+
+    app.add_handler(MessageHandler(filters.TEXT, on_message))
+    return app
+
+
+async def test_a_stop_that_comes_with_a_wake_ends_the_inbox_and_handles_what_was_stored(tmp_path: Path) -> None:
+    fake = FakeTelegram()
+    await fake.start()
+    db = await open_database(str(tmp_path / "durak.sqlite3"))
+    handled: list[int] = []
+    updates = Updates(db)
+    app = application(fake, handled)
+    await app.initialize()
+    try:
+        for n in range(40):  # the wake lands at a different point of the loop's wait each time
+            inbox = Inbox(app, updates)
+            inbox.start()
+            for _ in range(n % 4):
+                await asyncio.sleep(0)
+            await updates.store(1000 + n, json.dumps(UPDATE | {"update_id": 1000 + n}), wake=False)
+            inbox.wake()
+            await asyncio.sleep(0)
+            await asyncio.wait_for(inbox.stop(), 10)
+    finally:
+        await app.shutdown()
+        await db.close()
+        await fake.stop()
+    assert sorted(set(handled)) == [1000 + n for n in range(40)], "every stored update is handled by a later start"
