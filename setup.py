@@ -14,10 +14,11 @@ if os.environ.get("DURAK_COMPILE") == "1":
 
     # durak/lead_sequence.py stays interpreted: its Leads is a collections.abc.Sequence, which a native class
     # cannot be
+    engine = ("__init__", "constants", "position", "blockers", "listing", "checking", "playing", "bout_end")
     ext_modules = mypycify(
         [f"durak/{name}.py" for name in
-         ("cards", "actions", "events", "rules", "state", "covering", "leads", "engine", "setup", "view", "record",
-          "ai/greedy", "ai/play", "ai/endgame", "ai/belief", "ai/hard")],
+         ("cards", "actions", "events", "rules", "state", "covering", "leads", *(f"engine/{m}" for m in engine),
+          "setup", "view", "record", "ai/greedy", "ai/play", "ai/endgame", "ai/belief", "ai/hard")],
         opt_level="3",
     )
 

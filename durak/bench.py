@@ -19,8 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from durak import engine
-from durak.engine import actors, apply, apply_in_place, legal_actions
+from durak.engine import actors, apply, apply_in_place, legal_actions, playing
 from durak.rules import Rules
 from durak.setup import new_game
 
@@ -89,7 +88,7 @@ def run_workload(preset: str, players: int, games: int) -> dict[str, Any]:
 
 
 def compiled() -> bool:
-    return not engine.__file__.endswith(".py")
+    return not playing.__file__.endswith(".py")
 
 
 def main(argv: list[str] | None = None) -> int:

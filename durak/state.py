@@ -51,7 +51,7 @@ class State:
     set_aside: list[Card] = field(default_factory=list)  # out of the game face down (чукотский)
     scores: tuple[int, ...] = ()     # per seat, with ranking beaten or figures (docs/variants.md §2.8)
     pogons: tuple[tuple[int, ...], ...] = ()  # per seat, the ranks of the pogony hung, with ranking pogony
-    seen: tuple[int, ...] = ()       # positions that bouts began in after takes that drew nothing (engine._repeated)
+    seen: tuple[int, ...] = ()       # where bouts began after takes that drew nothing (engine.bout_end._repeated)
     coverers: tuple[tuple[int, int], ...] = ()  # переводной-2 with scores: (pair, seat) covered by an earlier defender
     bouts_beaten: int = 0            # отбойный: bouts ended бито so far
     seed: int = 0                    # отбойный: the game's seed, for shuffles during play

@@ -26,7 +26,7 @@ LONG_STOCK = 6
 HIGH_TRUMP_RANK = 12  # queen and above
 
 # This player makes every move of hard's play-outs, so its hot paths read enum members from globals (on
-# CPython 3.11 a lookup through the enum's class is a Python-level call, see durak.engine) and work out the
+# CPython 3.11 a lookup through the enum's class is a Python-level call, see durak.engine.constants) and work out the
 # trump suit once a move.
 _ACCUSE: Final = Act.ACCUSE
 _ATTACK: Final = Act.ATTACK
