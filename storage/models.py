@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
@@ -28,6 +29,22 @@ class User:
     telegram_language: str | None = None
     hidden: bool = False
     notify: bool = True          # turn pings in the private chat
+
+
+@dataclass(frozen=True, slots=True)
+class NewLobby:
+    """What a lobby is opened with (``Repo.create_lobby``): the creator (and, for a rematch, the other players)
+    seated in this order."""
+
+    chat_id: int
+    thread_id: int
+    creator: User
+    rules: Rules
+    max_players: int
+    previous: Previous | None = None
+    players: Sequence[User] = ()
+    turn_timeout: int = DEFAULT_TURN_SECONDS
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ from durak import Rules, RulesError, State, StateError
 from durak.setup import Previous
 from storage.database import Database, SqlConnection, SqlRow
 from storage.models import (
-    DEFAULT_TURN_SECONDS,
     Away,
     ChatSettings,
     Game,
+    NewLobby,
     OutboxRow,
     Owed,
     PlayedGame,
@@ -147,13 +147,12 @@ class Repo:
 
     # ------------------------------------------------------------ games
 
-    async def create_lobby(self, chat_id: int, thread_id: int, creator: User, rules: Rules, max_players: int,
-                           previous: Previous | None = None, players: Sequence[User] = (),
-                           turn_timeout: int = DEFAULT_TURN_SECONDS,
-                           owed: Callable[[Game], Sequence[Owed]] = lambda g: (), title: str = "") -> Game:
-        """A new lobby with the creator (and, for a rematch, the other players) seated, and the messages it
-        owes (``owed`` of the new game) in the same transaction: a crash never leaves a lobby without its table."""
+    async def create_lobby(self, lobby: NewLobby, owed: Callable[[Game], Sequence[Owed]] = lambda g: ()) -> Game:
+        """A new lobby with its players seated, and the messages it owes (``owed`` of the new game) in the same
+        transaction: a crash never leaves a lobby without its table."""
         now = self.now()
+        chat_id, thread_id, creator, max_players = lobby.chat_id, lobby.thread_id, lobby.creator, lobby.max_players
+        previous, turn_timeout, title = lobby.previous, lobby.turn_timeout, lobby.title
         prev = None if previous is None else json.dumps(list(previous))
         handling = HANDLING.get()
         async with self.db.write() as conn:
@@ -162,17 +161,17 @@ class Repo:
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
                     "turn_timeout, created_at, updated_at, title) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) "
                     "RETURNING id",
-                    (chat_id, thread_id, creator.id, _rules_json(rules), max_players, prev, turn_timeout,
+                    (chat_id, thread_id, creator.id, _rules_json(lobby.rules), max_players, prev, turn_timeout,
                      now, now, title),
                 )
             except self.db.integrity_errors:
                 raise Conflict("this chat already has an open game") from None
             game_id = int(next(iter(inserted))[0])
-            seated = [creator, *[p for p in players if p.id != creator.id]][:max_players]
+            seated = [creator, *[p for p in lobby.players if p.id != creator.id]][:max_players]
             for seat, user in enumerate(seated):
                 await conn.execute("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
                                    (game_id, seat, user.id))
-            game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, rules, max_players, None, 0, None,
+            game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, lobby.rules, max_players, None, 0, None,
                         tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None,
                         title)
             written = [_outbox_row(r) for sql, params in _owed_statements(game_id, owed(game))

@@ -38,7 +38,7 @@ from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
 from durak.setup import Previous
-from storage.models import DEFAULT_TURN_SECONDS, Away, Game, OutboxRow, Owed, Status, User
+from storage.models import DEFAULT_TURN_SECONDS, Away, Game, NewLobby, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
 from storage.slots import hand_seat, hand_slot
 
@@ -313,11 +313,11 @@ class GameService:
         tr = await self.directory.chat_tr(chat_id)
         now = self.clock.now()
         try:
+            lobby = NewLobby(chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
+                             title[:TITLE_KEPT])
             game = await self.repo.create_lobby(
-                chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                owed=lambda g: slots.owed(g, GameUI(), slots.Write(tr, self.directory.default_language, now,
-                                                                   links=self.page_links(g))),
-                title=title[:TITLE_KEPT])
+                lobby, owed=lambda g: slots.owed(g, GameUI(), slots.Write(tr, self.directory.default_language, now,
+                                                                          links=self.page_links(g))))
         except Conflict:
             return None
         self.store.add(game)

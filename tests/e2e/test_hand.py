@@ -8,7 +8,7 @@ from pathlib import Path
 from durak import Rules, apply, attack, position
 from durak.cards import parse_card
 from storage.database import open_database
-from storage.models import Status, User
+from storage.models import NewLobby, Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP, NAMES
 from tests.e2e.harness import BotProcess, Table
@@ -33,7 +33,7 @@ async def stored_position(fake: FakeTelegram, database: Path, hands: list[list[s
                      [parse_card(c) for c in stock], trump=3, attacker=0, first_bout=False)
     if lead:
         state, _ = apply(state, 0, attack(*(parse_card(c) for c in lead)))
-    game = await repo.create_lobby(group, 0, users[0], rules or Rules(), len(users), players=users)
+    game = await repo.create_lobby(NewLobby(group, 0, users[0], rules or Rules(), len(users), players=users))
     chats = {"table": group, **{f"hand:{i}": u.id for i, u in enumerate(users)}}
     for chat in chats.values():  # the messages the bot had posted before it stopped: ids 1
         fake.messages[(chat, 1)] = Message(chat, next(fake._message_ids[chat]), "…", None)

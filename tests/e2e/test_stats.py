@@ -11,7 +11,7 @@ import matplotlib.image
 
 from durak import Rules
 from storage.database import open_database
-from storage.models import RatingUpdate, ResultRow, Status, User
+from storage.models import NewLobby, RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
@@ -87,7 +87,7 @@ async def test_the_leaderboard_has_pages_of_ten(fake: FakeTelegram, tmp_path: Pa
     for _round in range(5):  # everyone plays five games: ranked
         for i in range(0, 13, 2):
             a, b = users[i], users[(i + 1) % 13]
-            game = await repo.create_lobby(GROUP, 0, a, Rules(), 2, players=[a, b])
+            game = await repo.create_lobby(NewLobby(GROUP, 0, a, Rules(), 2, players=[a, b]))
             rows = [ResultRow(0, a.id, 1, 1, False, False, False, False, False, 0, None),
                     ResultRow(1, b.id, None, 2, True, False, False, False, False, 20, None)]
             game = await repo.save_game(game, replace(game, status=Status.PLAYING))

@@ -9,7 +9,7 @@ import pytest
 
 from durak import Rules
 from storage.backup import main
-from storage.models import User
+from storage.models import NewLobby, User
 from storage.repo import Repo
 from storage.sqlite import SqliteDatabase
 
@@ -19,7 +19,7 @@ async def test_a_backup_taken_while_the_bot_holds_the_database_open_has_every_ga
     live = tmp_path / "durak.sqlite3"
     repo = Repo(await SqliteDatabase.open(live))  # open, in WAL mode, as a running bot keeps it
     await repo.save_user(User(1, "Anna"))
-    game = await repo.create_lobby(-5, 0, User(1, "Anna"), Rules(), 6)
+    game = await repo.create_lobby(NewLobby(-5, 0, User(1, "Anna"), Rules(), 6))
     dest = tmp_path / "backup.sqlite3"
     assert main([str(dest), "--database", str(live)]) == 0
     assert "backed up" in capsys.readouterr().out

@@ -11,7 +11,7 @@ import pytest
 from durak import Rules, apply, legal_actions, new_game
 from storage.copy import main
 from storage.database import open_database
-from storage.models import Owed, RatingUpdate, ResultRow, Status, User
+from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
 from tests.places import Place
 
@@ -23,13 +23,13 @@ async def an_installation(path: Path) -> tuple[int, int]:
     repo = Repo(await open_database(path))
     for user in (ANNA, BORIS):
         await repo.save_user(user, private_chat=True)
-    done = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS])
+    done = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS]))
     done = await repo.save_game(done, replace(done, status=Status.PLAYING, state=new_game(Rules(), 2, seed=3)))
     await repo.save_game(done, replace(done, status=Status.FINISHED), results=[
         ResultRow(0, 1, 1, 1, False, False, False, False, False, 0, None),
         ResultRow(1, 2, None, 2, True, False, False, False, False, 0, None)],
         ratings=[RatingUpdate(0, 1, 27.1, 7.9, 3.4), RatingUpdate(0, 2, 22.9, 7.9, -0.8)])
-    playing = await repo.create_lobby(-5, 0, BORIS, Rules(), 6, players=[BORIS, ANNA],
+    playing = await repo.create_lobby(NewLobby(-5, 0, BORIS, Rules(), 6, players=[BORIS, ANNA]),
                                       owed=lambda g: [Owed(-5, "table", "lobby")])
     state = new_game(Rules(), 2, seed=4)
     seat = state.attacker
@@ -63,7 +63,7 @@ async def test_a_copy_keeps_every_game_rating_and_owed_message(tmp_path: Path, p
         moved = await after.save_game(game, replace(game, max_players=4))
         assert moved.version == game.version + 1
         await after.save_game(moved, replace(moved, status=Status.FINISHED))
-        assert (await after.create_lobby(-5, 0, ANNA, Rules(), 6)).id > playing
+        assert (await after.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))).id > playing
     finally:
         await before.db.close()
         await after.db.close()

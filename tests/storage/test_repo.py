@@ -20,7 +20,7 @@ import pytest
 from durak import Rules, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
-from storage.models import Owed, Status, User
+from storage.models import NewLobby, Owed, Status, User
 from storage.postgres import OWNER_LOCK
 from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
 from storage.sqlite import DatabaseError
@@ -58,7 +58,7 @@ async def test_users_chats_and_games_survive_reopening(place: Place) -> None:
     await repo.save_user(BORIS)
     await repo.save_user(User(1, "Anna K", "anna"))  # a later update without private_chat keeps it
     await repo.save_chat_defaults(-5, Rules.from_dict({"preset": "perevodnoy"}), 4, 120)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, Previous(1, 0), players=[ANNA, BORIS])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, Previous(1, 0), players=[ANNA, BORIS]))
     state = new_game(Rules(), 2, seed=1)
     game = await repo.save_game(game, replace(game, status=Status.PLAYING, state=state, log=({"k": "lead", "s": 0},)))
     for seat in (0, 1):
@@ -85,7 +85,7 @@ async def test_the_log_is_appended_not_rewritten(place: Place) -> None:
     repo = await open_repo(path)
     for user in (ANNA, BORIS):
         await repo.save_user(user)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS]))
     # a log written before game_events existed stays in games.log and comes first
     await asyncio.to_thread(place.sql, "UPDATE games SET log = ? WHERE id = ?", ('[{"k":"old"}]', game.id))
     game = await repo.game(game.id)
@@ -109,7 +109,7 @@ async def test_the_log_is_appended_not_rewritten(place: Place) -> None:
 async def test_a_write_from_an_old_version_is_refused(place: Place) -> None:
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     newer = await repo.save_game(game, replace(game, max_players=4))
     with pytest.raises(Conflict):
         await repo.save_game(game, replace(game, max_players=3))
@@ -123,7 +123,7 @@ async def test_seats_change_only_while_the_game_is_a_lobby(place: Place) -> None
     repo = await open_repo(place.target)
     for user in (ANNA, BORIS, CARL):
         await repo.save_user(user)
-    lobby = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS, CARL])
+    lobby = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, players=[ANNA, BORIS, CARL]))
     playing = await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=new_game(Rules(), 3, seed=1)))
     kicked = replace(playing, seats=tuple(replace(s, seat=i) for i, s in enumerate(
         s for s in playing.seats if s.user.id != BORIS.id)))
@@ -138,7 +138,8 @@ async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_
         place: Place) -> None:
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", f"lobby {g.id}")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6),
+                                   owed=lambda g: [Owed(-5, "table", f"lobby {g.id}")])
     [row] = await repo.owed()
     assert (row.game_id, row.slot, row.text, row.message_id) == (game.id, "table", f"lobby {game.id}", None)
     await repo.delivered(row, 77)
@@ -159,7 +160,7 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(place: Plac
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()  # read once, as the outbox does at the start
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
     rng = random.Random(3)
     chats = [-5, 101, 102, 103]
     for step in range(400):
@@ -198,7 +199,7 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
     repo = await open_repo(path)
     await repo.save_user(ANNA)
     await repo.owed()
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
     [row] = await repo.owed()
     await repo.delivered(row, 70)  # a new message: written at once
     await repo.put_owed(game.id, [Owed(-5, "table", "lobby, Boris joined")])
@@ -227,7 +228,8 @@ async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_di
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
-    games = [await repo.create_lobby(-chat, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(g.chat_id, "table", "lobby")])
+    games = [await repo.create_lobby(NewLobby(-chat, 0, ANNA, Rules(), 6),
+                                     owed=lambda g: [Owed(g.chat_id, "table", "lobby")])
              for chat in range(1, 6)]
     for row in await repo.owed():
         await repo.delivered(row, 70)
@@ -251,7 +253,7 @@ async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
     [row] = await repo.owed()
     await repo.delivered(row, 70)
     moved = await repo.save_game(game, replace(game, max_players=5))  # ``game`` is now an old version
@@ -293,7 +295,7 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
-    games = {g.id: g for g in [await repo.create_lobby(chat, 0, ANNA, Rules(), 6, owed=lambda g: [
+    games = {g.id: g for g in [await repo.create_lobby(NewLobby(chat, 0, ANNA, Rules(), 6), owed=lambda g: [
         Owed(g.chat_id, "table", "lobby")]) for chat in (-5, -6)]}
     chats = [-5, -6, 101, 102]
     senders = {chat: asyncio.Lock() for chat in chats}
@@ -342,7 +344,7 @@ async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since
     try:
         await repo.save_user(ANNA)
         await repo.owed()
-        game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6, owed=lambda g: [Owed(1, "hand:0", "cards")])
+        game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(1, "hand:0", "cards")])
         [row] = await repo.owed()
         await repo.delivered(row, 70)
         await repo.put_owed(game.id, [Owed(1, "hand:0", "cards, newer")])
@@ -363,10 +365,10 @@ async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since
 async def test_one_open_game_per_chat_topic(place: Place) -> None:
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
-    await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     with pytest.raises(Conflict):
-        await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
-    await repo.create_lobby(-5, 3, ANNA, Rules(), 6)  # another forum topic
+        await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
+    await repo.create_lobby(NewLobby(-5, 3, ANNA, Rules(), 6))  # another forum topic
     await repo.db.close()
 
 
@@ -398,7 +400,7 @@ async def test_a_move_that_lost_a_race_writes_nothing_of_it(place: Place) -> Non
     messages or delivery records is written, and the rows kept in memory stay the database's."""
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     await repo.save_game(game, replace(game, max_players=4))
     before = await repo.owed()
     with pytest.raises(Conflict):
@@ -414,7 +416,7 @@ async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(place: 
     stopping): the owed rows kept in memory must still follow it, before any other write."""
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     await repo.owed()
     saving = asyncio.create_task(repo.save_game(game, replace(game, max_players=4), owed=[Owed(1, "hand:0", "hi")]))
     await asyncio.sleep(0)  # the transaction is on its way to the thread
@@ -434,7 +436,7 @@ async def test_a_crash_in_the_middle_of_a_transaction_loses_nothing(place: Place
     path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA)
-    game = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     await repo.db.close()
     crash = place.crash_script(["UPDATE games SET max_players = 2, version = version + 1", "DELETE FROM seats"])
     done = subprocess.run([sys.executable, "-c", crash], check=False)
@@ -450,8 +452,8 @@ async def test_a_corrupt_row_is_reported_and_skipped(place: Place, caplog: pytes
     path = place.target
     repo = await open_repo(path)
     await repo.save_user(ANNA)
-    bad = await repo.create_lobby(-5, 0, ANNA, Rules(), 6)
-    good = await repo.create_lobby(-6, 0, ANNA, Rules(), 6)
+    bad = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
+    good = await repo.create_lobby(NewLobby(-6, 0, ANNA, Rules(), 6))
     place.sql("UPDATE games SET rules = '{\"deck_size\": 33' WHERE id = ?", (bad.id,))
     with pytest.raises(CorruptRow, match=f"game {bad.id}"):
         await repo.game(bad.id)
@@ -461,7 +463,7 @@ async def test_a_corrupt_row_is_reported_and_skipped(place: Place, caplog: pytes
     assert f"game {bad.id}: stored row is unreadable" in caplog.text
     await repo.close_unreadable(bad.id)
     assert (await repo.games_with_status(Status.LOBBY))[1] == []
-    await repo.create_lobby(-5, 0, ANNA, Rules(), 6)  # the chat can play again
+    await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))  # the chat can play again
     await repo.db.close()
 
 
