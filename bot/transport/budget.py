@@ -24,6 +24,7 @@ commands).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -54,11 +55,14 @@ class _Waiter:
 
 
 class Ticker(Protocol):
-    """The budget's time: the event loop's, or a test's that moves on at once when the budget waits."""
+    """The budget's and the outbox's time: the event loop's, or a test's that moves on at once when they wait."""
 
     def time(self) -> float: ...
 
     async def sleep(self, seconds: float) -> None: ...
+
+    async def wake_or_sleep(self, wake: asyncio.Event, seconds: float) -> None:
+        """Until ``wake`` is set or ``seconds`` have passed."""
 
 
 class LoopTicker:
@@ -67,6 +71,11 @@ class LoopTicker:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
+
+    async def wake_or_sleep(self, wake: asyncio.Event, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):  # not wait_for: on 3.11 it may lose a cancellation
+                await wake.wait()
 
 
 class Budget:

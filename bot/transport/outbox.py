@@ -36,7 +36,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from bot.transport.budget import ACTING, TABLE, WAITING, Budget
+from bot.transport.budget import ACTING, TABLE, WAITING, Budget, LoopTicker, Ticker
 from storage.models import OutboxRow
 from storage.repo import Repo
 from storage.slots import is_ping
@@ -63,16 +63,17 @@ class Outbox:
     def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
                  on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
                  per_second: float = 1000.0, private_spacing: float = 0.0,
-                 record: list[tuple[int, float]] | None = None) -> None:
+                 record: list[tuple[int, float]] | None = None, ticker: Ticker | None = None) -> None:
         self.repo = repo
-        self.budget = Budget(per_second)  # the overall budget, shared among chats by what each is owed
+        self.ticker = ticker or LoopTicker()  # its time and its waits (a test's moves on at once)
+        self.budget = Budget(per_second, ticker=self.ticker)  # the overall budget, shared among chats by need
         self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
-        self._since: dict[int, float] = {}  # chat -> loop time of its oldest unsent change
-        self._turn: dict[int, float] = {}   # chat owed ACTING -> loop time its player's turn began (budget's order)
+        self._since: dict[int, float] = {}  # chat -> time of its oldest unsent change
+        self._turn: dict[int, float] = {}   # chat owed ACTING -> time its player's turn began (budget's order)
         self.private_spacing = private_spacing  # seconds per call in one private chat, after its burst
         self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last answered)
         self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
-        self._last_call: dict[int, float] = {}  # group -> when its last call was answered (loop time)
+        self._last_call: dict[int, float] = {}  # group -> when its last call was answered (its ticker's time)
         # a group not called since the start is assumed called at the start: the process before may have
         # spent its budget just before it stopped, and Telegram counts calls, not processes
         self._started = float("-inf")
@@ -89,7 +90,7 @@ class Outbox:
 
     async def resume(self) -> None:
         """Deliver everything a previous run still owed."""
-        self._started = asyncio.get_running_loop().time()
+        self._started = self.ticker.time()
         for chat_id in {row.chat_id for row in await self.repo.owed()}:
             self.kick(chat_id)
 
@@ -100,7 +101,7 @@ class Outbox:
         if self._closed:
             return
         may_wait = set(lazy)
-        now = asyncio.get_running_loop().time()
+        now = self.ticker.time()
         for chat_id in chat_ids:
             kind = ACTING if chat_id not in may_wait else TABLE if chat_id < 0 else WAITING
             self._owe(chat_id, kind, now)
@@ -114,7 +115,7 @@ class Outbox:
         (his hand, while he was waiting) is now urgent; among the turns it is served as one that began now,
         or, ``stale`` (he pressed the old position and was refused), as one that began with the oldest change
         his hand has not shown: he is looking at it, and would press it wrong again."""
-        now = asyncio.get_running_loop().time()
+        now = self.ticker.time()
         for chat_id in chat_ids:
             if chat_id in self._kind:
                 self._owe(chat_id, ACTING, now, self._since.get(chat_id, now) if stale else now)
@@ -169,7 +170,7 @@ class Outbox:
     async def _work(self, chat_id: int) -> None:
         backoff = 1.0
         kind = ACTING  # of rows owed together with one already sent (a hand and its ping)
-        since = asyncio.get_running_loop().time()
+        since = self.ticker.time()
         try:
             while True:
                 await self._pace(chat_id)
@@ -178,7 +179,7 @@ class Outbox:
                 await self.budget.take(chat_id, kind, self._turn.get(chat_id, since) if kind == ACTING else since)
                 kind = self._kind.get(chat_id, kind)  # promoted while it waited: the player must act now
                 if self.record is not None:
-                    self.record.append((kind, asyncio.get_running_loop().time() - since))
+                    self.record.append((kind, self.ticker.time() - since))
                 self._dirty.discard(chat_id)
                 self._kind.pop(chat_id, None)  # what is read now is sent now: later changes are owed anew
                 self._since.pop(chat_id, None)
@@ -195,9 +196,9 @@ class Outbox:
                         return
                     backoff = 1.0
                 elif wait > 0:
-                    await asyncio.sleep(wait)
+                    await self.ticker.sleep(wait)
                 else:
-                    await asyncio.sleep(backoff)
+                    await self.ticker.sleep(backoff)
                     backoff = min(backoff * 2, MAX_BACKOFF)
         except asyncio.CancelledError:
             raise
@@ -216,16 +217,15 @@ class Outbox:
         """Wait for the chat's own budget before asking for a slot of the overall one: its content is read
         only when the call can go (moves made meanwhile fold into it). A private chat's wait ends early when
         its player must act."""
-        loop = asyncio.get_running_loop()
         if chat_id < 0:
             await self._wait_for_budget(chat_id)
             return
         wake = self._wake.setdefault(chat_id, asyncio.Event())
-        while (wait := self._private_ready(chat_id, self._kind.get(chat_id, ACTING), loop.time()) - loop.time()) > 0:
+        ticker = self.ticker
+        while (wait := self._private_ready(chat_id, self._kind.get(chat_id, ACTING), ticker.time())
+               - ticker.time()) > 0:
             wake.clear()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(wait):  # not wait_for: on 3.11 it may lose the close's cancellation
-                    await wake.wait()
+            await ticker.wake_or_sleep(wake, wait)
 
     def _private_left(self, chat_id: int, now: float) -> tuple[float, float]:
         """The private chat's burst left now (a token back every ``private_spacing``), and its last call."""
@@ -246,7 +246,7 @@ class Outbox:
         somewhere between its sending and its answer; counted from when its slot came, a call that waited
         longer for its content (a slow database read) reached Telegram later than the next one's spacing
         assumed, and a group called at its full 20 a minute got 429s."""
-        now = asyncio.get_running_loop().time()
+        now = self.ticker.time()
         if chat_id < 0:
             if len(self._last_call) > 1000:  # forget groups whose budget has long recovered
                 self._last_call = {g: t for g, t in self._last_call.items() if t > now - self.group_spacing}
@@ -264,10 +264,9 @@ class Outbox:
         """A group's next call waits for its slot *before* the content is read, so that what Telegram gets
         is the newest table (moves made meanwhile fold into one edit), not a table already stale when the
         limiter let it through."""
-        loop = asyncio.get_running_loop()
-        wait = self._last_call.get(group, self._started) + self.group_spacing - loop.time()
+        wait = self._last_call.get(group, self._started) + self.group_spacing - self.ticker.time()
         if wait > 0:
-            await asyncio.sleep(wait)
+            await self.ticker.sleep(wait)
 
     async def _deliver(self, row: OutboxRow) -> float | None:
         """Deliver one row; None when done (or given up for good), else seconds to wait (0: back off)."""

@@ -1,0 +1,84 @@
+"""The outbox on its own, with a real SQLite file, a real PTB Bot and the fake Bot API server, and time that moves
+on at once when it waits (its ticker): what a group is owed goes out at the group's pace, the newest content first
+read when its slot comes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from telegram import Bot
+
+from bot.transport.outbox import Outbox
+from durak import Rules
+from storage.database import open_database
+from storage.models import NewLobby, OutboxRow, Owed, User
+from storage.repo import Repo
+from tests.fake_telegram import TOKEN, FakeTelegram
+
+GROUP = -5
+ANNA = User(1, "Anna")
+
+
+class SteppedTicker:
+    """The outbox's time: a wait moves it on at once, so a minute of the group's budget takes no real time."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def time(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        await asyncio.sleep(0)
+
+    async def wake_or_sleep(self, wake: asyncio.Event, seconds: float) -> None:
+        if not wake.is_set():
+            self.t += seconds
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+async def parts(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Repo, Bot]]:
+    fake = FakeTelegram()
+    await fake.start()
+    fake.add_user(ANNA.id, ANNA.name)
+    fake.add_group(GROUP, "Table", admins=[ANNA.id])
+    repo = Repo(await open_database(str(tmp_path / "durak.sqlite3")))
+    await repo.save_user(ANNA)
+    bot = Bot(TOKEN, base_url=f"{fake.url}/bot")
+    await bot.initialize()
+    yield fake, repo, bot
+    await bot.shutdown()
+    await repo.db.close()
+    await fake.stop()
+
+
+async def test_a_groups_messages_go_out_at_its_pace_without_real_waiting(
+        parts: tuple[FakeTelegram, Repo, Bot]) -> None:
+    fake, repo, bot = parts
+    ticker = SteppedTicker()
+    shown: list[tuple[str, float]] = []
+
+    def on_shown(row: OutboxRow, message_id: int) -> None:
+        shown.append((row.slot, ticker.time()))
+
+    async def nothing(*args: object) -> None:
+        pass
+
+    outbox = Outbox(repo, bot, on_forbidden=nothing, on_migrated=nothing, on_shown=on_shown, group_spacing=20.0,
+                    ticker=ticker)
+    notes = [Owed(GROUP, "table", "the lobby"), *(Owed(GROUP, f"note:{n}", f"note {n}") for n in range(3))]
+    await repo.create_lobby(NewLobby(GROUP, 0, ANNA, Rules(), 6), owed=lambda g: notes)
+    started = asyncio.get_running_loop().time()
+    outbox.kick(GROUP)
+    assert await outbox.drain(timeout=10)
+    assert len(shown) == 4 and [m.text for m in fake.chat_messages(GROUP)] == [o.text for o in notes]
+    gaps = [b - a for (_, a), (_, b) in pairwise(shown)]
+    assert all(gap >= 20.0 for gap in gaps), f"a group is called at most once in 20 s of its ticker: {gaps}"
+    assert asyncio.get_running_loop().time() - started < 5, "the ticker's minute took no real minute"
+    await outbox.close()
