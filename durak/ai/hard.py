@@ -100,7 +100,7 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
         return Thought(max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred)), 0)
-    candidates = _shortlist(candidates, preferred, typical, seat)
+    candidates = shortlist(candidates, preferred, typical, seat)
     return _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
 
 
@@ -169,7 +169,7 @@ def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng:
             if mover != k.seat and rng.random() < LEAN:
                 lean = greedy.choose(state, mover) or fallback(state, mover)
                 continue
-            moves = _shortlist(greedy.honest_moves(legal_actions(state, mover)), None, state, mover, WIDTH)
+            moves = shortlist(greedy.honest_moves(legal_actions(state, mover)), None, state, mover, WIDTH)
             if not moves:
                 break
         end = play_out(state)
@@ -213,7 +213,7 @@ def _settled(root: _Node, left: float) -> bool:
     return len(tries) > 1 and tries[0] - tries[1] > left
 
 
-def _shortlist(candidates: list[Action], preferred: Action | None, state: State, seat: int,
+def shortlist(candidates: list[Action], preferred: Action | None, state: State, seat: int,
                width: int = MAX_CANDIDATES) -> list[Action]:
     """At most ``width`` moves to search (a lead of groups from a big hand lists thousands): the greedy
     player's choice (``preferred``, or worked out here), the cheapest move of each kind (take, pass,

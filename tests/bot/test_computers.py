@@ -79,10 +79,12 @@ async def test_a_thinking_process_killed_mid_move_gives_the_normal_move_at_once_
 @pytest.mark.slow
 async def test_a_thinking_process_that_never_answers_is_given_up_after_its_limit() -> None:
     game, seat = _hard_game()
-    thinker = Thinker(budget_ms=200, limit_s=1.5)
+    thinker = Thinker(budget_ms=200, limit_s=30)  # a busy machine may take seconds to start the process
     try:
         await asyncio.wait_for(thinker.move(game, seat, "hard"), 30)  # the process is up
+        assert thinker.failures == 0
         thinker.budget_ms = 5000  # the move to hang cannot end before the stop reaches it, however slow the machine
+        thinker.limit_s = 1.5
         thinking = asyncio.create_task(thinker.move(game, seat, "hard"))
         frozen = thinker.workers()
         for pid in frozen:

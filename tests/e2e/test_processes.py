@@ -177,7 +177,7 @@ def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_
 
 
 @pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
-@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 20, 3.0), (signal.SIGTERM, 6, 4.0)])
+@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 12, 3.0), (signal.SIGTERM, 6, 4.0)])
 async def test_games_played_to_the_end_while_processes_die_end_once_with_every_message_sent_once(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder], how: signal.Signals, games: int,
         every: float) -> None:
