@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import gc
+import os
+import sys
 from collections.abc import Iterator
 
 import aiosqlite
 import pytest
 
 from tests.places import place, postgres_url  # noqa: F401 - fixtures every test may take
+
+# Where PYTHONDONTWRITEBYTECODE is set (as on this project's machines), each of the six workers would compile our
+# sources and rewrite the test modules again, and so would every bot process a test starts: half a worker's start.
+# The suite keeps its bytecode, for itself and for the processes it starts.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -141,7 +141,7 @@ def test_every_preset_keeps_each_seats_knowledge_true_and_its_twins_alike(preset
     while not state.over:
         seat = next_seat(state)
         assert seat is not None
-        for p in range(players):
+        for p in range(players) if state.moves % 3 == 0 else (seat,):  # every seat now and then, the mover always
             check_knowledge(state, p, record, random.Random(seed + state.moves))
         k = knowledge(state, seat, record)
         if state.moves % 17 == 5 and k.unseen:

@@ -1,0 +1,121 @@
+"""The game review: what each decision a player made was worth to him, judged only on what he knew then.
+
+For a decision, every candidate move (the honest legal moves; a hand of groups, which lists thousands of leads,
+the same shortlist the ``hard`` computer weighs) is valued for the seat that made it: the share of deals in
+which, after that move and a game played on by the greedy player at every seat, he is not the durak (a draw
+counts half). The deals are the seat's :class:`~durak.record.Knowledge` with every card he could not see dealt
+at random, exactly what a computer at his seat is given; never the true deal. All the moves are played on the
+same deals (common random numbers), so a difference between two moves is the moves', not the deals'. Deals are
+added in batches until the played move's label is settled (its cost, give or take twice its standard error,
+lies in one label's band) or ``DEALS_MAX`` is reached.
+
+The cost of a move is the best move's value less the played one's, in chance points (0.23 = 23 points).
+Labels, as chess sites give them: an inaccuracy from ``INACCURACY``, a mistake from ``MISTAKE``, a blunder from
+``BLUNDER``. A forced move (one candidate, or every candidate worth the same on every deal) is not judged. A
+player's accuracy in a game is the mean over his judged moves of lichess's per-move accuracy
+``103.1668 · e^(−0.04354 · cost in points) − 3.1669``, kept within 0–100.
+
+A move can be judged a mistake although the game was won (the deal was kind), and a move that only the true deal
+could justify is not called best: the review never looks at cards the player could not see (docs/review.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from durak.actions import Action
+from durak.ai import greedy
+from durak.ai.hard import shortlist
+from durak.ai.play import play_out, score
+from durak.engine import apply_in_place
+from durak.record import Knowledge
+
+INACCURACY = 0.05
+MISTAKE = 0.10
+BLUNDER = 0.20
+LABELS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
+BATCH = 32        # deals added at a time
+DEALS_MIN = 64    # before a label may be settled
+DEALS_MAX = 512   # the most one decision is given
+CANDIDATES = 12   # moves weighed at most (the played one always among them)
+
+
+def label_of(cost: float) -> str | None:
+    """The label a cost earns: a function of the cost alone, so a costlier move never gets a milder one."""
+    return next((name for bound, name in LABELS if cost >= bound), None)
+
+
+def move_accuracy(cost: float) -> float:
+    """lichess's accuracy of one move from the chance it lost, 0–100 (100: the best move)."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * cost * 100) - 3.1669))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One judged decision: each candidate's value for the seat (best first), the best and the played move."""
+
+    values: tuple[tuple[Action, float], ...]
+    played: Action
+    best: Action
+    cost: float
+    label: str | None
+    deals: int
+
+    @property
+    def chance(self) -> float:
+        """The seat's chance before the move, with the best move (the review's graph)."""
+        return self.values[0][1]
+
+
+def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX) -> Verdict | None:
+    """The verdict on ``played`` at ``k``'s seat, or None for a forced move. Given the seat's knowledge alone, it
+    cannot look at a card the seat could not see; the same seed gives the same verdict."""
+    seat = k.seat
+    candidates = greedy.honest_moves(k.view.legal)
+    if played not in candidates:
+        candidates.append(played)  # a cheat, judged beside the honest moves
+    if len(candidates) < 2:
+        return None
+    rng = random.Random(seed)
+    typical = k.sample(random.Random(seed))
+    candidates = shortlist(candidates, None, typical, seat, CANDIDATES)
+    if played not in candidates:
+        candidates[-1] = played
+    results: list[list[float]] = [[] for _ in candidates]
+    while True:
+        for _ in range(BATCH):
+            deal = k.sample(rng)
+            for outcomes, action in zip(results, candidates, strict=True):
+                s = deal.copy()
+                apply_in_place(s, seat, action)
+                outcomes.append(score(play_out(s), seat))
+        n = len(results[0])
+        if n >= deals_max or (n >= DEALS_MIN and _settled(results, candidates.index(played))):
+            break
+    if all(r == results[0] for r in results[1:]):
+        return None  # every move comes to the same on every deal
+    means = [sum(r) / n for r in results]
+    order = sorted(range(len(candidates)), key=lambda i: -means[i])
+    best = order[0]
+    cost = max(0.0, means[best] - means[candidates.index(played)])
+    return Verdict(tuple((candidates[i], means[i]) for i in order), played, candidates[best], cost,
+                   label_of(cost), n)
+
+
+def _settled(results: Sequence[Sequence[float]], played: int) -> bool:
+    """The played move's label stands: its cost against each other move, less and plus twice the standard error
+    of their difference on the same deals, earns the same label (a move that looks best must look best by enough
+    to be no inaccuracy)."""
+    n = len(results[played])
+    low = high = 0.0
+    for i, other in enumerate(results):
+        if i == played:
+            continue
+        diffs = [o - p for o, p in zip(other, results[played], strict=True)]
+        mean = sum(diffs) / n
+        spread = 2 * math.sqrt(max(0.0, sum((d - mean) ** 2 for d in diffs) / (n - 1)) / n)
+        low, high = max(low, mean - spread), max(high, mean + spread)
+    return label_of(low) == label_of(high)

@@ -1,0 +1,78 @@
+"""The review's figures: how long a game's review takes, how well two reviews of one game agree, and how the
+computer levels score.
+
+    .venv/bin/python scripts/review_bench.py --games 6 --budget-ms 100
+
+For each game (a new seed each) the three levels sit at a two-player table in turn (easy–normal, normal–hard,
+easy–hard); every seat is reviewed. It prints the seconds each review took, the share of judged moves whose label
+is the same in a second review with another seed, and per level the mean accuracy and the labels per 100 judged
+moves. ``--six`` also times one six-player review. Figures go to docs/review.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+
+from durak.review.command import play
+from durak.review.game import decisions_of, judge_all, seat_review
+from durak.rules import Rules
+
+PAIRS = (("easy", "normal"), ("normal", "hard"), ("easy", "hard"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=6, help="games per pair of levels")
+    parser.add_argument("--budget-ms", type=float, default=100.0, help="hard's thinking time per move")
+    parser.add_argument("--preset", default="podkidnoy")
+    parser.add_argument("--six", action="store_true", help="also time a six-player game's review")
+    args = parser.parse_args()
+    rules = Rules.from_dict({"preset": args.preset})
+    seconds: list[float] = []
+    same = judged_twice = 0
+    accuracy: dict[str, list[float]] = defaultdict(list)
+    labels: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for g in range(args.games):
+        for pair in PAIRS:
+            for levels in (list(pair), list(reversed(pair))):
+                seed = 1000 * g + PAIRS.index(pair) * 10 + (levels[0] != pair[0])
+                deal, actions = play(rules, levels, seed, args.budget_ms)
+                decisions = decisions_of(deal, actions)
+                started = time.perf_counter()
+                judged = judge_all(decisions, seed=1)
+                seconds.append(time.perf_counter() - started)
+                again = {j.decision.n: j.verdict.label for j in judge_all(decisions, seed=2)}
+                for j in judged:
+                    if j.decision.n in again:
+                        judged_twice += 1
+                        same += again[j.decision.n] == j.verdict.label
+                for seat, level in enumerate(levels):
+                    r = seat_review(judged, seat)
+                    if r.accuracy is not None:
+                        accuracy[level].append(r.accuracy)
+                    counts = labels[level]
+                    counts["moves"] += r.moves
+                    counts["inaccuracy"] += r.inaccuracies
+                    counts["mistake"] += r.mistakes
+                    counts["blunder"] += r.blunders
+    print(f"{len(seconds)} two-player reviews of {args.preset}: {statistics.median(seconds):.1f} s median, "
+          f"{max(seconds):.1f} s the longest")
+    print(f"labels the same in a second review (another seed): {same}/{judged_twice} = {same / judged_twice:.1%}")
+    for level in ("easy", "normal", "hard"):
+        c = labels[level]
+        per = 100 / max(1, c["moves"])
+        print(f"{level:7s} accuracy {statistics.mean(accuracy[level]):5.1f} (per game {min(accuracy[level]):.1f}–"
+              f"{max(accuracy[level]):.1f}); per 100 judged moves: {c['inaccuracy'] * per:4.1f} inaccuracies, "
+              f"{c['mistake'] * per:4.1f} mistakes, {c['blunder'] * per:4.1f} blunders ({c['moves']} moves)")
+    if args.six:
+        deal, actions = play(rules, ["easy", "normal", "hard"] * 2, 7, args.budget_ms)
+        started = time.perf_counter()
+        judged = judge_all(decisions_of(deal, actions), seed=1)
+        print(f"a six-player review: {time.perf_counter() - started:.1f} s ({len(judged)} judged moves)")
+
+
+if __name__ == "__main__":
+    main()

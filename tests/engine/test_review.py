@@ -1,0 +1,157 @@
+"""The game review (durak.review): labels by cost, accuracy, verdicts that use only what the seat knew, and
+``durak-review``'s JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import pairwise
+
+import pytest
+
+from durak import Rules, State, apply
+from durak.actions import Action
+from durak.ai.play import play_out, score
+from durak.engine import apply_in_place
+from durak.record import Record, knowledge
+from durak.review import Judged, decisions_of, describe, judge, judge_all, label_of, move_accuracy
+from durak.review.command import main as review_main
+from durak.review.command import play
+
+SEVERITY = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
+DEALS = 64   # enough for the tests' claims, an eighth of the review's own most
+SHORT = Rules.from_dict({"preset": "podkidnoy", "deck_size": 24})  # a game half as long
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[State, list[tuple[int, Action]], list[Judged]]:
+    """A two-player game between the easy and the normal computer, reviewed."""
+    deal, actions = play(SHORT, ["easy", "normal"], seed=3, budget_ms=0)
+    return deal, actions, judge_all(decisions_of(deal, actions), seed=1, deals_max=DEALS)
+
+
+def test_the_label_follows_the_cost_alone_and_a_costlier_move_never_gets_a_milder_one() -> None:
+    labels = [label_of(cost / 1000) for cost in range(1001)]
+    assert [SEVERITY[x] for x in labels] == sorted(SEVERITY[x] for x in labels)
+    assert (label_of(0.049), label_of(0.05), label_of(0.099), label_of(0.1), label_of(0.199), label_of(0.2)) == (
+        None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder")
+
+
+def test_accuracy_is_100_for_the_best_move_and_falls_to_0_as_the_cost_grows() -> None:
+    values = [move_accuracy(cost / 100) for cost in range(101)]
+    assert values[0] == pytest.approx(100, abs=0.01)
+    assert all(a >= b for a, b in pairwise(values)) and values[-1] == 0
+    assert 70 < move_accuracy(0.05) < 85 and move_accuracy(0.2) < 45  # lichess's curve
+
+
+def test_every_judged_move_names_the_best_move_its_cost_and_label_and_forced_moves_are_left_out(
+        game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
+    deal, actions, judged = game
+    assert 10 < len(judged) < len(actions)
+    assert {j.decision.seat for j in judged} == {0, 1}
+    for j in judged:
+        v = j.verdict
+        values = dict(v.values)
+        assert len(values) >= 2 and v.played in values
+        assert v.best == v.values[0][0] and values[v.best] == max(values.values())
+        assert v.cost == pytest.approx(values[v.best] - values[v.played]) and v.cost >= 0
+        assert v.label == label_of(v.cost)
+    assert any(j.verdict.label is not None for j in judged), "the easy computer errs somewhere"
+    judged_n = {j.decision.n for j in judged}
+    for d in decisions_of(deal, actions):
+        if len([a for a in d.knowledge.view.legal if not a.cheat]) == 1:
+            assert d.n not in judged_n, "a move with no choice is not judged"
+
+
+def test_a_seat_whose_hidden_cards_are_dealt_anew_gets_the_same_verdicts(
+        game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
+    """Twin positions: every card the seat could not see dealt otherwise; what it knew is the same, and so is the
+    verdict on its move."""
+    deal, actions, judged = game
+    by_n = {j.decision.n: j for j in judged}
+    state, record = deal, Record.start(deal)
+    twins = 0
+    for n, (seat, action) in enumerate(actions, 1):
+        if n in by_n and n % 4 == 0:
+            k = knowledge(state, seat, record)
+            twin_state = k.sample(random.Random(n))
+            assert twin_state.hands != state.hands or not k.unseen
+            twin = knowledge(twin_state, seat, record)
+            assert twin == k
+            assert judge(twin, action, seed=5, deals_max=DEALS) == judge(k, action, seed=5, deals_max=DEALS)
+            twins += 1
+        state, events = apply(state, seat, action)
+        record = record.after(events)
+    assert twins >= 3
+
+
+def test_a_move_that_won_only_by_the_hidden_cards_is_still_judged_a_mistake(
+        game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
+    """Among the deals the seat could not tell apart, find one in which the played move does better than the
+    review's best: had that been the true deal, the move would have won. The review, knowing what the seat
+    knew, still calls it a mistake and still names the other move best."""
+    deal, actions, judged = game
+    records = _records(deal, actions)
+    costly = [j for j in judged if SEVERITY[j.verdict.label] >= 2]
+    assert costly
+    found = 0
+    for j in costly:
+        k, v, seat = j.decision.knowledge, j.verdict, j.decision.seat
+        rng = random.Random(j.decision.n)
+        for _ in range(200):
+            world = k.sample(rng)
+            if _played_out(world, seat, v.played) > _played_out(world, seat, v.best):
+                break
+        else:
+            continue
+        twin = knowledge(world, seat, records[j.decision.n])
+        assert twin == k
+        assert judge(twin, v.played, seed=1 * 1_000_003 + j.decision.n, deals_max=DEALS) == v, (
+            "the deal in which the move wins does not make it best")
+        found += 1
+    assert found, "some costly move wins in some deal the seat could not rule out"
+
+
+def _played_out(state: State, seat: int, action: Action) -> float:
+    s = state.copy()
+    apply_in_place(s, seat, action)
+    return score(play_out(s), seat)
+
+
+def _records(deal: State, actions: list[tuple[int, Action]]) -> dict[int, Record]:
+    """The public record before each action (numbered from 1)."""
+    state, record, records = deal, Record.start(deal), {}
+    for n, (seat, action) in enumerate(actions, 1):
+        records[n] = record
+        state, events = apply(state, seat, action)
+        record = record.after(events)
+    return records
+
+
+def test_the_words_for_a_move_are_the_ones_players_use() -> None:
+    from durak.actions import PASS, TAKE, attack, defend
+    from durak.cards import parse_card as c
+    assert describe(defend(c("7H"), c("10H")), leading=False) == "cover 7♥ with 10♥"
+    assert describe(TAKE, leading=False) == "take"
+    assert describe(PASS, leading=False) == "pass"
+    assert describe(attack(c("9S"), c("9H")), leading=False) == "throw in both 9s"
+    assert describe(attack(c("6D")), leading=True) == "lead 6♦"
+
+
+def test_durak_review_plays_a_game_and_prints_each_seat_and_each_judged_move(capsys: pytest.CaptureFixture[str]
+                                                                            ) -> None:
+    assert review_main(["--play", "--preset", "podkidnoy", "--deck", "24", "--players", "2", "--levels",
+                        "easy,normal", "--seed", "3", "--budget-ms", "0", "--deals", "32", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(s["seat"], s["level"]) for s in out["seats"]] == [(0, "easy"), (1, "normal")]
+    for s in out["seats"]:
+        assert set(s) == {"seat", "level", "moves", "accuracy", "inaccuracies", "mistakes", "blunders"}
+        assert 0 <= s["accuracy"] <= 100 and s["moves"] == sum(m["seat"] == s["seat"] for m in out["moves"])
+        assert s["blunders"] == sum(m["seat"] == s["seat"] and m["label"] == "blunder" for m in out["moves"])
+    assert [m["n"] for m in out["moves"]] == sorted(m["n"] for m in out["moves"])
+    for m in out["moves"]:
+        assert m["label"] == label_of(m["cost"]) and isinstance(m["played"], str) and isinstance(m["best"], str)
+    assert review_main(["--play", "--deck", "24", "--levels", "easy,normal", "--seed", "3", "--budget-ms", "0",
+                        "--deals", "32"]) == 0
+    table = capsys.readouterr().out
+    assert "seat 0 (easy): accuracy" in table and "best:" in table
