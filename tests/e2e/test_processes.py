@@ -77,8 +77,12 @@ class Member:
         for _ in range(300):  # it answers posts from its start, standing by or leading
             with contextlib.suppress(OSError):
                 _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                # a connection to a free port of the ephemeral range may be given that very port and meet itself
+                # (TCP's simultaneous open): then nobody listens, and the port is taken from the bot
+                itself = writer.get_extra_info("sockname") == writer.get_extra_info("peername")
                 writer.close()
-                return True
+                if not itself:
+                    return True
             if self.proc.returncode is not None:
                 said = (self.folder / "log").read_text()[-3000:]
                 if "address already in use" in said.splitlines()[-1]:
