@@ -37,9 +37,9 @@ INACCURACY = 0.05
 MISTAKE = 0.10
 BLUNDER = 0.20
 LABELS = ((BLUNDER, "blunder"), (MISTAKE, "mistake"), (INACCURACY, "inaccuracy"))
-BATCH = 32        # deals added at a time
+BATCH = 64        # deals added at a time
 DEALS_MIN = 64    # before a label may be settled
-DEALS_MAX = 512   # the most one decision is given
+DEALS_MAX = 2048  # the most one decision is given (512 left a fifth of the labels to the seed)
 CANDIDATES = 12   # moves weighed at most (the played one always among them)
 
 
