@@ -7,6 +7,7 @@ import asyncio
 import itertools
 
 from bot.transport.budget import ACTING, TABLE, WAITING, Budget
+from tests.bot.stepped import SteppedTicker
 
 SPACING = 0.02  # 50 slots a second: the tests' queues drain in a fraction of a second
 
@@ -103,20 +104,6 @@ async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place(
     assert all(gap >= SPACING * 0.9 for gap in gaps), gaps
     assert times[-1] - times[0] < SPACING * 2 + 0.05, "the cancelled wait's slot went to the next"
     await budget.close()
-
-
-class SteppedTicker:
-    """Time that moves on at once when the budget waits for its next slot, and when the test says so."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def time(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        self.t += seconds
-        await asyncio.sleep(0)
 
 
 async def test_the_budget_is_short_while_nearly_every_slot_is_taken_and_not_after() -> None:

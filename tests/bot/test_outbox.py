@@ -17,29 +17,11 @@ from durak import Rules
 from storage.database import open_database
 from storage.models import NewLobby, OutboxRow, Owed, User
 from storage.repo import Repo
+from tests.bot.stepped import SteppedTicker
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 GROUP = -5
 ANNA = User(1, "Anna")
-
-
-class SteppedTicker:
-    """The outbox's time: a wait moves it on at once, so a minute of the group's budget takes no real time."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def time(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        self.t += seconds
-        await asyncio.sleep(0)
-
-    async def wake_or_sleep(self, wake: asyncio.Event, seconds: float) -> None:
-        if not wake.is_set():
-            self.t += seconds
-        await asyncio.sleep(0)
 
 
 @pytest.fixture
