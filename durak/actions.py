@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from durak.cards import Card
+from durak.cards import Card, card_code, parse_card
 
 
 class Act(StrEnum):
@@ -67,6 +67,29 @@ def accuse(suspect: int) -> Action:
 
 STOCK_LEAD = Action(Act.STOCK_LEAD)
 DRAW_CARD = Action(Act.DRAW_CARD)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as JSON (a stored game's moves): its act, and of the rest only what is set."""
+    out: dict[str, Any] = {"a": action.act.value}
+    if action.cards:
+        out["c"] = [card_code(c) for c in action.cards]
+    if action.target is not None:
+        out["t"] = card_code(action.target)
+    if action.suspect is not None:
+        out["p"] = action.suspect
+    if action.cheat:
+        out["x"] = True
+    return out
+
+
+def action_from_json(data: dict[str, Any]) -> Action:
+    """The action :func:`action_to_json` wrote; ValueError (or KeyError, TypeError) for anything else."""
+    target = data.get("t")
+    suspect = data.get("p")
+    return Action(Act(data["a"]), tuple(parse_card(c) for c in data.get("c", ())),
+                  None if target is None else parse_card(target), None if suspect is None else int(suspect),
+                  bool(data.get("x", False)))
 
 
 def swap(first: Card, second: Card) -> Action:

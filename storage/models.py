@@ -8,6 +8,7 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from durak import Rules, State
+from durak.actions import Action
 from durak.setup import Previous
 
 DEFAULT_TURN_SECONDS = 60  # a move's time limit unless the lobby or the chat set another
@@ -139,6 +140,8 @@ class Game:
     turn_timeout: int = DEFAULT_TURN_SECONDS  # seconds for a move; 0 = no timer
     deadline: float | None = None   # when the awaited move times out
     title: str = ""                 # the group's title when the game opened ("" in a private chat)
+    deal: State | None = None       # the state before the first move (games since migration 010)
+    moves: tuple[tuple[int, Action], ...] = ()  # (seat, action) of every move in order, from the deal
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)

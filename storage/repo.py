@@ -14,6 +14,7 @@ from typing import TypeVar
 import orjson
 
 from durak import Rules, RulesError, State, StateError
+from durak.actions import action_from_json, action_to_json
 from durak.setup import Previous
 from storage.database import Database, SqlConnection, SqlRow
 from storage.models import (
@@ -198,6 +199,12 @@ class Repo:
         keep_log = "" if appended else " log = '[]',"
         events = [(old.id, n, orjson.dumps(new.log[n], option=NON_STR_KEYS).decode())
                   for n in range(first, len(new.log))]
+        moves_appended = len(new.moves) >= len(old.moves) and new.moves[:len(old.moves)] == old.moves
+        first_move = len(old.moves) if moves_appended else 0
+        moves = [(old.id, n, seat, orjson.dumps(action_to_json(action)).decode())
+                 for n, (seat, action) in enumerate(new.moves[first_move:], first_move)]
+        deal = (orjson.dumps(new.deal.to_json(), option=NON_STR_KEYS).decode()
+                if new.deal is not None and new.deal is not old.deal else None)
         rules = _rules_json(new.rules)
         handling = HANDLING.get()
 
@@ -205,10 +212,11 @@ class Repo:
             cur = conn.execute(
                 "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
                 f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
-                "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at) "
+                "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at), "
+                "deal = COALESCE(?, deal) "
                 f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
                 (now, new.status.value, rules, new.max_players, state,
-                 new.creator_id, new.turn_timeout, new.deadline, started, finished, old.id, old.version,
+                 new.creator_id, new.turn_timeout, new.deadline, started, finished, deal, old.id, old.version,
                  *((Status.LOBBY.value,) if reseat else ())))
             if cur.rowcount != 1:
                 raise Conflict(f"game {old.id} changed since version {old.version}"
@@ -217,6 +225,10 @@ class Repo:
                 conn.execute("DELETE FROM game_events WHERE game_id = ?", (old.id,))
             if events:
                 conn.executemany("INSERT INTO game_events (game_id, n, event) VALUES (?, ?, ?)", events)
+            if not moves_appended:
+                conn.execute("DELETE FROM game_moves WHERE game_id = ?", (old.id,))
+            if moves:
+                conn.executemany("INSERT INTO game_moves (game_id, n, seat, action) VALUES (?, ?, ?, ?)", moves)
             if reseat:
                 conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
                 conn.executemany("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
@@ -513,6 +525,8 @@ class Repo:
             "SELECT s.seat, s.message_id, s.missed, s.away, u.* FROM seats s JOIN users u ON u.id = s.user_id "
             "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
         event_rows = await self.db.all("SELECT event FROM game_events WHERE game_id = ? ORDER BY n", (row["id"],))
+        move_rows = await self.db.all("SELECT seat, action FROM game_moves WHERE game_id = ? ORDER BY n",
+                                      (row["id"],))
         try:
             rules = Rules.from_dict(json.loads(row["rules"]))
             state = None if row["state"] is None else State.from_json(json.loads(row["state"]))
@@ -520,11 +534,13 @@ class Repo:
             log_lines = (*json.loads(row["log"]), *(json.loads(r["event"]) for r in event_rows))
             status = Status(row["status"])
             seats = tuple(Seat(r["seat"], _user(r), r["message_id"], r["missed"], Away(r["away"])) for r in seat_rows)
-        except (ValueError, TypeError, RulesError, StateError) as e:
+            deal = None if row["deal"] is None else State.from_json(json.loads(row["deal"]))
+            moves = tuple((int(r["seat"]), action_from_json(json.loads(r["action"]))) for r in move_rows)
+        except (ValueError, TypeError, KeyError, RulesError, StateError) as e:
             raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
-                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"])
+                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves)
 
 
 @lru_cache(maxsize=256)

@@ -141,7 +141,7 @@ def with_next_timer(game: Game) -> Game:
 
 def started(game: Game, seed: int) -> Game:
     state = new_game(game.rules, len(game.seats), seed, game.previous)
-    return replace(game, status=Status.PLAYING, state=state, log=())
+    return replace(game, status=Status.PLAYING, state=state, log=(), deal=state, moves=())
 
 
 def _folded(name: str) -> str:

@@ -144,6 +144,7 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
     assert game.state is not None
     state = game.state
     log_lines = list(game.log)
+    played = list(game.moves)
     seats = {s.seat: (s.missed, s.away) for s in game.seats}
     seats.update(flags or {})
     for seat, action, timed_out in moves:
@@ -152,6 +153,7 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
             state, events = apply(state, seat, action)
         except Illegal:  # the game moved past it (a timer and a press at once): nothing to play
             continue
+        played.append((seat, action))
         log_lines += events_json(events, "timeout" if timed_out else None, taking)
         missed, away = seats[seat]
         if timed_out:
@@ -166,10 +168,12 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
             break
         taking = state.taking
         state, events = apply(state, *move)
+        played.append(move)
         log_lines += events_json(events, None if forced else "computer", taking)
     deadline = None if state.over or not game.turn_timeout else now + game.turn_timeout
     new_seats = tuple(replace(s, missed=seats[s.seat][0], away=seats[s.seat][1]) for s in game.seats)
-    return replace(game, state=state, log=tuple(log_lines), seats=new_seats, deadline=deadline)
+    return replace(game, state=state, log=tuple(log_lines), seats=new_seats, deadline=deadline,
+                   moves=tuple(played))
 
 
 def events_json(events: list[Event], by: str | None, taking: bool = False) -> list[dict[str, Any]]:

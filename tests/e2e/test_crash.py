@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from durak import State
+from durak import State, apply
+from durak.actions import action_from_json
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
@@ -152,6 +153,11 @@ async def test_killed_before_the_result_is_posted(fake: FakeTelegram, program: B
         await fake.send_text(user, GROUP, "/leave")
     await program.dead()
     assert program.query("SELECT status FROM games")[0][0] == "finished", "the end was committed"
+    [(deal, end)] = program.query("SELECT deal, state FROM games")
+    replayed = State.from_json(json.loads(deal))
+    for seat, action in program.query("SELECT seat, action FROM game_moves ORDER BY n"):
+        replayed, _ = apply(replayed, seat, action_from_json(json.loads(action)))
+    assert replayed.to_json() == json.loads(end), "the game's record, committed with it, replays to its end"
     assert table.result() is None
     await program.start()
     await fake.wait_for(lambda: table.result() is not None, 20)
@@ -176,6 +182,7 @@ async def test_killed_between_a_move_and_its_answer(fake: FakeTelegram, program:
     await asyncio.sleep(1.0)
     after = State.from_json(json.loads(program.query("SELECT state FROM games")[0][0]))
     assert after.moves == 1, "applied once"
+    assert program.query("SELECT n, seat FROM game_moves") == [(0, state.attacker)], "and recorded once"
 
 
 async def test_killed_right_after_the_result_was_sent(fake: FakeTelegram, program: BotProgram) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot.ui.labels import card_text
-from durak import State
+from durak import State, apply
+from durak.actions import action_from_json
 from durak.cards import parse_card
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
@@ -35,6 +36,12 @@ def check_finished(fake: FakeTelegram, bot: BotProcess, table: Table, players: i
     log = [json.loads(e) for (e,) in bot.place.sql("SELECT event FROM game_events WHERE game_id = ? ORDER BY n",
                                                     (row["id"],))]
     assert log and json.loads(row["log"]) == [], "the log is appended as events, not rewritten in the games row"
+    # the whole game is kept for its review: the deal and every move replay to the end as it was stored
+    replayed = State.from_json(json.loads(row["deal"]))
+    for seat, action in bot.place.sql("SELECT seat, action FROM game_moves WHERE game_id = ? ORDER BY n",
+                                      (row["id"],)):
+        replayed, _ = apply(replayed, seat, action_from_json(json.loads(action)))
+    assert replayed.over and replayed.to_json() == state.to_json()
     shown = {card_text(parse_card(c)) for event in log for c in event.get("c", [])}
     # the face-up card is public: "(under the stock: K♦️)", without the closing bracket
     face_up = {m.group(1) for text in table_message.history for m in re.finditer(r"under the stock: ([^\s)]+)", text)}

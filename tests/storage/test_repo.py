@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from durak import Rules, new_game
+from durak import Action, Rules, apply, legal_actions, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
 from storage.models import NewLobby, Owed, Status, User
@@ -44,10 +44,10 @@ async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -
 
 async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
     repo = await open_repo(place.target)
-    assert await repo.db.version() == 9
+    assert await repo.db.version() == 10
     await repo.db.close()
     again = await open_repo(place.target)  # migrating twice changes nothing
-    assert await again.db.version() == 9
+    assert await again.db.version() == 10
     await again.db.close()
 
 
@@ -77,6 +77,37 @@ async def test_users_chats_and_games_survive_reopening(place: Place) -> None:
     assert stored.state == state and stored.status is Status.PLAYING
     assert [(s.seat, s.user.id, s.message_id) for s in stored.seats] == [(0, 1, 10), (1, 2, 11)]
     assert stored.previous == Previous(1, 0) and stored.log == ({"k": "lead", "s": 0},)
+    await repo.db.close()
+
+
+async def test_the_deal_and_every_move_are_kept_with_the_game_and_a_stale_write_keeps_none(place: Place) -> None:
+    """The whole game for its review: the deal once, each move appended in the write of the state it led to."""
+    repo = await open_repo(place.target)
+    for user in (ANNA, BORIS):
+        await repo.save_user(user)
+    lobby = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS]))
+    deal = new_game(Rules(), 2, seed=4)
+    moves: list[tuple[int, Action]] = []
+    state = deal
+    for _ in range(3):
+        seat = next(p for p in range(2) if legal_actions(state, p))
+        action = legal_actions(state, seat)[0]
+        state, _ = apply(state, seat, action)
+        moves.append((seat, action))
+    game = await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=state, deal=deal,
+                                               moves=tuple(moves[:2])))
+    game = await repo.save_game(game, replace(game, moves=tuple(moves)))
+    with pytest.raises(Conflict):  # a stale copy's move is not recorded
+        await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=state, deal=deal,
+                                            moves=(*moves, moves[0])))
+    await repo.db.close()
+    repo = await open_repo(place.target)
+    stored = await repo.game(game.id)
+    assert stored is not None and stored.deal == deal and stored.moves == tuple(moves)
+    rows = await asyncio.to_thread(place.sql, "SELECT n FROM game_moves WHERE game_id = ? ORDER BY n", (game.id,))
+    assert [n for n, in rows] == [0, 1, 2], "each move written once, in order"
+    lobby_only = await repo.game((await repo.create_lobby(NewLobby(-6, 0, ANNA, Rules(), 6))).id)
+    assert lobby_only is not None and lobby_only.deal is None and lobby_only.moves == ()
     await repo.db.close()
 
 
@@ -498,7 +529,7 @@ async def test_a_database_of_the_previous_release_is_migrated_with_its_games(pla
     place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
     repo = await open_repo(place.target)
     try:
-        assert await repo.db.version() == 9
+        assert await repo.db.version() == 10
         [game] = (await repo.games_with_status(Status.LOBBY))[0]
         assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
         assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
