@@ -1,4 +1,5 @@
-"""``durak-review``: play one game between computer levels and review every seat's moves.
+"""``durak-review``: play one game between computer levels and review every seat's moves (``--play``), or review
+a finished game of the bot's database (``--game ID``, :mod:`bot.ops.review`).
 
 ``durak-review --play --preset podkidnoy --players 2 --levels easy,hard --seed 3 --budget-ms 100 --json``
 prints one JSON object: each seat's level, judged moves, accuracy and labels, and every judged move (the
@@ -54,8 +55,7 @@ def report(judged: list[Judged], levels: list[str | None]) -> dict[str, Any]:
         d, v = j.decision, j.verdict
         leading = not d.knowledge.view.table
         moves.append({"n": d.n, "seat": d.seat, "played": describe(d.played, leading),
-                      "best": describe(v.best, leading), "cost": round(v.cost, 3), "label": v.label,
-                      "chance": round(v.chance, 3)})
+                      "best": describe(v.best, leading), "cost": round(v.cost, 3), "label": v.label})
     return {"seats": seats, "moves": moves}
 
 
@@ -92,18 +92,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"durak-review: {args.preset}, {args.players} players, seed {args.seed}: {len(actions)} moves, "
-          f"{len(judged)} judged in {seconds:.1f} s")
+    show(out, f"durak-review: {args.preset}, {args.players} players, seed {args.seed}: {len(actions)} moves, "
+              f"{len(judged)} judged in {seconds:.1f} s")
+    return 0
+
+
+def show(out: dict[str, Any], header: str) -> None:
+    """The review as a table a person reads: each seat, then each labelled move."""
+    print(header)
     for s in out["seats"]:
         accuracy = "–" if s["accuracy"] is None else f"{s['accuracy']:.1f} %"
-        print(f"seat {s['seat']} ({s['level']}): accuracy {accuracy} over {s['moves']} moves, "
+        print(f"seat {s['seat']} ({s['level'] or 'a person'}): accuracy {accuracy} over {s['moves']} moves, "
               f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, {s['blunders']} blunders")
     for m in out["moves"]:
         if m["label"] is not None:
             print(f"{m['n']:4d}  seat {m['seat']}  {m['label']:10s} {m['cost'] * 100:5.1f}  "
                   f"played: {m['played']:28s} best: {m['best']}")
-    return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.ops.review import main as review
 from bot.ui.labels import card_text
 from durak import State, apply
 from durak.actions import action_from_json
 from durak.cards import parse_card
+from durak.review import label_of
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.fake_telegram import FakeTelegram
@@ -117,3 +121,29 @@ async def test_a_whole_game_in_russian_reads_as_russian(fake: FakeTelegram, bot:
     names = {fake.users[u].first_name for u in users}
     english = [t for t in seen if NOT_RUSSIAN.search(" ".join(w for w in t.split() if w.strip(":,.") not in names))]
     assert not english, english[:5]
+
+
+async def test_a_finished_game_is_reviewed_from_the_bots_database(
+        fake: FakeTelegram, bot: BotProcess, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``durak-review --game ID`` reads the bot's database as the bot does and reviews each seat (its own event loop:
+    in a thread)."""
+    table = Table(fake, GROUP, [101, 102], seed=2)
+    await table.seat_everyone("podkidnoy", deck="24")
+    await table.start(101)
+    await table.play_to_the_end(timeout=240)
+    game_id = stored_game(bot)["id"]
+    monkeypatch.chdir(tmp_path)  # no .env here: the environment says where the database is
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL" if bot.place.engine == "postgresql" else "DATABASE_PATH", str(bot.place.target))
+    assert await asyncio.to_thread(review, ["--game", str(game_id), "--deals", "32", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(s["seat"], s["level"]) for s in out["seats"]] == [(0, None), (1, None)], "two persons"
+    assert out["moves"] and all(m["label"] == label_of(m["cost"]) for m in out["moves"])
+    assert sum(s["moves"] for s in out["seats"]) == len(out["moves"])
+    assert await asyncio.to_thread(review, ["--game", "999", "--deals", "32"]) == 1
+    assert "no game 999" in capsys.readouterr().err
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "elsewhere.sqlite3"))
+    assert await asyncio.to_thread(review, ["--game", str(game_id)]) == 1
+    assert "no database at" in capsys.readouterr().err and not (tmp_path / "elsewhere.sqlite3").exists()
