@@ -62,8 +62,8 @@ def report(judged: list[Judged], levels: list[str | None]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="durak-review", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--play", action="store_true", required=True,
-                        help="play a game between computer levels, then review it")
+    parser.add_argument("--play", action="store_true", help="play a game between computer levels, then review it")
+    parser.add_argument("--game", metavar="ID", help="review a finished game of the bot's database instead")
     parser.add_argument("--preset", default="podkidnoy", choices=sorted(PRESETS))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--deck", type=int, choices=(24, 32, 36, 52), help="the deck's size (default: the preset's)")
@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the most deals one decision is judged on (default {DEALS_MAX})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if not args.play:
+        parser.error("--play (a game between computer levels), or --game ID (a game of the bot's database)")
     names = [name.strip() for name in args.levels.split(",") if name.strip()]
     unknown = [name for name in names if name not in LEVELS]
     if unknown or not names:
