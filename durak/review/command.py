@@ -104,12 +104,18 @@ def show(out: dict[str, Any], header: str) -> None:
     print(header)
     for s in out["seats"]:
         accuracy = "–" if s["accuracy"] is None else f"{s['accuracy']:.1f} %"
-        print(f"seat {s['seat']} ({s['level'] or 'a person'}): accuracy {accuracy} over {s['moves']} moves, "
-              f"{s['inaccuracies']} inaccuracies, {s['mistakes']} mistakes, {s['blunders']} blunders")
+        print(f"seat {s['seat']} ({s['level'] or 'a person'}): accuracy {accuracy} over {_count(s['moves'], 'move')}, "
+              f"{_count(s['inaccuracies'], 'inaccuracy', 'inaccuracies')}, {_count(s['mistakes'], 'mistake')}, "
+              f"{_count(s['blunders'], 'blunder')}")
     for m in out["moves"]:
         if m["label"] is not None:
             print(f"{m['n']:4d}  seat {m['seat']}  {m['label']:10s} {m['cost'] * 100:5.1f}  "
                   f"played: {m['played']:28s} best: {m['best']}")
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
 
 if __name__ == "__main__":
     sys.exit(main())
