@@ -29,10 +29,7 @@ from durak.ai import choose, hard
 from durak.cards import parse_card
 from durak.engine import awaited
 from durak.record import Knowledge, Record, knowledge
-from storage.computers import MOST as MOST
-from storage.computers import computer_id as computer_id
-from storage.computers import is_computer as is_computer
-from storage.computers import level_of as level_of
+from storage.computers import MOST, computer_id, level_of
 from storage.models import Game
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from bot.game.computers import is_computer, next_computer
+from bot.game.computers import next_computer
 from bot.game.decisions import Decision, Intent, Kind
 from bot.game.lobby_options import OPTIONS_ORDER, cycle, table_max, with_preset
 from bot.game.turns import TIMEOUTS
@@ -15,6 +15,7 @@ from bot.ui.render import preset_name
 from durak import RulesError, new_game
 from durak.ai import LEVELS
 from durak.rules import CLASSIC_PRESETS, PRESETS
+from storage.computers import is_computer
 from storage.models import Game, Seat, Status, User
 
 ADMIN_VERBS = (Verb.KICK, Verb.SETTINGS, Verb.BACK, Verb.CANCEL)

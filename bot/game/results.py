@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.game.computers import is_computer
 from bot.stats import ratings
 from bot.ui.places import places_of
 from durak.scoring import penalty, ranks
+from storage.computers import is_computer
 from storage.models import Away, Game, RatingUpdate, ResultRow
 from storage.repo import Repo
 

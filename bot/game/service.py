@@ -20,7 +20,7 @@ from typing import TypeVar
 from bot.game import computers, lobby, play, slots
 from bot.game.chats import Chats
 from bot.game.clock import Clock
-from bot.game.computers import is_computer, next_computer
+from bot.game.computers import next_computer
 from bot.game.core import PageLinks
 from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
@@ -38,6 +38,7 @@ from durak import Rules, parse_card
 from durak.ai import hard
 from durak.rules import PRESETS
 from durak.setup import Previous
+from storage.computers import is_computer
 from storage.models import DEFAULT_TURN_SECONDS, Away, Game, NewLobby, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
 from storage.slots import hand_seat, hand_slot

@@ -16,7 +16,6 @@ from typing import Any
 import orjson
 from telegram import InlineKeyboardMarkup
 
-from bot.game.computers import is_computer
 from bot.game.store import GameUI
 from bot.ui import render
 from bot.ui.i18n import Translator, pick_language, translator
@@ -24,6 +23,7 @@ from bot.ui.labels import cards_text
 from durak import State
 from durak.cards import Card
 from durak.engine import awaited
+from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Seat, Status
 from storage.slots import hand_slot, ping_slot
 

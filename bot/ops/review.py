@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
-import time
 from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from durak.review.command import judging_options, review_and_print
 from durak.review.command import main as play_main
-from durak.review.command import report, show
-from durak.review.game import decisions_of, judge_all
-from durak.review.judge import DEALS_MAX
 from storage.computers import level_of
 from storage.database import open_database
 from storage.models import Game, Status
@@ -41,11 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="durak-review", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", type=int, required=True, help="the game's id (games.id)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1, help="processes judging moves side by side")
-    parser.add_argument("--deals", type=int, default=DEALS_MAX,
-                        help=f"the most deals one decision is judged on (default {DEALS_MAX})")
-    parser.add_argument("--json", action="store_true")
+    judging_options(parser)
     args = parser.parse_args(argv)
     where = Where()
     database = where.database_url or where.database_path
@@ -69,16 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"durak-review: game {args.game} was played before games kept their moves: it has no record to review",
               file=sys.stderr)
         return 1
-    started = time.perf_counter()
-    judged = judge_all(decisions_of(game.deal, list(game.moves)), args.seed, args.jobs, args.deals)
-    out = report(judged, [level_of(seat.user.id) for seat in game.seats])
-    if args.json:
-        print(json.dumps(out, ensure_ascii=False))
-        return 0
-    show(out, f"durak-review: game {game.id}, {len(game.seats)} players: {len(game.moves)} moves, {len(judged)} "
-              f"judged in {time.perf_counter() - started:.1f} s")
-    return 0
-
+    return review_and_print(game.deal, list(game.moves), [level_of(seat.user.id) for seat in game.seats], args,
+                            f"game {game.id}, {len(game.seats)} players")
 
 async def _game(database: str | Path, game_id: int) -> Game | None:
     db = await open_database(database)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.game import slots
-from bot.game.computers import is_computer
 from bot.game.store import GameUI
 from bot.ui import hand, render
 from bot.ui.callbacks import Verb, decode, encode
@@ -26,6 +25,7 @@ from durak import State, card_code
 from durak.cards import SUIT_LETTERS
 from durak.engine import awaited, trump_of
 from durak.view import view
+from storage.computers import is_computer
 from storage.models import Away, Game, Status
 
 CARD_VERBS = (Verb.CARD, Verb.PICK, Verb.COVER)

@@ -69,12 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck", type=int, choices=(24, 32, 36, 52), help="the deck's size (default: the preset's)")
     parser.add_argument("--levels", default="easy,hard",
                         help="the seats' levels in order, comma-separated, repeated to fill the table")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=BUDGET_MS, help="hard's thinking time per move")
-    parser.add_argument("--jobs", type=int, default=1, help="processes judging moves side by side")
-    parser.add_argument("--deals", type=int, default=DEALS_MAX,
-                        help=f"the most deals one decision is judged on (default {DEALS_MAX})")
-    parser.add_argument("--json", action="store_true")
+    judging_options(parser)
     args = parser.parse_args(argv)
     if not args.play:
         parser.error("--play (a game between computer levels), or --game ID (a game of the bot's database)")
@@ -87,17 +83,31 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: 2 to {rules.max_players()} for {args.preset}")
     levels = [names[seat % len(names)] for seat in range(args.players)]
     deal, actions = play(rules, levels, args.seed, args.budget_ms)
+    return review_and_print(deal, actions, list(levels), args,
+                            f"{args.preset}, {args.players} players, seed {args.seed}")
+
+
+def judging_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the judging itself, for either way of naming the game."""
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes judging moves side by side")
+    parser.add_argument("--deals", type=int, default=DEALS_MAX,
+                        help=f"the most deals one decision is judged on (default {DEALS_MAX})")
+    parser.add_argument("--json", action="store_true")
+
+
+def review_and_print(deal: State, actions: list[tuple[int, Action]], levels: list[str | None],
+                     args: argparse.Namespace, what: str) -> int:
+    """Judge the game from ``deal`` and print it (``--json``: the object, else the table headed by ``what``)."""
     started = time.perf_counter()
     judged = judge_all(decisions_of(deal, actions), args.seed, args.jobs, args.deals)
     seconds = time.perf_counter() - started
-    out = report(judged, list(levels))
+    out = report(judged, levels)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
-        return 0
-    show(out, f"durak-review: {args.preset}, {args.players} players, seed {args.seed}: {len(actions)} moves, "
-              f"{len(judged)} judged in {seconds:.1f} s")
+    else:
+        show(out, f"durak-review: {what}: {len(actions)} moves, {len(judged)} judged in {seconds:.1f} s")
     return 0
-
 
 def show(out: dict[str, Any], header: str) -> None:
     """The review as a table a person reads: each seat, then each labelled move."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.game.computers import Thinker, computer_id, is_computer, level_of, next_computer, record_of
+from bot.game.computers import Thinker, next_computer, record_of
 from bot.game.play import events_json
 from bot.game.turns import computer_action
 from durak import PASS, TAKE, Act, Action, Rules, apply, is_legal, new_game
@@ -18,6 +18,7 @@ from durak.ai import LEVELS, choose, greedy
 from durak.ai.play import fallback, next_seat
 from durak.record import Record, knowledge
 from durak.soak import tables
+from storage.computers import computer_id, is_computer, level_of
 from storage.models import Game, Seat, Status, User
 
 
