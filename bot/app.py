@@ -114,13 +114,13 @@ def _started(settings: Settings, clock: Clock) -> Callable[[Application], Corout
                         record=metrics.calls if metrics.on else None)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
-                              computer_budget_ms=settings.computer_budget_ms)
+                              computer_budget_ms=settings.computer_budget_ms, review_deals=settings.review_deals)
         service.timers.heartbeat = Heartbeat(settings.health_file)
         if metrics.on:
             service.thinker.record = metrics.thoughts
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
-            service.links = Links(settings.webapp_url, settings.webapp_short_name, token)
+            service.links = service.reviewer.links = Links(settings.webapp_url, settings.webapp_short_name, token)
         stats = StatsService(service.repo, service.directory)
         if settings.webapp_port is not None:
             webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,
@@ -172,7 +172,11 @@ def _lost_lead() -> None:
 
 
 async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
-    """Before the HTTP client closes: deliver what is owed (what is not is delivered at the next start)."""
+    """Before the HTTP client closes: deliver what is owed (what is not is delivered at the next start). A review
+    still being made is dropped: the next start makes it again."""
+    service: GameService | None = app.bot_data.service
+    if service is not None:
+        await service.reviewer.stop()
     outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None and not await outbox.drain(DRAIN_SECONDS):
         log.warning("stopping with messages still owed; they are delivered at the next start")

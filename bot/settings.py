@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     ping_delay: float = Field(5, ge=0)           # seconds a player may take to act before his turn is pinged
     computer_pause: float = Field(1, ge=0)       # seconds before a computer seat answers a move
     computer_budget_ms: float = Field(300, ge=0, le=5000)  # the hard computer's thinking time per move
+    review_deals: int = Field(2048, ge=0)        # the most deals a review weighs one move on; 0: no reviews
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health

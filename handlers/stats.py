@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from telegram import InputFile, Update
+from telegram import InlineKeyboardMarkup, InputFile, Update
 from telegram.error import TelegramError
 
 from bot.game import lobby
@@ -90,11 +90,20 @@ async def top_page(update: Update, context: Context, press: Press, where: tuple[
 
 
 async def history(update: Update, context: Context) -> None:
+    """In a group: its last games. In private: the sender's last games with their reviews."""
     games, service = service_of(context), stats_of(context)
-    message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None or not in_group(update):
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
         return
-    await message.reply_text(await service.history(await games.directory.chat_tr(chat.id), chat.id))
+    tr = await reader_tr(update, context)
+    if in_group(update):
+        text = await service.history(tr, chat.id)
+        mine = tr.gettext("📊 Your own games and their reviews: /history in a private chat with me.")
+        await message.reply_text(f"{text}\n\n{mine}")
+        return
+    text, rows = await games.reviewer.history(tr, user.id)
+    await message.reply_text(text, reply_markup=InlineKeyboardMarkup.de_json({"inline_keyboard": rows}, None)
+                             if rows else None)
 
 
 async def privacy(update: Update, context: Context) -> None:

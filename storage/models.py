@@ -142,9 +142,25 @@ class Game:
     title: str = ""                 # the group's title when the game opened ("" in a private chat)
     deal: State | None = None       # the state before the first move (games since migration 010)
     moves: tuple[tuple[int, Action], ...] = ()  # (seat, action) of every move in order, from the deal
+    auto: frozenset[int] = frozenset()  # indexes of the moves made for their seat (timer, absence, the only move)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished game as its player's history lists it: where, when, how it ended for him, its review (JSON)."""
+
+    game_id: int
+    chat_id: int
+    title: str
+    finished_at: float
+    recorded: bool          # it kept its moves (games since migration 010): it can be reviewed
+    seat: int
+    loser: bool
+    draw: bool
+    review: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from storage.models import (
     Away,
     ChatSettings,
     Game,
+    HistoryEntry,
     NewLobby,
     OutboxRow,
     Owed,
@@ -201,7 +202,7 @@ class Repo:
                   for n in range(first, len(new.log))]
         moves_appended = len(new.moves) >= len(old.moves) and new.moves[:len(old.moves)] == old.moves
         first_move = len(old.moves) if moves_appended else 0
-        moves = [(old.id, n, seat, orjson.dumps(action_to_json(action)).decode())
+        moves = [(old.id, n, seat, orjson.dumps(action_to_json(action)).decode(), int(n in new.auto))
                  for n, (seat, action) in enumerate(new.moves[first_move:], first_move)]
         deal = (orjson.dumps(new.deal.to_json(), option=NON_STR_KEYS).decode()
                 if new.deal is not None and new.deal is not old.deal else None)
@@ -228,7 +229,8 @@ class Repo:
             if not moves_appended:
                 conn.execute("DELETE FROM game_moves WHERE game_id = ?", (old.id,))
             if moves:
-                conn.executemany("INSERT INTO game_moves (game_id, n, seat, action) VALUES (?, ?, ?, ?)", moves)
+                conn.executemany("INSERT INTO game_moves (game_id, n, seat, action, auto) VALUES (?, ?, ?, ?, ?)",
+                                 moves)
             if reseat:
                 conn.execute("DELETE FROM seats WHERE game_id = ?", (old.id,))
                 conn.executemany("INSERT INTO seats (game_id, seat, user_id) VALUES (?, ?, ?)",
@@ -443,6 +445,46 @@ class Repo:
             await conn.execute("UPDATE games SET status = 'cancelled', version = version + 1 WHERE id = ?",
                                (game_id,))
 
+    # ------------------------------------------------------------ reviews
+
+    async def save_review(self, game_id: int, review: str, owed: Sequence[Owed]) -> bool:
+        """Keep a finished game's review with the messages that announce it, in one transaction; False (and
+        nothing written) when the game has one already: each review is made, kept and announced once."""
+        now = self.now()
+
+        def work(conn: SqlConnection) -> list[OutboxRow] | None:
+            cur = conn.execute("INSERT INTO game_reviews (game_id, review, made_at) VALUES (?, ?, ?) "
+                               "ON CONFLICT (game_id) DO NOTHING", (game_id, review, now))
+            return _put_owed(conn, game_id, owed) if cur.rowcount == 1 else None
+
+        rows = await self.db.run(work, lambda rows: self._note(rows or ()))
+        return rows is not None
+
+    async def review(self, game_id: int) -> str | None:
+        row = await self.db.one("SELECT review FROM game_reviews WHERE game_id = ?", (game_id,))
+        return None if row is None else str(row["review"])
+
+    async def unreviewed(self, since: float) -> list[int]:
+        """Finished games since ``since`` that kept their moves and have no review yet (a restart's work)."""
+        rows = await self.db.all(
+            "SELECT g.id FROM games g LEFT JOIN game_reviews r ON r.game_id = g.id WHERE g.status = ? "
+            "AND g.deal IS NOT NULL AND g.finished_at >= ? AND r.game_id IS NULL ORDER BY g.id",
+            (Status.FINISHED.value, since))
+        return [int(r["id"]) for r in rows]
+
+    async def history(self, user_id: int, limit: int) -> list[HistoryEntry]:
+        """The user's last finished games, newest first, each with its review when it has one."""
+        rows = await self.db.all(
+            "SELECT g.id, g.chat_id, g.title, g.finished_at, g.deal IS NOT NULL AS recorded, s.seat, "
+            "res.loser, res.draw, r.review FROM seats s JOIN games g ON g.id = s.game_id "
+            "LEFT JOIN game_results res ON res.game_id = g.id AND res.seat = s.seat "
+            "LEFT JOIN game_reviews r ON r.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+            (user_id, Status.FINISHED.value, limit))
+        return [HistoryEntry(int(r["id"]), int(r["chat_id"]), str(r["title"] or ""), float(r["finished_at"] or 0),
+                       bool(r["recorded"]), int(r["seat"]), bool(r["loser"]), bool(r["draw"]), r["review"])
+                for r in rows]
+
     # ------------------------------------------------------------ stats
 
     async def ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
@@ -525,7 +567,7 @@ class Repo:
             "SELECT s.seat, s.message_id, s.missed, s.away, u.* FROM seats s JOIN users u ON u.id = s.user_id "
             "WHERE s.game_id = ? ORDER BY s.seat", (row["id"],))
         event_rows = await self.db.all("SELECT event FROM game_events WHERE game_id = ? ORDER BY n", (row["id"],))
-        move_rows = await self.db.all("SELECT seat, action FROM game_moves WHERE game_id = ? ORDER BY n",
+        move_rows = await self.db.all("SELECT seat, action, auto FROM game_moves WHERE game_id = ? ORDER BY n",
                                       (row["id"],))
         try:
             rules = Rules.from_dict(json.loads(row["rules"]))
@@ -536,11 +578,13 @@ class Repo:
             seats = tuple(Seat(r["seat"], _user(r), r["message_id"], r["missed"], Away(r["away"])) for r in seat_rows)
             deal = None if row["deal"] is None else State.from_json(json.loads(row["deal"]))
             moves = tuple((int(r["seat"]), action_from_json(json.loads(r["action"]))) for r in move_rows)
+            marks = [bool(r["auto"]) for r in move_rows]
+            auto = frozenset(n for n, mark in enumerate(marks) if mark)
         except (ValueError, TypeError, KeyError, RulesError, StateError) as e:
             raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
-                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves)
+                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves, auto)
 
 
 @lru_cache(maxsize=256)

@@ -17,6 +17,9 @@ from tests.places import place, postgres_url  # noqa: F401 - fixtures every test
 # The suite keeps its bytecode, for itself and for the processes it starts.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# A finished game's review costs seconds of CPU in a process of its own: every bot a test starts, in this process or
+# as a program, makes none unless the test asks for it (review_deals=…; the reviews' own tests do).
+os.environ["REVIEW_DEALS"] = "0"
 
 
 @pytest.hookimpl(hookwrapper=True)

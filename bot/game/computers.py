@@ -130,6 +130,7 @@ class Thinker:
         self.failures = 0            # thinking that failed and fell back to the normal player
         self.waiting = 0             # hard moves handed to the worker and not yet answered
         self.pressing: ctypes.c_int = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)  # presses in hand
+        self.thinking: ctypes.c_int = multiprocessing.get_context("spawn").RawValue(ctypes.c_int, 0)  # hard moves asked
         # the load test's figures (bot.ops.metrics): each hard move's budget (ms) and the tree's iterations
         self.record: list[tuple[float, int]] | None = None
 
@@ -154,6 +155,7 @@ class Thinker:
             return None
         if level == "hard":
             self.waiting += 1
+            self.thinking.value += 1  # the reviews step aside meanwhile (bot.game.reviews)
             try:
                 return await asyncio.wait_for(self._think(k, seed, self.budget_ms / self.waiting), self.limit_s)
             except asyncio.CancelledError:
@@ -169,6 +171,7 @@ class Thinker:
                 self.close()  # a worker that died or hangs is not used again
             finally:
                 self.waiting -= 1
+                self.thinking.value -= 1
         try:
             return choose("normal" if level == "hard" else level, k, seed)
         except Exception:

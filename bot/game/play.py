@@ -145,6 +145,7 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
     state = game.state
     log_lines = list(game.log)
     played = list(game.moves)
+    auto = set(game.auto)  # the moves not chosen by their seat's player: his review leaves them out
     seats = {s.seat: (s.missed, s.away) for s in game.seats}
     seats.update(flags or {})
     for seat, action, timed_out in moves:
@@ -153,6 +154,8 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
             state, events = apply(state, seat, action)
         except Illegal:  # the game moved past it (a timer and a press at once): nothing to play
             continue
+        if timed_out:
+            auto.add(len(played))
         played.append((seat, action))
         log_lines += events_json(events, "timeout" if timed_out else None, taking)
         missed, away = seats[seat]
@@ -168,12 +171,13 @@ def advance(game: Game, moves: list[Move], flags: dict[int, tuple[int, Away]] | 
             break
         taking = state.taking
         state, events = apply(state, *move)
+        auto.add(len(played))
         played.append(move)
         log_lines += events_json(events, None if forced else "computer", taking)
     deadline = None if state.over or not game.turn_timeout else now + game.turn_timeout
     new_seats = tuple(replace(s, missed=seats[s.seat][0], away=seats[s.seat][1]) for s in game.seats)
     return replace(game, state=state, log=tuple(log_lines), seats=new_seats, deadline=deadline,
-                   moves=tuple(played))
+                   moves=tuple(played), auto=frozenset(auto))
 
 
 def events_json(events: list[Event], by: str | None, taking: bool = False) -> list[dict[str, Any]]:

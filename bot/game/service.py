@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -26,6 +27,7 @@ from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobby_options import table_max
 from bot.game.results import new_ratings, result_rows
+from bot.game.reviews import Reviewer
 from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
 from bot.game.timers import Timers
@@ -36,6 +38,7 @@ from bot.ui.callbacks import Press, Verb, unpack
 from bot.ui.i18n import Translator
 from durak import Rules, parse_card
 from durak.ai import hard
+from durak.review.judge import DEALS_MAX
 from durak.rules import PRESETS
 from durak.setup import Previous
 from storage.computers import is_computer
@@ -57,7 +60,7 @@ GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRA
 class GameService:
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
                  clock: Clock, ping_delay: float = slots.PING_DELAY, computer_pause: float = computers.PAUSE,
-                 computer_budget_ms: float = hard.BUDGET_MS) -> None:
+                 computer_budget_ms: float = hard.BUDGET_MS, review_deals: int = DEALS_MAX) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
@@ -66,6 +69,7 @@ class GameService:
         self.ping_delay = ping_delay
         self.computer_pause = computer_pause
         self.thinker = computers.Thinker(computer_budget_ms)
+        self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking, review_deals)
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()
@@ -90,6 +94,8 @@ class GameService:
             await self.refresh(game)
         await self.outbox.resume()
         self.timers.start()
+        if self.reviewer.deals_max:
+            await self.reviewer.sweep(time.time())
         log.info("resumed %d open games", len(games))
 
     def on_shown(self, row: OutboxRow, message_id: int) -> None:
@@ -145,6 +151,8 @@ class GameService:
         self.outbox.hurry(*(urgent - chats))  # his message did not change now, but may wait from before
         if saved.status is Status.PLAYING:
             self.timers.computer_soon(saved)
+        elif finished and self.reviewer.deals_max:
+            self.reviewer.soon(saved.id)
         self.on_change(saved)
         return saved
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from durak.actions import Action
@@ -70,9 +70,11 @@ class Verdict:
         return self.values[0][1]
 
 
-def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX) -> Verdict | None:
+def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX,
+          between: Callable[[], object] | None = None) -> Verdict | None:
     """The verdict on ``played`` at ``k``'s seat, or None for a forced move. Given the seat's knowledge alone, it
-    cannot look at a card the seat could not see; the same seed gives the same verdict."""
+    cannot look at a card the seat could not see; the same seed gives the same verdict. ``between`` is called
+    before each deal (the bot's review steps aside there while a press is handled)."""
     seat = k.seat
     candidates = greedy.honest_moves(k.view.legal)
     if played not in candidates:
@@ -87,6 +89,8 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     results: list[list[float]] = [[] for _ in candidates]
     while True:
         for _ in range(BATCH):
+            if between is not None:
+                between()
             deal = k.sample(rng)
             for outcomes, action in zip(results, candidates, strict=True):
                 s = deal.copy()

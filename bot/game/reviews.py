@@ -1,0 +1,216 @@
+"""Each finished game's review (``durak.review``), made after the game and kept with it; each person who played
+is told in his private chat: his accuracy, his labels, his costliest move, and a button to the Mini App's review.
+
+The judging runs in a process of its own at idle priority, as the computers' thinking does
+(``bot.game.computers``), and steps aside while the bot handles a press or a computer thinks: a review never
+slows a game. One review at a time, in the order the games ended. A review is written once, with its messages,
+in one transaction (``Repo.save_review``): a stop or a crash before that leaves the game unreviewed, and the next
+start's sweep reviews it (games finished in the last ``REVIEW_DAYS`` days). Only people's own choices are judged:
+a computer's seat, and a move made for a player (his timer ran out, he was away, the rules left one move), are not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import orjson
+
+from bot.game.computers import PAUSE_MOST, PAUSE_STEP, yield_cpu
+from bot.game.core import PageLinks
+from bot.game.directory import Directory
+from bot.game.slots import markup_json
+from bot.transport.outbox import Outbox
+from bot.ui import review_text
+from bot.ui.i18n import Translator
+from durak.actions import Action, action_to_json
+from durak.review import Judged, decisions_of, judge, seat_review
+from durak.review.judge import DEALS_MAX
+from durak.state import State
+from storage.computers import is_computer
+from storage.models import Away, Game, Owed, Status
+from storage.repo import Repo
+
+HISTORY_GAMES = 10  # games /history lists
+REVIEW_DAYS = 7  # at a start, the unreviewed games that ended this many days ago at most are reviewed
+log = logging.getLogger(__name__)
+
+
+def review_slot(seat: int) -> str:
+    return f"review:{seat}"
+
+
+# ------------------------------------------------------------ in the reviewing process
+
+_pressing: ctypes.c_int | None = None
+_thinking: ctypes.c_int | None = None
+
+
+def _start_worker(pressing: ctypes.c_int, thinking: ctypes.c_int) -> None:
+    global _pressing, _thinking
+    _pressing, _thinking = pressing, thinking
+    yield_cpu()
+
+
+def _step_aside() -> None:
+    """Between two deals: wait while the bot handles a press or a computer thinks (at most ``PAUSE_MOST`` at once,
+    so that a count a failure left high cannot stop the review)."""
+    pressing, thinking = _pressing, _thinking
+    if pressing is None or thinking is None:
+        return
+    end = time.monotonic() + PAUSE_MOST
+    while (pressing.value > 0 or thinking.value > 0) and time.monotonic() < end:
+        time.sleep(PAUSE_STEP)
+
+
+def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
+                deals_max: int = DEALS_MAX, seed: int = 0,
+                between: Callable[[], object] | None = _step_aside) -> dict[str, Any]:
+    """The review of ``people``'s seats as it is kept (JSON): each seat's figures and each judged move with every
+    move weighed there and its value (the Mini App's Retry shows them without judging again)."""
+    judged = []
+    for d in decisions_of(deal, moves):
+        if d.seat in people and d.n - 1 not in auto:
+            verdict = judge(d.knowledge, d.played, seed * 1_000_003 + d.n, deals_max, between)
+            if verdict is not None:
+                judged.append(Judged(d, verdict))
+    seats = {}
+    for seat in sorted(people):
+        r = seat_review(judged, seat)
+        seats[str(seat)] = {"moves": r.moves, "accuracy": r.accuracy, "inaccuracies": r.inaccuracies,
+                            "mistakes": r.mistakes, "blunders": r.blunders}
+    return {"seats": seats, "moves": [
+        {"n": j.decision.n, "seat": j.decision.seat, "cost": round(j.verdict.cost, 4), "label": j.verdict.label,
+         "leading": not j.decision.knowledge.view.table, "taking": j.decision.knowledge.view.taking,
+         "played": action_to_json(j.verdict.played), "best": action_to_json(j.verdict.best),
+         "values": [[action_to_json(a), round(v, 4)] for a, v in j.verdict.values]} for j in judged]}
+
+
+# ------------------------------------------------------------ in the bot
+
+def people_of(game: Game) -> dict[int, int]:
+    """Seat -> user id of every person at the table (computers are not reviewed)."""
+    return {s.seat: s.user.id for s in game.seats if not is_computer(s.user)}
+
+
+class Reviewer:
+    """Reviews finished games one at a time in its idle process, keeps each review and announces it."""
+
+    def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, pressing: ctypes.c_int,
+                 thinking: ctypes.c_int, deals_max: int = DEALS_MAX) -> None:
+        self.repo = repo
+        self.directory = directory
+        self.outbox = outbox
+        self.deals_max = deals_max
+        self.links: PageLinks | None = None
+        self._shared = (pressing, thinking)
+        self._queue: asyncio.Queue[int] = asyncio.Queue()
+        self._queued: set[int] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self.made = 0      # reviews kept by this process (the load test's figures)
+        self.idle = asyncio.Event()  # set while nothing is queued or being reviewed (tests wait on it)
+        self.idle.set()
+
+    def soon(self, game_id: int) -> None:
+        """Review this game when the reviews before it are done."""
+        if game_id in self._queued:
+            return
+        self._queued.add(game_id)
+        self.idle.clear()
+        self._queue.put_nowait(game_id)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def sweep(self, now: float) -> None:
+        """At a start: the games that ended while no review was made for them (the bot was down, or stopped)."""
+        for game_id in await self.repo.unreviewed(now - REVIEW_DAYS * 86400):
+            self.soon(game_id)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()  # a review half made is made again at the next start
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self) -> None:
+        while not self._queue.empty():
+            game_id = self._queue.get_nowait()
+            try:
+                await self._review(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the game stays unreviewed: the next start's sweep tries it again
+                log.exception("game %s could not be reviewed", game_id)
+                self._close_pool()
+            finally:
+                self._queued.discard(game_id)
+        self.idle.set()
+
+    def _close_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _review(self, game_id: int) -> None:
+        game = await self.repo.game(game_id)
+        if game is None or game.status is not Status.FINISHED or game.deal is None:
+            return
+        if await self.repo.review(game_id) is not None:
+            return
+        people = people_of(game)
+        if not people:
+            return
+        if self._pool is None:  # spawned, not forked: the bot's threads stay out of it
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_start_worker, initargs=self._shared)
+        started = time.monotonic()
+        review = await asyncio.get_running_loop().run_in_executor(
+            self._pool, review_game, game.deal, list(game.moves), game.auto, frozenset(people), self.deals_max,
+            game.id)
+        owed = await self._announcements(game, review)
+        if await self.repo.save_review(game.id, orjson.dumps(review).decode(), owed):
+            self.made += 1
+            self.outbox.kick(*{o.chat_id for o in owed}, lazy={o.chat_id for o in owed})
+            log.info("game %s reviewed in %.1f s", game.id, time.monotonic() - started)
+
+    def review_link(self, game_id: int) -> str:
+        assert self.links is not None
+        return self.links.hand(game_id) + "&review=1"
+
+    async def history(self, tr: Translator, user_id: int) -> tuple[str, list[list[dict[str, Any]]] | None]:
+        """/history in a private chat: his last games with their reviews, and a button to each review kept."""
+        entries = await self.repo.history(user_id, HISTORY_GAMES)
+        buttons = [{"text": f"📊 #{e.game_id}", "web_app": {"url": self.review_link(e.game_id)}}
+                   for e in entries if e.review is not None and self.links is not None]
+        rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        return review_text.history(tr, entries), rows or None
+
+    async def _announcements(self, game: Game, review: dict[str, Any]) -> list[Owed]:
+        """Each person's summary in his private chat, with the button to his review on the Mini App."""
+        owed = []
+        for s in game.seats:
+            if is_computer(s.user) or s.away is Away.UNREACHABLE:
+                continue
+            user = await self.directory.user(s.user.id) or s.user
+            tr = self.directory.user_tr(user, None)
+            text = review_text.summary(tr, game, review, s.seat)
+            keys = None
+            if self.links is not None:
+                url = self.review_link(game.id)
+                keys = markup_json([[{"text": tr.gettext("📊 Open the review"), "web_app": {"url": url}}]])
+            owed.append(Owed(s.user.id, review_slot(s.seat), text, keys))
+        return owed

@@ -1,0 +1,123 @@
+"""A finished game's review as players meet it in the chat: each person's summary in private, with its button to
+the Mini App's review; kept once; made at the next start when the bot stopped first; /history lists it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from durak.review import label_of
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_computers import add_computer
+from tests.fake_telegram import FakeTelegram, Message
+from tests.places import place_of
+
+DEALS = 64  # the review's deals per move: enough for the test, quick on a 24-card deck
+URL = "https://durak.example/app/"
+
+
+def summaries(fake: FakeTelegram, user: int) -> list[Message]:
+    return [m for m in fake.chat_messages(user) if m.text.startswith("📊 Review of your game")]
+
+
+def kept(database: Path) -> list[tuple[int, dict[str, object]]]:
+    return [(int(game_id), json.loads(str(review)))
+            for game_id, review in place_of(database).sql("SELECT game_id, review FROM game_reviews")]
+
+
+async def played_group_game(fake: FakeTelegram, seed: int = 2) -> Table:
+    table = Table(fake, GROUP, [101, 102], seed=seed)
+    await table.seat_everyone("podkidnoy", deck="24")
+    await table.start(101)
+    await table.play_to_the_end(timeout=240)
+    return table
+
+
+async def test_each_person_gets_his_review_in_private_once_with_a_button_to_it(fake: FakeTelegram,
+                                                                               tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, review_deals=DEALS, webapp_url=URL)
+    await bot.start()
+    await played_group_game(fake)
+    await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
+    await bot.service.reviewer.idle.wait()
+    await bot.idle()
+    [(game_id, review)] = kept(database)
+    seats = review["seats"]
+    assert isinstance(seats, dict) and set(seats) == {"0", "1"}, "both persons' seats, each once"
+    moves = review["moves"]
+    assert isinstance(moves, list) and moves, "judged moves"
+    assert all(m["label"] == label_of(m["cost"]) for m in moves)
+    for user, seat in ((101, "0"), (102, "1")):
+        [summary] = summaries(fake, user)
+        assert summary.text.startswith("📊 Review of your game in «Friends»"), summary.text
+        figures = seats[seat]
+        assert f"Accuracy {round(figures['accuracy'])} %" in summary.text, summary.text
+        for count, word in ((figures["blunders"], "blunder"), (figures["mistakes"], "mistake")):
+            assert (f"{count} {word}" in summary.text) == bool(count), summary.text
+        labelled = [m for m in moves if m["seat"] == int(seat) and m["label"]]
+        if labelled:
+            worst = max(labelled, key=lambda m: m["cost"])
+            assert f"Costliest move — move {worst['n']}: you chose to" in summary.text, summary.text
+        [[button]] = summary.markup["inline_keyboard"]
+        assert button["text"] == "📊 Open the review" and button["web_app"]["url"].startswith(URL)
+        assert button["web_app"]["url"].endswith("&review=1")
+    # a restart finds the review kept: nothing is judged or sent again
+    await bot.stop()
+    bot = BotProcess(fake, database, review_deals=DEALS, webapp_url=URL)
+    await bot.start()
+    await bot.service.reviewer.idle.wait()
+    await bot.idle()
+    assert len(summaries(fake, 101)) == 1 and len(kept(database)) == 1 and bot.service.reviewer.made == 0
+    # /history in private lists the game with its figures and a button to its review
+    await fake.send_text(101, 101, "/history")
+    await fake.wait_for(lambda: any(m.text.startswith("🗂 Your last games:") for m in fake.chat_messages(101)))
+    history = next(m for m in fake.chat_messages(101) if m.text.startswith("🗂 Your last games:"))
+    assert f"#{game_id} · " in history.text and "«Friends»" in history.text, history.text
+    assert f"accuracy {round(seats['0']['accuracy'])} %" in history.text, history.text
+    assert [b["text"] for b in history.buttons()] == [f"📊 #{game_id}"]
+    await bot.stop()
+
+
+async def test_a_game_that_ended_while_no_review_was_made_is_reviewed_at_the_next_start(fake: FakeTelegram,
+                                                                                        tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, review_deals=0)  # reviews off: as a bot stopped before the review was kept
+    await bot.start()
+    await played_group_game(fake, seed=5)
+    await bot.idle()
+    assert not summaries(fake, 101) and kept(database) == []
+    await fake.send_text(101, 101, "/history")
+    await fake.wait_for(lambda: any(m.text.startswith("🗂 Your last games:") for m in fake.chat_messages(101)))
+    assert "the review is being made…" in fake.chat_messages(101)[-1].text
+    await bot.stop()
+    bot = BotProcess(fake, database, review_deals=DEALS)
+    await bot.start()
+    await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
+    assert len(kept(database)) == 1
+    assert summaries(fake, 101)[0].markup is None, "no Mini App configured: no button"
+    await bot.stop()
+
+
+async def test_against_computers_only_the_person_is_reviewed_and_only_his_own_choices(fake: FakeTelegram,
+                                                                                     tmp_path: Path) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, computer_pause=0, computer_budget_ms=5, review_deals=DEALS)
+    await bot.start()
+    table = Table(fake, 101, [101], seed=3)  # Anna's private chat: a table of her own
+    await table.newgame(101)
+    await add_computer(table, 101, "🤖+ easy")
+    await table.start(101)
+    await table.play_to_the_end(timeout=240)
+    await fake.wait_for(lambda: summaries(fake, 101), 120)
+    [summary] = summaries(fake, 101)
+    assert summary.text.startswith("📊 Review of your game\n"), "no group to name"
+    [(game_id, review)] = kept(database)
+    assert set(review["seats"]) == {"0"}, "the computer's seat is not reviewed"  # type: ignore[arg-type]
+    moves = review["moves"]
+    assert isinstance(moves, list) and moves and {m["seat"] for m in moves} == {0}
+    game = await bot.service.repo.game(game_id)
+    assert game is not None
+    assert not {m["n"] - 1 for m in moves} & game.auto, "a move made for her is never judged"
+    await bot.stop()
