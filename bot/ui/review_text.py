@@ -77,7 +77,7 @@ def summary(tr: Translator, game: Game, review: Review, seat: int) -> str:
             game.title else tr.gettext("📊 Review of your game"))
     mine = review["seats"].get(str(seat))
     if mine is None or not mine["moves"]:
-        return f"{head}\n{tr.gettext('You had no move with a real choice in this game: nothing to judge.')}"
+        return "\n".join([head, tr.gettext("You had no move with a real choice in this game: nothing to judge.")])
     said = figures(tr, mine)
     lines = [head, said[:1].upper() + said[1:]]
     worst = costliest(review, seat)
