@@ -38,6 +38,7 @@ from bot.stats.service import StatsService
 from bot.ui import render
 from bot.ui.callbacks import Verb, decode
 from bot.ui.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
+from bot.webapp import review_view
 from bot.webapp import view as webapp_view
 from bot.webapp.auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
 from storage.models import Game, Status, User
@@ -68,16 +69,18 @@ class Page:
     live: bool = False
     quiet_check: asyncio.TimerHandle | None = None
     record: tuple[int, str] | None = None  # (game, his record in its chat): shown under that game's result
+    review: bool = False                # the page shows the game's review, not the live game
 
 
 class Close(Exception):
     """Close the socket: ``reason`` for tools and the log (the contract's English), and the page shows the
     player the words of its code, in ``language`` when the page said which."""
 
-    def __init__(self, code: int, reason: str) -> None:
+    def __init__(self, code: int, reason: str, text: str | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+        self.text = text  # the player's words (N_), when the code's own are not what happened
         self.language: str | None = None
 
 
@@ -151,6 +154,9 @@ class WebApp:
         page: Page | None = None
         try:
             page = await self._hello(ws)
+            if page.review:
+                await self._serve_review(page)
+                return ws
             self.pages.setdefault(page.game_id, set()).add(page)
             await self._send_state(page, first=True)
             async for message in ws:
@@ -159,7 +165,8 @@ class WebApp:
                 await self._on_frame(page, message.data)
         except Close as refused:
             language = refused.language or (page.user.language if page else None)
-            text = self.service.directory.user_tr(None, language).gettext(CLOSED_TEXT.get(refused.code, CLOSED_OTHER))
+            text = self.service.directory.user_tr(None, language).gettext(
+                refused.text or CLOSED_TEXT.get(refused.code, CLOSED_OTHER))
             with contextlib.suppress(Exception):
                 await ws.send_str(orjson.dumps({"type": "error", "reason": refused.reason, "text": text}).decode())
                 await ws.close(code=refused.code, message=refused.reason.encode()[:120])
@@ -222,7 +229,8 @@ class WebApp:
         game = await self._game(game_id)
         if game is None or (game.state is None and game.status is not Status.LOBBY):
             raise Close(4403, "no such game")
-        return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst))
+        return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst),
+                    review=hello.get("review") is True)
 
     async def _home(self, user: PageUser) -> int:
         """Where the private chat's menu button opens, which names no game: the player's current game (one he
@@ -327,6 +335,43 @@ class WebApp:
         page.game_id, page.token = game_id, self.token(game_id)
         self.pages.setdefault(game_id, set()).add(page)
         await self._send_state(page, first=True)
+
+    # ------------------------------------------------------------ the review
+
+    async def _serve_review(self, page: Page) -> None:
+        """A review page: its one frame, sent again when it asks (a review still being made, a page back from the
+        background). Nothing changes a finished game's review: no live frames, no presses."""
+        await self._send_review(page)
+        async for message in page.ws:
+            if message.type is not WSMsgType.TEXT:
+                raise Close(4400, "text frames only")
+            self._spend(page)
+            if _json(message.data).get("type") != "sync":
+                raise Close(4400, "a review page only asks for its review again")
+            await self._send_review(page)
+
+    async def _send_review(self, page: Page) -> None:
+        game = await self._game(page.game_id)
+        seat = None if game is None else game.seat_of(page.user.id)
+        if game is None or seat is None:  # each player's review is his alone
+            raise Close(4403, "this review is another player's", N_("This review is another player's: each player "
+                                                                    "opens only his own, from his chat with the bot."))
+        if game.status is not Status.FINISHED:
+            raise Close(4403, "only a finished game has a review", N_("This game has no review: it did not finish."))
+        user = await self.service.directory.user(page.user.id)
+        language = self.service.directory.user_language(user, page.user.language)
+        tr = translator(language)
+        kept = None if game.deal is None else await self.service.repo.review(game.id)
+        if kept is not None:
+            picture = review_view.review_frame(tr, game, orjson.loads(kept), seat, page.token)
+        else:
+            picture = {"type": "review", "pending": game.deal is not None, "text": tr.gettext(
+                "The review is being made: it comes to your chat with the bot in a moment.") if game.deal is not None
+                else tr.gettext("This game was played before the bot kept its moves: it has no review.")}
+        picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
+        picture["texts"] = webapp_view.page_texts(tr)
+        picture["language"] = language
+        await page.ws.send_str(orjson.dumps(picture).decode())
 
     # ------------------------------------------------------------ frames
 

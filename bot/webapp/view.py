@@ -45,6 +45,14 @@ PAGE_TEXTS = {
     "moves": N_("Moves"), "stock": N_("Stock"), "discard": N_("Discard"),
     "durak_cards": N_("The durak's cards ({name}):"),
     "invite": N_("📨 Invite to the game"),
+    # the review
+    "review_you": N_("Your move: {move}"), "review_better": N_("Better: {move}"),
+    "review_chance": N_("Your chance not to be the durak: {before} with the best move, {after} after yours"),
+    "review_option": N_("{move}: {value}"), "review_retry": N_("↺ Retry: try another move"),
+    "review_move": N_("Move {n} of {total}"), "review_next": N_("Next mistake"), "review_start": N_("To the start"),
+    "review_back": N_("Move back"), "review_forward": N_("Move forward"),
+    "review_graph": N_("Your chance not to be the durak over the game"), "review_good": N_("no loss"),
+    "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder"),
 }
 
 
@@ -95,7 +103,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
         picture["result"] = render.final_lines(tr, game, seat, ui.changes.get(game.seats[seat].user.id)) \
             if seat is not None else _public_result(tr, game)
         # what the durak was left holding: the game is over, nothing is hidden any more
-        picture["left"] = [{"name": render.name_of(game, p), "cards": _in_hand_order(state, p)}
+        picture["left"] = [{"name": render.name_of(game, p), "cards": in_hand_order(state, p)}
                            for p in state.losers if state.hands[p]]
         if seat is not None and game.status is Status.FINISHED:  # as under the group's result message
             picture["buttons"] = [{"text": tr.gettext("🔁 Play again"),
@@ -121,7 +129,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
             else:
                 picture["buttons"].append({"text": button["text"], "press": button["callback_data"]})
     if not picture["hand"]:  # no buttons (he left the game): his cards, none playable
-        picture["hand"] = [{"card": c, "mark": "dim", "press": None} for c in _in_hand_order(state, seat)]
+        picture["hand"] = [{"card": c, "mark": "dim", "press": None} for c in in_hand_order(state, seat)]
     picture["prompt"] = text.rsplit("\n\n", 1)[-1]
     return picture
 
@@ -139,7 +147,7 @@ def _lobby(tr: Translator, game: Game, ui: GameUI, seat: int | None, base: dict[
             "prompt": text, "moves": [], "result": []}
 
 
-def _in_hand_order(state: State, seat: int) -> list[str]:
+def in_hand_order(state: State, seat: int) -> list[str]:
     """A hand's cards as the chat's keyboard orders them: by suit, trumps last, each suit rising."""
     order = {suit: i for i, suit in enumerate(hand.suits_in_order(trump_of(state, seat)))}
     return [card_code(c) for c in sorted(state.hands[seat], key=lambda c: (order[c & 3], c))]

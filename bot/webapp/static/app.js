@@ -18,6 +18,8 @@
   let online = false, held = null, answerTimer = 0, pressId = 0, resentId = 0, wasActing = false, confirming = null;
   let fourColours = localStorage.getItem("durak.four") === "1";
   const shownPairs = new Set();
+  const reviewing = new URLSearchParams(location.search).get("review") === "1";  // the game's review, not the game
+  let review = null, step = 0, option = null, retrying = false;  // the review frame, the position shown, a move tried
 
   function languageOf(code) {
     const base = String(code || "").split("-")[0].toLowerCase();
@@ -308,11 +310,13 @@
     ws.onopen = () => {
       performance.mark("open");
       const params = new URLSearchParams(location.search);
-      send(session ? { type: "hello", session } : { type: "hello", init_data: initData(), game: params.get("g") || undefined });
+      const hello = session ? { type: "hello", session } : { type: "hello", init_data: initData(), game: params.get("g") || undefined };
+      send(reviewing ? Object.assign(hello, { review: true }) : hello);
     };
     ws.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "state") onState(frame);
+      else if (frame.type === "review") onReview(frame);
       else if (frame.type === "answer") onAnswer(frame);
       else if (frame.type === "invite") { if (frame.id) tg.shareMessage(frame.id); else toast(frame.text); }
       else if (frame.type === "error") refusal = frame.text || frame.reason;  // the close that follows says if for good
@@ -367,6 +371,121 @@
       if (kept && offered(kept, frame)) { press(kept); resentId = pressId; }
       else if (kept) toast(texts.dropped);
     }
+  }
+
+  // ------------------------------------------------------------------ the review
+
+  function onReview(frame) {
+    retry = 500;
+    if (frame.session) session = frame.session;
+    if (frame.texts) { texts = frame.texts; label(); }
+    if (frame.language) document.documentElement.lang = frame.language;
+    if (!online) setOnline(true);
+    if (!frame.steps) {  // still being made (asked again in a while), or a game from before reviews
+      $("app").classList.add("empty");
+      words($("prompt"), frame.text);
+      if (frame.pending) setTimeout(() => send({ type: "sync" }), 5000);
+      return;
+    }
+    const first = !review;
+    review = frame;
+    $("app").classList.remove("empty");
+    if (first) {  // his costliest move first, as a coach would start
+      const worst = frame.graph.filter((g) => g.label).sort((a, b) => frame.marks[b.n].cost - frame.marks[a.n].cost)[0];
+      step = worst ? worst.n - 1 : 0;
+    }
+    showStep();
+  }
+
+  function go(to) {
+    step = Math.max(0, Math.min(review.steps.length - 1, to));
+    option = null;
+    retrying = false;
+    showStep();
+  }
+
+  // The position before move step + 1, from his seat; at a judged move of his, the better move's cards lifted (or
+  // those of the move he tries), and the table that move leaves.
+  function showStep() {
+    const s = review.steps[step], mark = review.marks[step + 1];
+    const tried = mark && option !== null ? mark.options[option] : null;
+    const lifted = new Set(tried ? tried.cards : mark && mark.label ? mark.best_cards : []);
+    const played = new Set(mark && !tried ? mark.played_cards : []);
+    state = Object.assign({}, s, {
+      status: "review", you: review.you, rules: review.rules, buttons: [], timer: null,
+      hand: s.hand.map((c) => ({ card: c, mark: lifted.has(c) ? "play" : played.has(c) ? "picked" : "idle" })),
+    });
+    if (tried && tried.table) state.table = tried.table;
+    draw();
+    drawReview(mark, tried);
+  }
+
+  function button(text, action, extra) {
+    const el = Object.assign(document.createElement("button"), { type: "button", className: extra || "" });
+    words(el, text);
+    el.addEventListener("click", action);
+    return el;
+  }
+
+  function percent(value) { return Math.round(value * 100) + " %"; }
+
+  function drawReview(mark, tried) {
+    const box = $("review");
+    box.hidden = false;
+    const total = review.steps.length - 1;
+    const parts = [Object.assign(document.createElement("div"), { className: "summary", textContent: review.summary })];
+    parts.push(graph(total));
+    const nav = Object.assign(document.createElement("div"), { className: "nav" });
+    const next = review.graph.find((g) => g.label && g.n - 1 > step);
+    nav.append(button("⏮", () => go(0)), button("◀", () => go(step - 1)),
+               Object.assign(document.createElement("span"), { textContent: texts.review_move.replace("{n}", step + 1).replace("{total}", total) }),
+               button("▶", () => go(step + 1)), button("⏭ " + texts.review_next, () => go(next ? next.n - 1 : total)));
+    nav.children[0].setAttribute("aria-label", texts.review_start);
+    nav.children[1].setAttribute("aria-label", texts.review_back);
+    nav.children[3].setAttribute("aria-label", texts.review_forward);
+    parts.push(nav);
+    if (mark) {
+      const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
+      const head = document.createElement("div");
+      head.append(words(document.createElement("span"), texts.review_you.replace("{move}", mark.played) + " — "));
+      head.append(Object.assign(document.createElement("b"), { className: mark.label || "",
+        textContent: mark.label ? texts[mark.label] + " (−" + Math.max(1, Math.round(mark.cost * 100)) + " %)" : texts.review_good }));
+      verdict.append(head);
+      if (mark.label) verdict.append(words(document.createElement("div"), texts.review_better.replace("{move}", mark.best)));
+      verdict.append(words(document.createElement("div"), texts.review_chance.replace("{before}", percent(mark.chance))
+        .replace("{after}", percent(mark.value === null ? mark.chance - mark.cost : mark.value))));
+      if (tried) verdict.append(words(document.createElement("div"), texts.review_option.replace("{move}", tried.words).replace("{value}", percent(tried.value))));
+      parts.push(verdict);
+      parts.push(button(texts.review_retry, () => { retrying = !retrying; drawReview(mark, tried); }, retrying ? "chosen" : ""));
+      if (retrying) {
+        const options = Object.assign(document.createElement("div"), { className: "options" });
+        mark.options.forEach((o, i) => options.append(button(o.words + " · " + percent(o.value), () => { option = i; showStep(); },
+                                                             i === option ? "chosen" : "")));
+        parts.push(options);
+      }
+    }
+    box.replaceChildren(...parts);
+  }
+
+  // His chance not to be the durak after each judged move, over the game; the marked moves coloured; a tap goes there.
+  function graph(total) {
+    const W = 300, H = 84, x = (n) => 6 + (W - 12) * n / Math.max(1, total), y = (v) => H - 6 - (H - 12) * v;
+    const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": texts.review_graph });
+    el.append(svg("line", { class: "half", x1: 6, x2: W - 6, y1: y(0.5), y2: y(0.5) }));
+    el.append(svg("line", { class: "now", x1: x(step + 1), x2: x(step + 1), y1: 4, y2: H - 4 }));
+    const points = review.graph.filter((g) => g.value !== null);
+    el.append(svg("polyline", { class: "line", points: points.map((g) => x(g.n) + "," + y(g.value)).join(" ") }));
+    for (const g of points.filter((p) => p.label)) {
+      const dot = svg("circle", { class: g.label, cx: x(g.n), cy: y(g.value), r: 5 });
+      dot.append(svg("title", {}, texts[g.label] + " · " + texts.review_move.replace("{n}", g.n).replace("{total}", total)));
+      el.append(dot);
+    }
+    el.addEventListener("click", (event) => {  // the nearest judged move to the tap
+      const box = el.getBoundingClientRect(), n = (event.clientX - box.left) / box.width * W;
+      const near = review.graph.reduce((a, b) => Math.abs(x(b.n) - n) < Math.abs(x(a.n) - n) ? b : a, review.graph[0]);
+      if (near) go(near.n - 1);
+    });
+    return el;
   }
 
   function onAnswer(frame) {
@@ -474,10 +593,16 @@
   hand.addEventListener("touchstart", () => tg && tg.disableVerticalSwipes && tg.disableVerticalSwipes(), { passive: true });
   hand.addEventListener("touchend", () => tg && tg.enableVerticalSwipes && tg.enableVerticalSwipes(), { passive: true });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) resync(); });
+  document.addEventListener("keydown", (event) => {  // a review on a computer: the arrows step through the game
+    if (!review) return;
+    if (event.key === "ArrowLeft") go(step - 1);
+    else if (event.key === "ArrowRight") go(step + 1);
+  });
   let handWidth = 0;  // a scroll bar, a rotation, a resized window: the hand is laid out anew for its width
   new ResizeObserver(() => { if (state && hand.clientWidth !== handWidth) { handWidth = hand.clientWidth; drawHand(state); } })
     .observe(hand);
   window.durakState = () => state;  // for tests and curious players: the last frame as it was received
+  window.durakReview = () => review;
   let started = false;
   loadTelegram(() => { if (!started) { started = true; connect(); } });
 })();

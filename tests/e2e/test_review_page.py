@@ -1,0 +1,151 @@
+"""The review in the Mini App: a player steps through his game from his seat, sees his chance over the game, the
+better move at each marked one and what another move was worth (Retry); nobody else opens his review."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from durak import apply, card_code
+from durak.review import label_of
+from tests.e2e.browser import chromium, open_page
+from tests.e2e.harness import BotProcess
+from tests.e2e.test_reviews import DEALS, kept, played_group_game, summaries
+from tests.e2e.test_webapp import page_settings
+from tests.e2e.webapp_client import PageSocket, free_port, game_param, init_data
+from tests.fake_telegram import FakeTelegram
+from tests.places import place_of
+
+ANNA, BORIS, VERA = 101, 102, 103
+SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
+
+
+def review_link(fake: FakeTelegram, user: int) -> str:
+    [summary] = summaries(fake, user)
+    return str(summary.markup["inline_keyboard"][0][0]["web_app"]["url"])
+
+
+async def open_review(port: int, user: int, name: str, link: str) -> tuple[PageSocket, dict[str, object]]:
+    page = PageSocket(port)
+    first = await page.open({"type": "hello", "init_data": init_data(user, name), "game": game_param(link),
+                             "review": True})
+    return page, first
+
+
+async def reviewed_bot(fake: FakeTelegram, tmp_path: Path) -> tuple[BotProcess, int]:
+    port = free_port()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", review_deals=DEALS, **page_settings(port))
+    await bot.start()
+    await played_group_game(fake)
+    await fake.wait_for(lambda: summaries(fake, ANNA) and summaries(fake, BORIS), 120)
+    return bot, port
+
+
+async def test_the_review_page_shows_his_game_from_his_seat_and_his_alone(fake: FakeTelegram, tmp_path: Path) -> None:
+    bot, port = await reviewed_bot(fake, tmp_path)
+    [(game_id, review)] = kept(tmp_path / "durak.sqlite3")
+    game = await bot.service.repo.game(game_id)
+    assert game is not None and game.deal is not None and game.state is not None
+    link = review_link(fake, ANNA)
+    page, frame = await open_review(port, ANNA, "Anna", link)
+    assert frame["type"] == "review" and frame["you"] == 0
+    steps = frame["steps"]
+    assert isinstance(steps, list) and len(steps) == len(game.moves) + 1, "every position, from the deal to the end"
+    state = game.deal
+    for k, step in enumerate(steps):
+        assert [s["you"] for s in step["seats"]] == [True, False]
+        assert [s["cards"] for s in step["seats"]] == [len(h) for h in state.hands], "the others' hands: counts"
+        assert sorted(step["hand"]) == sorted(card_code(c) for c in state.hands[0]), f"his own hand at move {k + 1}"
+        if k < len(game.moves):
+            state, _ = apply(state, *game.moves[k])
+    assert steps[-1]["result"], "the end, with its result"
+    marks = frame["marks"]
+    assert isinstance(marks, dict)
+    mine = [m for m in review["moves"] if m["seat"] == 0]  # type: ignore[index, union-attr]
+    assert sorted(map(int, marks)) == [m["n"] for m in mine], "his judged moves, none of Boris's"
+    for m in mine:
+        shown = marks[str(m["n"])]
+        assert shown["label"] == m["label"] == label_of(m["cost"])
+        assert [o["value"] for o in shown["options"]] == [v for _, v in m["values"]], "the kept values: no new judging"
+        assert shown["chance"] == m["values"][0][1] and shown["options"][0]["words"] == shown["best"]
+        assert any(o["words"] == shown["played"] for o in shown["options"])
+        assert all(o["table"] is not None for o in shown["options"]), "each honest move leaves a table to draw"
+    assert [g["n"] for g in frame["graph"]] == [m["n"] for m in mine]  # type: ignore[union-attr]
+    # opened again (and by Boris, his own): read from the kept review, judged no more
+    again, second = await open_review(port, ANNA, "Anna", link)
+    assert second["steps"] == steps and second["marks"] == marks
+    boris, his = await open_review(port, BORIS, "Boris", review_link(fake, BORIS))
+    assert his["you"] == 1 and not set(his["marks"]) & set(marks)  # type: ignore[arg-type]
+    assert bot.service.reviewer.made == 1 and len(kept(tmp_path / "durak.sqlite3")) == 1
+    # Vera did not play: Anna's link does not open Anna's review for her, nor any other
+    vera, refused = await open_review(port, VERA, "Vera", link)
+    assert refused["type"] == "error" and "another player's" in str(refused["text"]), refused
+    code, _ = await vera.closed()
+    assert code == 4403
+    for p in (page, again, boris, vera):
+        await p.close()
+    await bot.stop()
+
+
+async def test_a_review_not_made_yet_says_so_and_comes_when_it_is(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, review_deals=0, **page_settings(port))
+    await bot.start()
+    await played_group_game(fake, seed=5)
+    await bot.idle()
+    [(game_id,)] = place_of(database).sql("SELECT id FROM games")
+    link = bot.service.reviewer.review_link(game_id)
+    page, frame = await open_review(port, ANNA, "Anna", link)
+    assert frame["type"] == "review" and frame["pending"] is True and "being made" in str(frame["text"])
+    await page.close()
+    await bot.stop()
+
+
+async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_path: Path) -> None:
+    """The page opens on his costliest move with the better move's cards lifted, the graph marks every labelled
+    move, Retry draws the table another move leaves and says its chance, ▶ steps on; nothing runs off a phone."""
+    bot, _ = await reviewed_bot(fake, tmp_path)
+    [(_, review)] = kept(tmp_path / "durak.sqlite3")
+    mine = [m for m in review["moves"] if m["seat"] == 0]  # type: ignore[index, union-attr]
+    labelled = [m for m in mine if m["label"]]
+    assert labelled, "the seed gives Anna at least one marked move"
+    worst = max(labelled, key=lambda m: (m["cost"], -m["n"]))
+    link = review_link(fake, ANNA)
+    async with chromium() as browser:
+        for width, height, dark in ((390, 844, False), (320, 568, True), (844, 390, False)):
+            page = await open_page(browser, link, ANNA, "Anna", dark=dark, width=width, height=height)
+            await page.wait_for_selector("#review:not([hidden]) svg")
+            seen = await page.evaluate("""() => ({
+              nav: document.querySelector('#review .nav span').textContent,
+              lifted: [...document.querySelectorAll('#hand .card.play')].map(c => c.dataset.card),
+              dots: [...document.querySelectorAll('#review svg circle')].map(c => c.getAttribute('class')),
+              verdict: document.querySelector('#review .verdict').textContent,
+              wide: document.scrollingElement.scrollWidth,
+            })""")
+            assert seen["nav"].startswith(f"Move {worst['n']} of "), seen
+            best = [o for o in (await page.evaluate("() => window.durakReview().marks"))[str(worst["n"])]["options"]]
+            assert sorted(seen["lifted"]) == sorted(best[0]["cards"]), "the better move's cards are lifted"
+            assert seen["dots"] == [m["label"] for m in labelled], "every marked move on the graph, coloured by label"
+            assert f"{worst['label']} (−{max(1, round(worst['cost'] * 100))} %)" in seen["verdict"], seen
+            assert seen["wide"] <= width, "nothing runs off the screen sideways"
+            # Retry: each move weighed there, with its chance; the one tapped is drawn on the table
+            await page.click("text=↺ Retry")
+            options = page.locator("#review .options button")
+            assert await options.count() == len(best)
+            other = len(best) - 1
+            await options.nth(other).click()
+            table = await page.evaluate("() => [...document.querySelectorAll('#table .pair')]"
+                                        ".map(p => [...p.querySelectorAll('.card')].map(c => c.dataset.card))")
+            assert table == [[a, c] if c else [a] for a, c in best[other]["table"]], "the table that move leaves"
+            said = await page.locator("#review .verdict").text_content()
+            assert f"{best[other]['words'].replace('️', '')}: {round(best[other]['value'] * 100)} %" in (
+                said or "").replace("\ufe0e", "").replace("️", ""), said
+            if SHOTS:
+                await page.screenshot(path=str(SHOTS / f"review-{width}x{height}-{'dark' if dark else 'light'}.png"),
+                                      full_page=True)
+            await page.click("#review .nav button:nth-of-type(3)")  # ▶
+            assert (await page.locator("#review .nav span").text_content() or "").startswith(
+                f"Move {worst['n'] + 1} of "), "one move on"
+            await page.context.close()
+    await bot.stop()
