@@ -18,7 +18,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("notify", tr.gettext("turn pings: /notify on or /notify off")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
-        ("history", tr.gettext("the chat's last ten games")),
+        ("history", tr.gettext("the last ten games; in private, yours with their reviews")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
         ("scoring", tr.gettext("how this chat ranks players (admins)")),
         ("language", tr.gettext("choose the language: /language ru, uk, de or en")),
@@ -61,6 +61,8 @@ def help_text(tr: Translator) -> str:
                    "row and the computer plays for you until you press I'm back."),
         tr.gettext("Every finished game counts: /stats, /top and /history show who wins, who is the durak most "
                    "often and who climbs."),
+        tr.gettext("After each game I send you its review: how accurately you played, your costliest move and the "
+                   "better one, and the whole game to step through in the table's app (📊)."),
         "",
     ]
     lines += [f"/{name} — {what}" for name, what in commands(tr)]

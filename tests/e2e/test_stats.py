@@ -55,9 +55,11 @@ async def test_stats_top_and_history_after_real_games(fake: FakeTelegram, bot: B
     assert all(int(line.rsplit("· ", 1)[1]) > 0 for line in top.splitlines() if line.startswith("· "))
     assert (await reply_to(fake, 101, GROUP, "/top global")).startswith("🏆 Top players everywhere")
     history = await reply_to(fake, 101, GROUP, "/history")
-    lines = history.splitlines()
+    games, mine = history.split("\n\n")
+    lines = games.splitlines()
     assert lines[0] == "🗂 The last games here:" and len(lines) == 3
     assert all("Anna, Boris" in line for line in lines[1:])
+    assert mine == "📊 Your own games and their reviews: /history in a private chat with me."
 
 
 async def test_privacy_hides_a_player_from_leaderboards(fake: FakeTelegram, bot: BotProcess) -> None:

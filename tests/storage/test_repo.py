@@ -44,10 +44,10 @@ async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -
 
 async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
     repo = await open_repo(place.target)
-    assert await repo.db.version() == 10
+    assert await repo.db.version() == 11
     await repo.db.close()
     again = await open_repo(place.target)  # migrating twice changes nothing
-    assert await again.db.version() == 10
+    assert await again.db.version() == 11
     await again.db.close()
 
 
@@ -96,7 +96,7 @@ async def test_the_deal_and_every_move_are_kept_with_the_game_and_a_stale_write_
         moves.append((seat, action))
     game = await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=state, deal=deal,
                                                moves=tuple(moves[:2])))
-    game = await repo.save_game(game, replace(game, moves=tuple(moves)))
+    game = await repo.save_game(game, replace(game, moves=tuple(moves), auto=frozenset({2})))  # his timer's move
     with pytest.raises(Conflict):  # a stale copy's move is not recorded
         await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=state, deal=deal,
                                             moves=(*moves, moves[0])))
@@ -104,6 +104,7 @@ async def test_the_deal_and_every_move_are_kept_with_the_game_and_a_stale_write_
     repo = await open_repo(place.target)
     stored = await repo.game(game.id)
     assert stored is not None and stored.deal == deal and stored.moves == tuple(moves)
+    assert stored.auto == frozenset({2}), "the move made for its seat is known as such"
     rows = await asyncio.to_thread(place.sql, "SELECT n FROM game_moves WHERE game_id = ? ORDER BY n", (game.id,))
     assert [n for n, in rows] == [0, 1, 2], "each move written once, in order"
     lobby_only = await repo.game((await repo.create_lobby(NewLobby(-6, 0, ANNA, Rules(), 6))).id)
@@ -529,7 +530,7 @@ async def test_a_database_of_the_previous_release_is_migrated_with_its_games(pla
     place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
     repo = await open_repo(place.target)
     try:
-        assert await repo.db.version() == 10
+        assert await repo.db.version() == 11
         [game] = (await repo.games_with_status(Status.LOBBY))[0]
         assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
         assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
@@ -632,3 +633,28 @@ async def test_a_connection_lost_in_the_middle_of_a_write_leaves_none_of_it(post
         assert (await repo.chat(4)).language == "en"
     finally:
         await repo.db.close()
+
+
+async def test_a_review_is_kept_and_announced_once_and_the_history_shows_it(place: Place) -> None:
+    repo = await open_repo(place.target)
+    await repo.save_user(ANNA, private_chat=True)
+    await repo.save_user(BORIS)
+    lobby = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS], title="Friends"))
+    deal = new_game(Rules(), 2, seed=4)
+    game = await repo.save_game(lobby, replace(lobby, status=Status.PLAYING, state=deal, deal=deal))
+    game = await repo.save_game(game, replace(game, status=Status.FINISHED))
+    old = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6, None, players=[ANNA, BORIS]))
+    old = await repo.save_game(old, replace(old, status=Status.PLAYING, state=deal))  # no deal: before reviews
+    await repo.save_game(old, replace(old, status=Status.FINISHED))
+    assert await repo.unreviewed(0) == [game.id], "finished, recorded and unreviewed"
+    assert [(e.game_id, e.recorded, e.review) for e in await repo.history(1, 10)] == [(old.id, False, None),
+                                                                                      (game.id, True, None)]
+    summary = Owed(1, "review:0", "📊 Review of your game")
+    assert await repo.save_review(game.id, '{"seats": {}, "moves": []}', [summary])
+    assert not await repo.save_review(game.id, '{"seats": {}, "moves": [1]}', [summary]), "kept once"
+    assert await repo.review(game.id) == '{"seats": {}, "moves": []}'
+    assert [(r.slot, r.text) for r in await repo.owed()] == [("review:0", "📊 Review of your game")], "announced once"
+    assert await repo.unreviewed(0) == []
+    [_, entry] = await repo.history(1, 10)
+    assert (entry.game_id, entry.title, entry.review) == (game.id, "Friends", '{"seats": {}, "moves": []}')
+    await repo.db.close()
