@@ -187,12 +187,13 @@ async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
     if webapp is not None:
         await webapp.stop()  # the pages reconnect by themselves to the next start
     metrics: Metrics | None = app.bot_data.metrics
+    service: GameService | None = app.bot_data.service
     if metrics is not None:
+        metrics.reviews = service.reviewer.made if service is not None else 0
         metrics.write()
     outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None:
         await outbox.close()
-    service: GameService | None = app.bot_data.service
     if service is not None:
         service.thinker.close()
     db: Database | None = app.bot_data.db

@@ -590,6 +590,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             1 + (group_edits + max(hand_edits - by_verb(inside, "handler_seconds").get("PICK", {}).get("n", 0), 0))
             / max(moves, 1), 2),
         "bot_rss_mb_over_time": memory,
+        "games_reviewed": inside.get("reviews", 0),  # REVIEW_DEALS=0 in the environment: none
     }
     if computers and level == "hard":
         result["hard_moves"] = hard_moves(inside.get("hard_moves", []))

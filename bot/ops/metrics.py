@@ -30,6 +30,7 @@ class Metrics:
         # each outbox call: the kind its chat was owed (bot.transport.budget) and how old its oldest change was then
         self.calls: list[tuple[int, float]] = []
         self.thoughts: list[tuple[float, int]] = []  # each hard computer move: its budget (ms), the tree's iterations
+        self.reviews = 0  # games reviewed while it ran
 
     @property
     def on(self) -> bool:
@@ -52,5 +53,5 @@ class Metrics:
             self.path.write_text(json.dumps({"handler_seconds": self.handler_seconds,
                                              "decide_seconds": self.decide_seconds, "verbs": self.verbs,
                                              "statements": self.statements, "outbox_calls": self.calls,
-                                             "hard_moves": self.thoughts,
+                                             "hard_moves": self.thoughts, "reviews": self.reviews,
                                              "statement_kinds": dict(self.kinds.most_common())}))
