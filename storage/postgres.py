@@ -312,7 +312,13 @@ class PostgresDatabase:
         the leader's connection goes (a process killed lets go with it). ``standing_by`` is called once if
         another process leads now."""
         told = False
-        while not await self._call(_take_claim):
+        while True:
+            try:
+                if await self._call(_take_claim):
+                    break
+            except psycopg.Error as e:  # the connection was cut (a server restart, pg_terminate_backend) or is
+                # refused for now: standing by goes on, and the next try connects again
+                log.warning("standing by on %s: %s; trying again", shown(self.url), e)
             if not told:
                 standing_by()
                 told = True

@@ -614,6 +614,29 @@ async def test_a_standing_by_process_takes_the_lead_when_the_leader_goes_and_the
         await leader.db.close()
 
 
+async def test_a_standing_by_process_whose_connection_is_cut_stands_by_still_and_takes_over(
+        postgres_url: str) -> None:
+    """A server restart cuts every standby's connection: each must try again, not end (issue 44's first defect:
+    the process exited with psycopg's AdminShutdown)."""
+    leader, other = await open_repo(postgres_url), await open_database(postgres_url)
+    try:
+        await leader.db.lead()
+        told: list[bool] = []
+        taking = asyncio.ensure_future(other.lead(lambda: told.append(True), poll=0.05))
+        while not told:
+            await asyncio.sleep(0.01)
+        pid = (await other.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
+        Place("postgresql", postgres_url).sql("SELECT pg_terminate_backend(?)", (pid,))
+        while (await leader.db.one("SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?", (pid,)))[0]:  # type: ignore[index]
+            await asyncio.sleep(0.01)
+        await leader.db.close()  # the standby's next try meets its cut connection; the one after connects again
+        await asyncio.wait_for(taking, 5)  # and, the leader gone, leads
+    finally:
+        await other.close()
+        with contextlib.suppress(Exception):
+            await leader.db.close()
+
+
 async def test_a_connection_lost_in_the_middle_of_a_write_leaves_none_of_it(postgres_url: str) -> None:
     """The statements after the loss must not go on by themselves on a new connection, each its own
     transaction, even if the write's code went on after the first error: the write fails whole, the server has
