@@ -83,6 +83,10 @@ class Inbox:
                 async with asyncio.timeout(1.0):
                     await self.woken.wait()
 
+    def failed(self, update_id: int) -> None:
+        """Its handling raised (its poster is answered 500): Telegram's next post of it is handled anew."""
+        self.finished.pop(update_id, None)
+
     async def handle_here(self, update: Update) -> None:
         """Handle an update posted to this process, not stored (its poster waits for the end): its decision's
         write still marks it handled, so that Telegram posting it again (to any process) finds it handled."""

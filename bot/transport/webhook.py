@@ -79,6 +79,8 @@ class Webhook:
             await self.app.process_update(update)
         if update.update_id in self.failed:
             self.failed.discard(update.update_id)
+            if self.inbox is not None:
+                self.inbox.failed(update.update_id)
             return web.Response(status=500)  # Telegram delivers it again
         return web.Response(status=200)
 
