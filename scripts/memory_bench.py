@@ -2,8 +2,10 @@
 
 The real Application plays against the fake Bot API server of the tests, in this process: in
 each of many groups, a lobby is opened, two players join and start, both leave, and the computer
-finishes the game. Python's tracemalloc counts what stays allocated after a warm-up and after all
-the games, leaving out the fake server's own allocations (tests/, aiohttp). Prints one JSON line.
+finishes the game; every game has two players the bot never met before (``--same-players``: each group
+its own two, as before). Python's tracemalloc counts what stays allocated after a warm-up and then at
+``--checkpoints`` points over the games, leaving out the fake server's own allocations (tests/, aiohttp),
+and fits a line through them: its slope is what each further game keeps. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -30,8 +32,14 @@ def players_of(group: int) -> tuple[int, int]:
     return first, first + 1
 
 
-async def one_game(fake: FakeTelegram, group: int) -> None:
-    PLAYERS = players_of(group)
+async def one_game(fake: FakeTelegram, group: int, players: tuple[int, int] | None = None) -> None:
+    PLAYERS = players or players_of(group)
+    if players is not None:  # two people the bot never met: each opens his private chat first
+        for user, name in zip(players, ("Anna", "Boris"), strict=True):
+            fake.add_user(user, name)
+            await fake.send_text(user, user, "/start")
+            await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 60)
+
     def mine() -> list[str]:
         return [m.text for (c, _), m in list(fake.messages.items()) if c == group]
 
@@ -66,7 +74,8 @@ def snapshot() -> tracemalloc.Snapshot:
     ])
 
 
-async def run(games: int, groups: int, warmup: int, top: int = 0) -> dict[str, object]:
+async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: bool = True,
+              checkpoints: int = 5) -> dict[str, object]:
     fake = FakeTelegram()
     await fake.start()
     ids = [-10_000 - i for i in range(groups)]
@@ -81,10 +90,13 @@ async def run(games: int, groups: int, warmup: int, top: int = 0) -> dict[str, o
             await fake.send_text(user, user, "/start")
             await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 60)
 
+        newcomers = iter(range(1_000_000, 10_000_000, 2))
+
         async def play(count: int) -> None:
             async def worker(group: int, n: int) -> None:
                 for _ in range(n):
-                    await one_game(fake, group)
+                    first = next(newcomers)
+                    await one_game(fake, group, (first, first + 1) if new_players else None)
                     fake.calls.clear()
                     fake.answers.clear()
 
@@ -96,21 +108,31 @@ async def run(games: int, groups: int, warmup: int, top: int = 0) -> dict[str, o
         tracemalloc.start(1)
         first = snapshot()
         started = time.perf_counter()
-        await play(games)
-        await settle(bot)
+        points = [(0, sum(stat.size for stat in first.statistics("filename")))]
+        for k in range(1, checkpoints + 1):
+            await play(games * k // checkpoints - games * (k - 1) // checkpoints)
+            await settle(bot)
+            last = snapshot()
+            points.append((games * k // checkpoints, sum(stat.size for stat in last.statistics("filename"))))
         seconds = time.perf_counter() - started
-        last = snapshot()
         tracemalloc.stop()
-        before = sum(stat.size for stat in first.statistics("filename"))
-        after = sum(stat.size for stat in last.statistics("filename"))
+        before, after = points[0][1], points[-1][1]
         grown = [f"{stat.traceback[0].filename.split('site-packages/')[-1]}:{stat.traceback[0].lineno} "
                  f"{stat.size_diff:+d} B" for stat in last.compare_to(first, "lineno")[:top]]
         open_games = len(bot.service.store.games) if hasattr(bot.service, "store") else len(bot.service.games)
         await bot.stop()
     await fake.stop()
-    return {"games": games, "groups": groups, "retained_bytes": after - before,
-            "bytes_per_game": round((after - before) / games, 1), "open_games_left": open_games,
+    return {"games": games, "groups": groups, "new_players": new_players, "retained_bytes": after - before,
+            "bytes_per_game": round((after - before) / games, 1), "slope_bytes_per_game": round(slope(points), 1),
+            "retained_at": {n: size - before for n, size in points}, "open_games_left": open_games,
             "seconds": round(seconds, 1), **({"grown_most": grown} if top else {})}
+
+
+def slope(points: list[tuple[int, int]]) -> float:
+    """The least-squares slope of retained bytes against games played."""
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    return sum((x - mx) * (y - my) for x, y in points) / max(1e-9, sum((x - mx) ** 2 for x, _ in points))
 
 
 def main() -> None:
@@ -119,8 +141,11 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=40)
     parser.add_argument("--top", type=int, default=0, help="also list the N allocation sites that grew most")
+    parser.add_argument("--same-players", action="store_true", help="each group's own two players every game")
+    parser.add_argument("--checkpoints", type=int, default=5, help="measurements over the games, for the slope")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.games, args.groups, args.warmup, args.top)), indent=1 if args.top else None))
+    result = asyncio.run(run(args.games, args.groups, args.warmup, args.top, not args.same_players, args.checkpoints))
+    print(json.dumps(result, indent=1 if args.top else None))
 
 
 if __name__ == "__main__":

@@ -464,12 +464,12 @@ class Repo:
         row = await self.db.one("SELECT review FROM game_reviews WHERE game_id = ?", (game_id,))
         return None if row is None else str(row["review"])
 
-    async def unreviewed(self, since: float) -> list[int]:
-        """Finished games since ``since`` that kept their moves and have no review yet (a restart's work)."""
+    async def unreviewed(self, since: float, limit: int = 100) -> list[int]:
+        """The first finished games since ``since`` that kept their moves and have no review yet, oldest first."""
         rows = await self.db.all(
             "SELECT g.id FROM games g LEFT JOIN game_reviews r ON r.game_id = g.id WHERE g.status = ? "
-            "AND g.deal IS NOT NULL AND g.finished_at >= ? AND r.game_id IS NULL ORDER BY g.id",
-            (Status.FINISHED.value, since))
+            "AND g.deal IS NOT NULL AND g.finished_at >= ? AND r.game_id IS NULL ORDER BY g.id LIMIT ?",
+            (Status.FINISHED.value, since, limit))
         return [int(r["id"]) for r in rows]
 
     async def history(self, user_id: int, limit: int) -> list[HistoryEntry]:

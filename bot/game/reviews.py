@@ -4,8 +4,8 @@ is told in his private chat: his accuracy, his labels, his costliest move, and a
 The judging runs in a process of its own at idle priority, as the computers' thinking does
 (``bot.game.computers``), and steps aside while the bot handles a press or a computer thinks: a review never
 slows a game. One review at a time, in the order the games ended. A review is written once, with its messages,
-in one transaction (``Repo.save_review``): a stop or a crash before that leaves the game unreviewed, and the next
-start's sweep reviews it (games finished in the last ``REVIEW_DAYS`` days). Only people's own choices are judged:
+in one transaction (``Repo.save_review``): a stop or a crash before that leaves the game unreviewed, and the bot
+reviews it at its next start (games finished in the last ``REVIEW_DAYS`` days). Only people's own choices are judged:
 a computer's seat, and a move made for a player (his timer ran out, he was away, the rules left one move), are not.
 """
 
@@ -39,7 +39,7 @@ from storage.models import Away, Game, Owed, Status
 from storage.repo import Repo
 
 HISTORY_GAMES = 10  # games /history lists
-REVIEW_DAYS = 7  # at a start, the unreviewed games that ended this many days ago at most are reviewed
+REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most are reviewed
 log = logging.getLogger(__name__)
 
 
@@ -101,7 +101,10 @@ def people_of(game: Game) -> dict[int, int]:
 
 
 class Reviewer:
-    """Reviews finished games one at a time in its idle process, keeps each review and announces it."""
+    """Reviews finished games one at a time in its idle process, keeps each review and announces it.
+
+    The games to review are read from the database (finished, recorded, no review yet, oldest first), never queued
+    in memory: a backlog under load costs no memory, and a start finds the games a stop left unreviewed."""
 
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, pressing: ctypes.c_int,
                  thinking: ctypes.c_int, deals_max: int = DEALS_MAX) -> None:
@@ -111,28 +114,20 @@ class Reviewer:
         self.deals_max = deals_max
         self.links: PageLinks | None = None
         self._shared = (pressing, thinking)
-        self._queue: asyncio.Queue[int] = asyncio.Queue()
-        self._queued: set[int] = set()
+        self._wake = asyncio.Event()
+        self._failed: set[int] = set()  # games whose review failed: tried again at the next start
         self._task: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
         self.made = 0      # reviews kept by this process (the load test's figures)
-        self.idle = asyncio.Event()  # set while nothing is queued or being reviewed (tests wait on it)
+        self.idle = asyncio.Event()  # set while no game waits for its review (tests wait on it)
         self.idle.set()
 
-    def soon(self, game_id: int) -> None:
-        """Review this game when the reviews before it are done."""
-        if game_id in self._queued:
-            return
-        self._queued.add(game_id)
+    def soon(self) -> None:
+        """A game finished (or the bot started): review what waits, after the reviews in hand."""
         self.idle.clear()
-        self._queue.put_nowait(game_id)
+        self._wake.set()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def sweep(self, now: float) -> None:
-        """At a start: the games that ended while no review was made for them (the bot was down, or stopped)."""
-        for game_id in await self.repo.unreviewed(now - REVIEW_DAYS * 86400):
-            self.soon(game_id)
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -147,18 +142,22 @@ class Reviewer:
             pool.shutdown(wait=False, cancel_futures=True)
 
     async def _run(self) -> None:
-        while not self._queue.empty():
-            game_id = self._queue.get_nowait()
+        while True:
+            self._wake.clear()
+            since = time.time() - REVIEW_DAYS * 86400
+            waiting = [g for g in await self.repo.unreviewed(since, len(self._failed) + 1) if g not in self._failed]
+            if not waiting:
+                self.idle.set()
+                await self._wake.wait()
+                continue
             try:
-                await self._review(game_id)
+                await self._review(waiting[0])
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the game stays unreviewed: the next start's sweep tries it again
-                log.exception("game %s could not be reviewed", game_id)
+            except Exception:  # the game stays unreviewed: the next start tries it again
+                log.exception("game %s could not be reviewed", waiting[0])
+                self._failed.add(waiting[0])
                 self._close_pool()
-            finally:
-                self._queued.discard(game_id)
-        self.idle.set()
 
     def _close_pool(self) -> None:
         pool, self._pool = self._pool, None
@@ -168,11 +167,10 @@ class Reviewer:
     async def _review(self, game_id: int) -> None:
         game = await self.repo.game(game_id)
         if game is None or game.status is not Status.FINISHED or game.deal is None:
-            return
-        if await self.repo.review(game_id) is not None:
-            return
+            raise ValueError(f"game {game_id} is no finished game with its moves")
         people = people_of(game)
-        if not people:
+        if not people:  # nobody to tell: kept empty, so that it is not looked at again
+            await self.repo.save_review(game.id, orjson.dumps({"seats": {}, "moves": []}).decode(), [])
             return
         if self._pool is None:  # spawned, not forked: the bot's threads stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),

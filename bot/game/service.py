@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -94,8 +93,8 @@ class GameService:
             await self.refresh(game)
         await self.outbox.resume()
         self.timers.start()
-        if self.reviewer.deals_max:
-            await self.reviewer.sweep(time.time())
+        if self.reviewer.deals_max:  # the games a stop left unreviewed
+            self.reviewer.soon()
         log.info("resumed %d open games", len(games))
 
     def on_shown(self, row: OutboxRow, message_id: int) -> None:
@@ -152,7 +151,7 @@ class GameService:
         if saved.status is Status.PLAYING:
             self.timers.computer_soon(saved)
         elif finished and self.reviewer.deals_max:
-            self.reviewer.soon(saved.id)
+            self.reviewer.soon()
         self.on_change(saved)
         return saved
 
