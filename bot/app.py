@@ -37,7 +37,7 @@ from bot.webapp.server import WebApp
 from durak.ai import hard
 from storage.database import Database, open_database
 from storage.models import OutboxRow
-from storage.postgres import PostgresDatabase
+from storage.postgres import FENCE_GRACE, PostgresDatabase
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,7 @@ class DurakApplication(Application):  # type: ignore[type-arg]
 
 def build_application(settings: Settings, clock: Clock | None = None) -> Application:  # type: ignore[type-arg]
     api = settings.telegram_api_url
+    requests = (AiohttpRequest(pool=64), UpdatesRequest(pool=1))
     app = (
         ApplicationBuilder()
         .application_class(DurakApplication)
@@ -73,9 +74,9 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         # many handlers at once: a reply waiting for the overall budget (a join's "you joined") must never
         # hold up the presses behind it; each game's own lock keeps its decisions in order
         .concurrent_updates(1024)
-        .request(AiohttpRequest(pool=64))
-        .get_updates_request(UpdatesRequest(pool=1))
-        .post_init(_started(settings, clock or RealClock()))
+        .request(requests[0])
+        .get_updates_request(requests[1])
+        .post_init(_started(settings, clock or RealClock(), requests))
         .post_stop(_stopping)
         .post_shutdown(_stopped)
         .build()
@@ -89,13 +90,20 @@ def _register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_error_handler(_on_error)
 
 
-def _started(settings: Settings, clock: Clock) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
+def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, ...]
+             ) -> Callable[[Application], Coroutine[Any, Any, None]]:  # type: ignore[type-arg]
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
         if isinstance(db, PostgresDatabase):
             db.lost_lead = _lost_lead
         await _stand_by(db, Heartbeat(settings.health_file))
+        if isinstance(db, PostgresDatabase):
+            # a process that led before may still be calling Telegram for LEAD_SURE seconds: wait it out, then
+            # call only while surely leading (a lead lost on the way ends this process)
+            await asyncio.sleep(FENCE_GRACE)
+            for request in requests:
+                request.fence = db.confirm_lead
         metrics = Metrics(settings.metrics_file)
         app.bot_data.metrics = metrics
         if metrics.on:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -33,6 +34,12 @@ T = TypeVar("T")
 MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
 OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that leads on the schema (PostgresDatabase.lead)
 LEAD_POLL = 0.5  # how often a standing-by process tries to take the lead
+# The fence between an old leader and a new one. The leader calls Telegram only within LEAD_SURE seconds of a
+# statement that succeeded on the connection that holds the lead (the lock goes only with that connection); a new
+# leader makes its first call FENCE_GRACE seconds after it took the lead: by then the old one has stopped, so no
+# chat gets an older message after a newer one.
+LEAD_SURE = 0.4
+FENCE_GRACE = 1.0
 
 
 def is_postgres_url(target: str) -> bool:
@@ -160,6 +167,7 @@ class PostgresDatabase:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
         self._claimed = False
+        self.alive_at = float("-inf")  # when a statement last succeeded (time.monotonic())
         self._watching: asyncio.Future[None] | None = None
         # called (on the database's thread) when the connection was lost and another process leads by now: this
         # one must stop deciding at once (the bot ends the process, bot.app)
@@ -208,7 +216,9 @@ class PostgresDatabase:
             self.conn.raw = self._connect(self.url)
             if self._claimed and not _take_claim(self.conn):
                 self.lost_lead()
-        return work(self.conn)
+        result = work(self.conn)
+        self.alive_at = time.monotonic()  # the connection (and with it a lead held) was alive just now
+        return result
 
     async def migrate(self) -> None:
         """Apply every migration newer than the stored version, each in its own transaction, with the other
@@ -325,6 +335,14 @@ class PostgresDatabase:
             await asyncio.sleep(poll)
         self._claimed = True
         self._watching = asyncio.ensure_future(self._watch_lead(poll))
+
+    async def confirm_lead(self) -> None:
+        """Return only while this process surely leads: a statement succeeded on the lead's connection within
+        ``LEAD_SURE`` seconds (else one is run now). Raises if the connection is lost; a lead found taken by
+        another process ends this one (:attr:`lost_lead`)."""
+        if not self._claimed or time.monotonic() - self.alive_at < LEAD_SURE:
+            return
+        await self._call(lambda conn: conn.raw.execute("SELECT 1"))
 
     async def _watch_lead(self, poll: float) -> None:
         """A leader that has nothing to do still finds out within ``poll`` seconds that its connection (and with

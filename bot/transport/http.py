@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -38,13 +39,22 @@ def let_go_all() -> None:
 LIVE: weakref.WeakSet[AiohttpRequest] = weakref.WeakSet()
 
 
+class NotLeading(aiohttp.ClientError):
+    """The call was not made: this process cannot be sure it leads (``fence``)."""
+
+
 class AiohttpRequest(BaseRequest):
-    """Bot API requests over one aiohttp session with up to ``pool`` connections."""
+    """Bot API requests over one aiohttp session with up to ``pool`` connections.
+
+    ``fence``, when set, is awaited once a request has its connection, just before it is written, and stops it
+    by raising: several processes on PostgreSQL call Telegram only while sure they lead
+    (``storage.postgres.PostgresDatabase.confirm_lead``); a call it stops fails as a network error would."""
 
     def __init__(self, pool: int = 64, *, read_timeout: float | None = READ) -> None:
         self._pool = pool
         self._read = read_timeout
         self._session: aiohttp.ClientSession | None = None
+        self.fence: Callable[[], Awaitable[None]] | None = None
         LIVE.add(self)
 
     @property
@@ -54,7 +64,19 @@ class AiohttpRequest(BaseRequest):
     async def initialize(self) -> None:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._pool, ttl_dns_cache=300)
-            self._session = aiohttp.ClientSession(connector=connector, headers={"User-Agent": self.USER_AGENT})
+            fenced = aiohttp.TraceConfig()  # after the pool's wait, before a byte is sent
+            fenced.on_connection_reuseconn.append(self._fenced)
+            fenced.on_connection_create_end.append(self._fenced)
+            self._session = aiohttp.ClientSession(connector=connector, headers={"User-Agent": self.USER_AGENT},
+                                                  trace_configs=[fenced])
+
+    async def _fenced(self, session: aiohttp.ClientSession, context: object, params: object) -> None:
+        if self.fence is None:
+            return
+        try:
+            await self.fence()
+        except Exception as e:  # the connection to the database lost: no call until it is back and still leads
+            raise NotLeading(f"not sure to lead: {e}") from e
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:

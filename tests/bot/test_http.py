@@ -3,11 +3,12 @@ text and keyboard left out, nothing else)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 from telegram import Bot, Update
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
 
 from bot.transport.http import AiohttpRequest, UpdatesRequest
 from tests.fake_telegram import TOKEN, FakeTelegram
@@ -73,6 +74,38 @@ async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
         method, params = fake.calls[-1]
         assert method == "editMessageText" and params["message_id"] == sent["message_id"]
         assert set(fake.content_types) == {"application/json"}
+    finally:
+        await bot.shutdown()
+        await fake.stop()
+
+
+async def test_a_call_the_fence_stops_is_never_sent_and_fails_as_a_network_error() -> None:
+    """Several processes on PostgreSQL: a process not sure it leads sends nothing (issue 44: two leaders at once
+    sent older content after newer). The fence is asked after the pool's wait, just before the request goes."""
+    fake = FakeTelegram()
+    fake.add_user(101, "Anna").started = True
+    await fake.start()
+    request = AiohttpRequest()
+    bot = Bot(TOKEN, base_url=f"{fake.url}/bot", request=request)
+    sure = [True]
+
+    async def fence() -> None:
+        if not sure[0]:
+            raise ConnectionError("the connection to the database was lost")
+
+    try:
+        await bot.initialize()
+        request.fence = fence
+        await bot._post("sendMessage", {"chat_id": 101, "text": "one"})
+        sure[0] = False
+        calls = len(fake.calls)
+        for _ in range(70):  # more than the pool's 64 connections: each stopped call gives its own back
+            with pytest.raises(NetworkError, match="not sure to lead"):
+                await asyncio.wait_for(bot._post("sendMessage", {"chat_id": 101, "text": "two"}), 5)
+        assert len(fake.calls) == calls and [m.text for m in fake.chat_messages(101)] == ["one"]
+        sure[0] = True  # the lead confirmed again: calls go on
+        await asyncio.wait_for(bot._post("sendMessage", {"chat_id": 101, "text": "three"}), 5)
+        assert [m.text for m in fake.chat_messages(101)] == ["one", "three"]
     finally:
         await bot.shutdown()
         await fake.stop()
