@@ -103,9 +103,11 @@ async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: b
             per = [count // groups + (1 if i < count % groups else 0) for i in range(groups)]
             await asyncio.gather(*(worker(g, n) for g, n in zip(ids, per, strict=True)))
 
+        # traced from the start: what the warm-up allocated and a later game frees (a full cache's oldest entry
+        # making room) must count as freed, or a cache that only turns over would look as if it grew
+        tracemalloc.start(1)
         await play(warmup)
         await settle(bot)
-        tracemalloc.start(1)
         first = snapshot()
         started = time.perf_counter()
         points = [(0, sum(stat.size for stat in first.statistics("filename")))]
