@@ -1,12 +1,13 @@
 """Each finished game's review (``durak.review``), made after the game and kept with it; each person who played
 is told in his private chat: his accuracy, his labels, his costliest move, and a button to the Mini App's review.
 
-The judging runs in a process of its own at idle priority, as the computers' thinking does
+The judging runs in processes of their own at idle priority, as the computers' thinking does
 (``bot.game.computers``), and steps aside while the bot handles a press or a computer thinks: a review never
-slows a game. One review at a time, in the order the games ended. A review is written once, with its messages,
-in one transaction (``Repo.save_review``): a stop or a crash before that leaves the game unreviewed, and the bot
-reviews it at its next start (games finished in the last ``REVIEW_DAYS`` days). Only people's own choices are judged:
-a computer's seat, and a move made for a player (his timer ran out, he was away, the rules left one move), are not.
+slows a game. One game at a time, oldest first, its moves judged in two such processes side by side. A review
+is written once, with its messages, in one transaction (``Repo.save_review``): a stop or a crash before that
+leaves the game unreviewed, and the bot reviews it at its next start (games finished in the last
+``REVIEW_DAYS`` days). Only people's own choices are judged: a computer's seat, and a move made for a player (his
+timer ran out, he was away, the rules left one move), are not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import ctypes
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +33,7 @@ from bot.transport.outbox import Outbox
 from bot.ui import review_text
 from bot.ui.i18n import Translator
 from durak.actions import Action, action_to_json
-from durak.review import Judged, decisions_of, judge, seat_review
+from durak.review import Decision, Judged, Verdict, decisions_of, judge, seat_review
 from durak.review.judge import DEALS_MAX
 from durak.state import State
 from storage.computers import is_computer
@@ -39,6 +41,7 @@ from storage.models import Away, Game, Owed, Status
 from storage.repo import Repo
 
 HISTORY_GAMES = 10  # games /history lists
+REVIEW_PROCESSES = min(2, os.cpu_count() or 1)  # a game's decisions are judged side by side, on idle CPU alone
 REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most are reviewed
 log = logging.getLogger(__name__)
 
@@ -70,17 +73,20 @@ def _step_aside() -> None:
         time.sleep(PAUSE_STEP)
 
 
-def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
-                deals_max: int = DEALS_MAX, seed: int = 0,
-                between: Callable[[], object] | None = _step_aside) -> dict[str, Any]:
-    """The review of ``people``'s seats as it is kept (JSON): each seat's figures and each judged move with every
-    move weighed there and its value (the Mini App's Retry shows them without judging again)."""
-    judged = []
-    for d in decisions_of(deal, moves):
-        if d.seat in people and d.n - 1 not in auto:
-            verdict = judge(d.knowledge, d.played, seed * 1_000_003 + d.n, deals_max, between)
-            if verdict is not None:
-                judged.append(Judged(d, verdict))
+def to_judge(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int],
+             people: frozenset[int]) -> list[Decision]:
+    """People's own decisions in a game (a move made for a seat is not his), each with what he knew."""
+    return [d for d in decisions_of(deal, moves) if d.seat in people and d.n - 1 not in auto]
+
+
+def judge_one(decision: Decision, deals_max: int, seed: int,
+              between: Callable[[], object] | None = _step_aside) -> Verdict | None:
+    return judge(decision.knowledge, decision.played, seed * 1_000_003 + decision.n, deals_max, between)
+
+
+def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
+    """The review as it is kept (JSON): each seat's figures and each judged move with every move weighed there and
+    its value (the Mini App's Retry shows them without judging again)."""
     seats = {}
     for seat in sorted(people):
         r = seat_review(judged, seat)
@@ -91,6 +97,15 @@ def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[in
          "leading": not j.decision.knowledge.view.table, "taking": j.decision.knowledge.view.taking,
          "played": action_to_json(j.verdict.played), "best": action_to_json(j.verdict.best),
          "values": [[action_to_json(a), round(v, 4)] for a, v in j.verdict.values]} for j in judged]}
+
+
+def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
+                deals_max: int = DEALS_MAX, seed: int = 0,
+                between: Callable[[], object] | None = _step_aside) -> dict[str, Any]:
+    """A whole review in one process (the bot shares a game's decisions among its reviewing processes)."""
+    judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people)
+              if (v := judge_one(d, deals_max, seed, between)) is not None]
+    return kept(judged, people)
 
 
 # ------------------------------------------------------------ in the bot
@@ -173,12 +188,14 @@ class Reviewer:
             await self.repo.save_review(game.id, orjson.dumps({"seats": {}, "moves": []}).decode(), [])
             return
         if self._pool is None:  # spawned, not forked: the bot's threads stay out of it
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+            self._pool = ProcessPoolExecutor(REVIEW_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=self._shared)
         started = time.monotonic()
-        review = await asyncio.get_running_loop().run_in_executor(
-            self._pool, review_game, game.deal, list(game.moves), game.auto, frozenset(people), self.deals_max,
-            game.id)
+        loop, pool, seated = asyncio.get_running_loop(), self._pool, frozenset(people)
+        decisions = await loop.run_in_executor(pool, to_judge, game.deal, list(game.moves), game.auto, seated)
+        verdicts = await asyncio.gather(*(loop.run_in_executor(pool, judge_one, d, self.deals_max, game.id)
+                                          for d in decisions))
+        review = kept([Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None], seated)
         owed = await self._announcements(game, review)
         if await self.repo.save_review(game.id, orjson.dumps(review).decode(), owed):
             self.made += 1
