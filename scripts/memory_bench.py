@@ -71,6 +71,7 @@ def snapshot() -> tracemalloc.Snapshot:
         tracemalloc.Filter(False, "*/tests/*"),
         tracemalloc.Filter(False, "*/aiohttp/web*"),
         tracemalloc.Filter(False, tracemalloc.__file__),
+        tracemalloc.Filter(False, __file__),  # the bench's own players
     ])
 
 

@@ -29,6 +29,8 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=100.0, help="hard's thinking time per move")
     parser.add_argument("--preset", default="podkidnoy")
     parser.add_argument("--six", action="store_true", help="also time a six-player game's review")
+    parser.add_argument("--jobs", type=int, default=1, help="processes judging a game's moves side by side (the "
+                        "bot uses two)")
     args = parser.parse_args()
     rules = Rules.from_dict({"preset": args.preset})
     seconds: list[float] = []
@@ -42,7 +44,7 @@ def main() -> None:
                 deal, actions = play(rules, levels, seed, args.budget_ms)
                 decisions = decisions_of(deal, actions)
                 started = time.perf_counter()
-                judged = judge_all(decisions, seed=1)
+                judged = judge_all(decisions, seed=1, jobs=args.jobs)
                 seconds.append(time.perf_counter() - started)
                 again = {j.decision.n: j.verdict.label for j in judge_all(decisions, seed=2)}
                 for j in judged:
@@ -70,7 +72,7 @@ def main() -> None:
     if args.six:
         deal, actions = play(rules, ["easy", "normal", "hard"] * 2, 7, args.budget_ms)
         started = time.perf_counter()
-        judged = judge_all(decisions_of(deal, actions), seed=1)
+        judged = judge_all(decisions_of(deal, actions), seed=1, jobs=args.jobs)
         print(f"a six-player review: {time.perf_counter() - started:.1f} s ({len(judged)} judged moves)")
 
 
