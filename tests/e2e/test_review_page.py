@@ -9,9 +9,11 @@ from pathlib import Path
 from durak import apply, card_code
 from durak.review import label_of
 from tests.e2e.browser import chromium, open_page
-from tests.e2e.harness import BotProcess
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_reviews import DEALS, kept, played_group_game, summaries
 from tests.e2e.test_webapp import page_settings
+from tests.e2e.test_whole_game import NOT_RUSSIAN
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, init_data
 from tests.fake_telegram import FakeTelegram
 from tests.places import place_of
@@ -148,4 +150,39 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             assert (await page.locator("#review .nav span").text_content() or "").startswith(
                 f"Move {worst['n'] + 1} of "), "one move on"
             await page.context.close()
+    await bot.stop()
+
+
+async def test_the_review_reads_as_russian_in_the_chat_and_on_the_page(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Russian players read their summary, /history and the whole review page in Russian."""
+    for user in (ANNA, BORIS):
+        fake.users[user].language_code = "ru"
+    port = free_port()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", review_deals=DEALS, default_language="ru",
+                     **page_settings(port))
+    await bot.start()
+    table = Table(fake, GROUP, [ANNA, BORIS], seed=2, language="ru")
+    await table.seat_everyone("podkidnoy", deck="24")
+    await table.start(ANNA)
+    await table.play_to_the_end(timeout=240)
+    said = "📊 Разбор партии в «Friends»"
+    await fake.wait_for(lambda: any(m.text.startswith(said) for m in fake.chat_messages(ANNA)), 120)
+    [summary] = [m for m in fake.chat_messages(ANNA) if m.text.startswith(said)]
+    assert "Точность " in summary.text and summary.buttons()[0]["text"] == "📊 Открыть разбор", summary.text
+    await fake.send_text(ANNA, ANNA, "/history")
+    await fake.wait_for(lambda: fake.chat_messages(ANNA)[-1].text.startswith("🗂 Ваши последние партии:"))
+    history = fake.chat_messages(ANNA)[-1].text
+    link = str(summary.markup["inline_keyboard"][0][0]["web_app"]["url"])
+    async with chromium() as browser:
+        page = await open_page(browser, link, ANNA, "Anna", language="ru")
+        await page.wait_for_selector("#review:not([hidden]) svg")
+        if await page.locator("#review .verdict").count():
+            await page.click("#review button:has-text('Переиграть')")
+        shown = await page.locator("#review").inner_text()
+        if SHOTS:
+            await page.screenshot(path=str(SHOTS / "review-ru.png"), full_page=True)
+        await page.context.close()
+    assert "Ход " in shown and "К следующей ошибке" in shown, shown
+    for text in (summary.text, history, shown):
+        assert not NOT_RUSSIAN.search(text.replace("Friends", "")), text
     await bot.stop()

@@ -439,11 +439,11 @@
     const next = review.graph.find((g) => g.label && g.n - 1 > step);
     nav.append(button("⏮", () => go(0)), button("◀", () => go(step - 1)),
                Object.assign(document.createElement("span"), { textContent: texts.review_move.replace("{n}", step + 1).replace("{total}", total) }),
-               button("▶", () => go(step + 1)), button("⏭ " + texts.review_next, () => go(next ? next.n - 1 : total)));
+               button("▶", () => go(step + 1)));
     nav.children[0].setAttribute("aria-label", texts.review_start);
     nav.children[1].setAttribute("aria-label", texts.review_back);
     nav.children[3].setAttribute("aria-label", texts.review_forward);
-    parts.push(nav);
+    parts.push(nav, button("⏭ " + texts.review_next, () => go(next ? next.n - 1 : total), "next"));
     if (mark) {
       const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
       const head = document.createElement("div");
