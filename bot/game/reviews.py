@@ -41,6 +41,7 @@ from storage.models import Away, Game, Owed, Status
 from storage.repo import Repo
 
 HISTORY_GAMES = 10  # games /history lists
+REVIEW_LIMIT = 600.0  # seconds a game's review may take before its processes count as hung
 REVIEW_PROCESSES = min(2, os.cpu_count() or 1)  # a game's decisions are judged side by side, on idle CPU alone
 REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most are reviewed
 log = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ def people_of(game: Game) -> dict[int, int]:
 
 
 class Reviewer:
-    """Reviews finished games one at a time in its idle process, keeps each review and announces it.
+    """Reviews finished games one at a time in its idle processes, keeps each review and announces it.
 
     The games to review are read from the database (finished, recorded, no review yet, oldest first), never queued
     in memory: a backlog under load costs no memory, and a start finds the games a stop left unreviewed."""
@@ -136,47 +137,58 @@ class Reviewer:
         self.made = 0      # reviews kept by this process (the load test's figures)
         self.idle = asyncio.Event()  # set while no game waits for its review (tests wait on it)
         self.idle.set()
+        self._stopped = False
 
     def soon(self) -> None:
         """A game finished (or the bot started): review what waits, after the reviews in hand."""
+        if self._stopped:  # a game finished while the bot stops: the next start reviews it
+            return
         self.idle.clear()
         self._wake.set()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        self._stopped = True
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.kill()  # a review half made is made again at the next start
-            pool.shutdown(wait=False, cancel_futures=True)
+        self._close_pool()  # a review half made is made again at the next start
 
     async def _run(self) -> None:
         while True:
             self._wake.clear()
-            since = time.time() - REVIEW_DAYS * 86400
-            waiting = [g for g in await self.repo.unreviewed(since, len(self._failed) + 1) if g not in self._failed]
-            if not waiting:
-                self.idle.set()
-                await self._wake.wait()
-                continue
+            game_id = None
             try:
-                await self._review(waiting[0])
+                since = time.time() - REVIEW_DAYS * 86400
+                waiting = [g for g in await self.repo.unreviewed(since, len(self._failed) + 1)
+                           if g not in self._failed]
+                if not waiting:
+                    self.idle.set()
+                    await self._wake.wait()
+                    continue
+                game_id = waiting[0]
+                async with asyncio.timeout(REVIEW_LIMIT):
+                    await self._review(game_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the game stays unreviewed: the next start tries it again
-                log.exception("game %s could not be reviewed", waiting[0])
-                self._failed.add(waiting[0])
-                self._close_pool()
+            except Exception:  # the database away, a worker that died or hung: the next start tries it again
+                log.exception("game %s could not be reviewed", game_id if game_id is not None else "?")
+                if game_id is None:
+                    self.idle.set()
+                    await self._wake.wait()
+                else:
+                    self._failed.add(game_id)
+                    self._close_pool()
 
     def _close_pool(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
+            # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
             pool.shutdown(wait=False, cancel_futures=True)
 
     async def _review(self, game_id: int) -> None:

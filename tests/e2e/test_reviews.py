@@ -4,7 +4,10 @@ the Mini App's review; kept once; made at the next start when the bot stopped fi
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
+
+import pytest
 
 from durak.review import label_of
 from tests.e2e.conftest import GROUP
@@ -120,4 +123,27 @@ async def test_against_computers_only_the_person_is_reviewed_and_only_his_own_ch
     game = await bot.service.repo.game(game_id)
     assert game is not None
     assert not {m["n"] - 1 for m in moves} & game.auto, "a move made for her is never judged"
+    await bot.stop()
+
+
+async def test_a_game_whose_record_cannot_be_read_is_left_with_a_log_line_and_the_next_is_reviewed(
+        fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, review_deals=0)
+    await bot.start()
+    await played_group_game(fake, seed=5)
+    await played_group_game(fake, seed=6)
+    await bot.idle()
+    await bot.stop()
+    first, second = (int(g) for (g,) in place_of(database).sql("SELECT id FROM games ORDER BY id"))
+    place_of(database).sql(f"UPDATE game_moves SET action = '{{\"forged\": 1}}' WHERE game_id = {first} AND n = 0")
+    bot = BotProcess(fake, database, review_deals=DEALS)
+    with caplog.at_level(logging.ERROR):
+        await bot.start()
+        await fake.wait_for(lambda: summaries(fake, 101), 120)
+        await bot.service.reviewer.idle.wait()
+    assert [game_id for game_id, _ in kept(database)] == [second], "the readable game is reviewed"
+    assert len(summaries(fake, 101)) == 1
+    assert any(f"game {first}" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR), \
+        [r.getMessage() for r in caplog.records]
     await bot.stop()
