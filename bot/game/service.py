@@ -90,6 +90,8 @@ class GameService:
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
         for game in games:
             self.store.add(game, await self.repo.slot_messages(game.id))
+            # each seat's ping waits from when his position was written, as before the restart or takeover
+            slots.track_turns(game, self.store.ui_of(game.id), game.updated_at, frozenset())
             await self.refresh(game)
         await self.outbox.resume()
         self.timers.start()

@@ -84,8 +84,8 @@ def track_turns(game: Game, ui: GameUI, now: float, movers: frozenset[int] | Non
 def ping_due(ui: GameUI, seat: int, now: float, delay: float) -> bool:
     """His position was written ``delay`` seconds ago (or shown, if that came later) and he has not acted:
     a player who answers within the delay is never pinged, so an active player's chat does not buzz on
-    every turn, and an idle one learns of his turn a few seconds late. After a restart the delay counts
-    from the first sweep."""
+    every turn, and an idle one learns of his turn a few seconds late. After a restart (or another process taking
+    over) the delay still counts from when his position was written (``GameService.resume``)."""
     return now >= ping_at(ui, seat, now, delay)
 
 

@@ -196,3 +196,24 @@ async def test_a_ping_counts_the_time_left_from_when_the_player_could_see_his_tu
     await fake.wait_for(lambda: len(pings(fake, defender)) == 1)
     assert pings(fake, defender)[0].text.endswith("⏰ 55 s left"), pings(fake, defender)[0].text
     await bot.stop()
+
+
+async def test_a_restart_does_not_restart_the_wait_for_a_ping(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Issue 44: a takeover (or a restart) counted each ping's delay anew from the new process's start; it counts
+    from when the position was written."""
+    clock = ManualClock()
+    database = tmp_path / "durak.sqlite3"
+    bot, table = await started(fake, database, clock)
+    attacker = table.players[state_of(table, bot).attacker or 0]
+    await bot.service.outbox.drain()
+    await clock.advance(PING_DELAY - 1)
+    await bot.service.outbox.drain()
+    assert pings(fake, attacker) == []
+    await bot.stop()
+    bot = BotProcess(fake, database, clock)
+    await bot.start()
+    await bot.idle()
+    assert pings(fake, attacker) == [], "his delay is not over yet"
+    await clock.advance(1.5)  # PING_DELAY after his position was written, not after the restart
+    await fake.wait_for(lambda: len(pings(fake, attacker)) == 1)
+    await bot.stop()
