@@ -472,11 +472,11 @@ def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] |
     lines = [tr.gettext("🏁 Game over!")]
     if state.draw:
         lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
+    elif seat in _left(game):  # whatever the computer made of his seat after he left
+        lines.append(tr.gettext("You left the game: it counts as a loss."))
     elif seat in state.losers:
         lines.append(tr.gettext("🃏 You are the durak this time.") if len(state.losers) == 1
                      else tr.gettext("🃏 Your team lost."))
-    elif seat in _left(game):
-        lines.append(tr.gettext("You left the game: it counts as a loss."))
     elif seat in state.out:
         lines.append(tr.gettext("You finished {place} of {n}.").format(place=ordinal(tr, places_of(game)[seat]),
                                                                       n=len(game.seats) - len(_left(game))))
