@@ -38,10 +38,11 @@ from durak.review.judge import DEALS_MAX
 from durak.state import State
 from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Status
-from storage.repo import Repo
+from storage.repo import CorruptRow, Repo
 
 HISTORY_GAMES = 10  # games /history lists
 REVIEW_LIMIT = 600.0  # seconds a game's review may take before its processes count as hung
+RETRY_SECONDS = 30.0  # after a failure of the database, the reviews are tried again this soon
 REVIEW_PROCESSES = min(2, os.cpu_count() or 1)  # a game's decisions are judged side by side, on idle CPU alone
 REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most are reviewed
 log = logging.getLogger(__name__)
@@ -111,9 +112,14 @@ def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[in
 
 # ------------------------------------------------------------ in the bot
 
-def people_of(game: Game) -> dict[int, int]:
-    """Seat -> user id of every person at the table (computers are not reviewed)."""
-    return {s.seat: s.user.id for s in game.seats if not is_computer(s.user)}
+def people_of(game: Game) -> frozenset[int]:
+    """The seats of the people at the table (computers are not reviewed)."""
+    return frozenset(s.seat for s in game.seats if not is_computer(s.user))
+
+
+class NotReviewable(Exception):
+    """This game's review cannot be made (its record unreadable, its judging failed): it is not tried again
+    before the next start. Any other failure (the database away) is tried again in a while."""
 
 
 class Reviewer:
@@ -170,18 +176,17 @@ class Reviewer:
                     await self._wake.wait()
                     continue
                 game_id = waiting[0]
-                async with asyncio.timeout(REVIEW_LIMIT):
-                    await self._review(game_id)
+                await self._review(game_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database away, a worker that died or hung: the next start tries it again
-                log.exception("game %s could not be reviewed", game_id if game_id is not None else "?")
-                if game_id is None:
-                    self.idle.set()
-                    await self._wake.wait()
-                else:
-                    self._failed.add(game_id)
-                    self._close_pool()
+            except NotReviewable:
+                log.exception("game %s could not be reviewed; the next start tries again", game_id)
+                self._failed.add(game_id or 0)
+            except Exception:  # the database away for a moment: the games wait in it
+                log.exception("reviewing game %s failed; trying again in %.0f s", game_id, RETRY_SECONDS)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(RETRY_SECONDS):
+                        await self._wake.wait()
 
     def _close_pool(self) -> None:
         pool, self._pool = self._pool, None
@@ -192,9 +197,12 @@ class Reviewer:
             pool.shutdown(wait=False, cancel_futures=True)
 
     async def _review(self, game_id: int) -> None:
-        game = await self.repo.game(game_id)
+        try:
+            game = await self.repo.game(game_id)
+        except CorruptRow as e:
+            raise NotReviewable(str(e)) from e
         if game is None or game.status is not Status.FINISHED or game.deal is None:
-            raise ValueError(f"game {game_id} is no finished game with its moves")
+            raise NotReviewable(f"game {game_id} is no finished game with its moves")
         people = people_of(game)
         if not people:  # nobody to tell: kept empty, so that it is not looked at again
             await self.repo.save_review(game.id, orjson.dumps({"seats": {}, "moves": []}).decode(), [])
@@ -203,11 +211,17 @@ class Reviewer:
             self._pool = ProcessPoolExecutor(REVIEW_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker, initargs=self._shared)
         started = time.monotonic()
-        loop, pool, seated = asyncio.get_running_loop(), self._pool, frozenset(people)
-        decisions = await loop.run_in_executor(pool, to_judge, game.deal, list(game.moves), game.auto, seated)
-        verdicts = await asyncio.gather(*(loop.run_in_executor(pool, judge_one, d, self.deals_max, game.id)
-                                          for d in decisions))
-        review = kept([Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None], seated)
+        loop, pool = asyncio.get_running_loop(), self._pool
+        try:
+            async with asyncio.timeout(REVIEW_LIMIT):
+                decisions = await loop.run_in_executor(pool, to_judge, game.deal, list(game.moves), game.auto,
+                                                       people)
+                verdicts = await asyncio.gather(*(loop.run_in_executor(pool, judge_one, d, self.deals_max, game.id)
+                                                  for d in decisions))
+        except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
+            self._close_pool()
+            raise NotReviewable(f"game {game_id}: {e!r}") from e
+        review = kept([Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None], people)
         owed = await self._announcements(game, review)
         if await self.repo.save_review(game.id, orjson.dumps(review).decode(), owed):
             self.made += 1
@@ -224,7 +238,7 @@ class Reviewer:
         buttons = [{"text": f"📊 #{e.game_id}", "web_app": {"url": self.review_link(e.game_id)}}
                    for e in entries if e.review is not None and self.links is not None]
         rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
-        return review_text.history(tr, entries), rows or None
+        return review_text.history(tr, entries, reviewing=self.deals_max > 0), rows or None
 
     async def _announcements(self, game: Game, review: dict[str, Any]) -> list[Owed]:
         """Each person's summary in his private chat, with the button to his review on the Mini App."""

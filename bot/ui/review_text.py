@@ -89,8 +89,9 @@ def summary(tr: Translator, game: Game, review: Review, seat: int) -> str:
     return "\n".join(lines)
 
 
-def history(tr: Translator, entries: list[HistoryEntry]) -> str:
-    """/history in a private chat: the player's last games, each with its review's figures."""
+def history(tr: Translator, entries: list[HistoryEntry], reviewing: bool = True) -> str:
+    """/history in a private chat: the player's last games, each with its review's figures (``reviewing`` False:
+    this bot makes no reviews, so none is said to be coming)."""
     if not entries:
         return tr.gettext("You have not finished a game yet.")
     lines = [tr.gettext("🗂 Your last games:")]
@@ -102,8 +103,10 @@ def history(tr: Translator, entries: list[HistoryEntry]) -> str:
         if e.review is not None:
             mine = orjson.loads(e.review)["seats"].get(str(e.seat))
             said = figures(tr, mine) if mine and mine["moves"] else tr.gettext("no move to judge")
-        elif e.recorded:
+        elif e.recorded and reviewing:
             said = tr.gettext("the review is being made…")
+        elif e.recorded:
+            said = tr.gettext("no review")
         else:
             said = tr.gettext("played before reviews: no review")
         lines.append(f"#{e.game_id} · {day} · {where} · {outcome} · {said}")

@@ -93,7 +93,7 @@ async def test_a_game_that_ended_while_no_review_was_made_is_reviewed_at_the_nex
     assert not summaries(fake, 101) and kept(database) == []
     await fake.send_text(101, 101, "/history")
     await fake.wait_for(lambda: any(m.text.startswith("🗂 Your last games:") for m in fake.chat_messages(101)))
-    assert "the review is being made…" in fake.chat_messages(101)[-1].text
+    assert "· no review" in fake.chat_messages(101)[-1].text, "this bot makes no reviews: none is promised"
     await bot.stop()
     bot = BotProcess(fake, database, review_deals=DEALS)
     await bot.start()
