@@ -135,7 +135,8 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
                         record=metrics.calls if metrics.on else None)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
-                              computer_budget_ms=settings.computer_budget_ms, review_deals=settings.review_deals)
+                              computer_budget_ms=settings.computer_budget_ms, review_deals=settings.review_deals,
+                              think_on_idle_cpu=settings.think_on_idle_cpu)
         service.timers.heartbeat = Heartbeat(settings.health_file)
         if metrics.on:
             service.thinker.record = metrics.thoughts

@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     computer_pause: float = Field(1, ge=0)       # seconds before a computer seat answers a move
     computer_budget_ms: float = Field(300, ge=0, le=5000)  # the hard computer's thinking time per move
     review_deals: int = Field(2048, ge=0)        # the most deals a review weighs one move on; 0: no reviews
+    think_on_idle_cpu: bool = True               # thinking and reviews only on CPU the bot leaves idle
     poll_timeout: float = Field(30, ge=0)        # long polling: seconds a getUpdates call may wait
     startup_retries: int = Field(5, ge=0)        # network errors at start: retries, with a doubling wait
     health_file: Path | None = None              # rewritten while the bot runs, for durak-health

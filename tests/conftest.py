@@ -20,6 +20,10 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # A finished game's review costs seconds of CPU in a process of its own: every bot a test starts, in this process or
 # as a program, makes none unless the test asks for it (review_deals=…; the reviews' own tests do).
 os.environ["REVIEW_DEALS"] = "0"
+# Six workers on two cores leave no CPU idle: a computer's thinking or a review in the idle class would wait seconds
+# for each slice (a solo game against computers took a minute instead of a second). The bots the tests start keep
+# them at their own priority; test_computers checks the idle class itself.
+os.environ["THINK_ON_IDLE_CPU"] = "false"
 
 
 @pytest.hookimpl(hookwrapper=True)

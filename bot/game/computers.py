@@ -72,10 +72,13 @@ def waiting_computer(game: Game) -> tuple[int, str] | None:
     return next(((seat, levels[seat]) for seat in awaited(state) if seat in levels), None)
 
 
-def yield_cpu() -> None:
+def yield_cpu(idle: bool) -> None:
     """The thinking process runs only on CPU the bot leaves idle (Linux's SCHED_IDLE; elsewhere the lowest
     niceness): its search is bounded by time, not by work, so on a busy machine a computer thinks less
-    deeply for a move."""
+    deeply for a move. Without ``idle`` (THINK_ON_IDLE_CPU=false) it keeps the bot's priority: on a host whose
+    CPU is never idle, an idle-class process waits seconds for each slice of it."""
+    if not idle:
+        return
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
@@ -85,10 +88,10 @@ def yield_cpu() -> None:
 _pressing: ctypes.c_int | None = None  # in the thinking process: the presses the bot is handling (shared memory)
 
 
-def _start_worker(pressing: ctypes.c_int) -> None:
+def _start_worker(pressing: ctypes.c_int, idle: bool) -> None:
     global _pressing
     _pressing = pressing
-    yield_cpu()
+    yield_cpu(idle)
 
 
 def _wait_for_presses() -> bool:
@@ -122,8 +125,9 @@ class Thinker:
     hard moves waiting, its own included): with many hard tables a move waits about one budget in all,
     not a budget for every move ahead of it (past ``limit_s`` it would fall back to the normal move)."""
 
-    def __init__(self, budget_ms: float, limit_s: float | None = None) -> None:
+    def __init__(self, budget_ms: float, limit_s: float | None = None, idle_cpu: bool = True) -> None:
         self.budget_ms = budget_ms
+        self.idle_cpu = idle_cpu  # the thinking (and the reviews) only on CPU the bot leaves idle
         self.limit_s = limit_s if limit_s is not None else THINK_LIMIT + budget_ms / 1000
         self._pool: ProcessPoolExecutor | None = None
         self.busy: set[int] = set()  # games whose computer is thinking now
@@ -182,7 +186,8 @@ class Thinker:
     async def _think(self, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
         if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker, initargs=(self.pressing,))
+                                             initializer=_start_worker,
+                                             initargs=(self.pressing, self.idle_cpu))
         loop = asyncio.get_running_loop()
         thought = await loop.run_in_executor(self._pool, think, k, seed, budget_ms)
         if self.record is not None:
@@ -191,14 +196,24 @@ class Thinker:
 
     def workers(self) -> list[int]:
         """The pids of the thinking processes now running."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return [p.pid for p in processes.values() if p.pid is not None]
+        return pool_pids(self._pool)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        end_pool(pool)
+
+
+def pool_pids(pool: ProcessPoolExecutor | None) -> list[int]:
+    """The pids of a pool's processes now running."""
+    processes = getattr(pool, "_processes", None) or {}
+    return [p.pid for p in processes.values() if p.pid is not None]
+
+
+def end_pool(pool: ProcessPoolExecutor | None) -> None:
+    """Stop a pool at once, a worker that hangs included."""
+    if pool is None:
+        return
+    # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)

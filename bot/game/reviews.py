@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from bot.game.computers import PAUSE_MOST, PAUSE_STEP, yield_cpu
+from bot.game.computers import PAUSE_MOST, PAUSE_STEP, end_pool, pool_pids, yield_cpu
 from bot.game.core import PageLinks
 from bot.game.directory import Directory
 from bot.game.slots import markup_json
@@ -58,10 +58,10 @@ _pressing: ctypes.c_int | None = None
 _thinking: ctypes.c_int | None = None
 
 
-def _start_worker(pressing: ctypes.c_int, thinking: ctypes.c_int) -> None:
+def _start_worker(pressing: ctypes.c_int, thinking: ctypes.c_int, idle: bool) -> None:
     global _pressing, _thinking
     _pressing, _thinking = pressing, thinking
-    yield_cpu()
+    yield_cpu(idle)
 
 
 def _step_aside() -> None:
@@ -129,13 +129,13 @@ class Reviewer:
     in memory: a backlog under load costs no memory, and a start finds the games a stop left unreviewed."""
 
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, pressing: ctypes.c_int,
-                 thinking: ctypes.c_int, deals_max: int = DEALS_MAX) -> None:
+                 thinking: ctypes.c_int, deals_max: int = DEALS_MAX, idle_cpu: bool = True) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
         self.deals_max = deals_max
         self.links: PageLinks | None = None
-        self._shared = (pressing, thinking)
+        self._shared = (pressing, thinking, idle_cpu)
         self._wake = asyncio.Event()
         self._failed: set[int] = set()  # games whose review failed: tried again at the next start
         self._task: asyncio.Task[None] | None = None
@@ -188,13 +188,13 @@ class Reviewer:
                     async with asyncio.timeout(RETRY_SECONDS):
                         await self._wake.wait()
 
+    def workers(self) -> list[int]:
+        """The pids of the reviewing processes now running."""
+        return pool_pids(self._pool)
+
     def _close_pool(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
+        end_pool(pool)
 
     async def _review(self, game_id: int) -> None:
         try:

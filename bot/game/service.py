@@ -59,7 +59,8 @@ GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRA
 class GameService:
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
                  clock: Clock, ping_delay: float = slots.PING_DELAY, computer_pause: float = computers.PAUSE,
-                 computer_budget_ms: float = hard.BUDGET_MS, review_deals: int = DEALS_MAX) -> None:
+                 computer_budget_ms: float = hard.BUDGET_MS, review_deals: int = DEALS_MAX,
+                 think_on_idle_cpu: bool = True) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
@@ -67,8 +68,9 @@ class GameService:
         self.lobby_timeout = lobby_timeout
         self.ping_delay = ping_delay
         self.computer_pause = computer_pause
-        self.thinker = computers.Thinker(computer_budget_ms)
-        self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking, review_deals)
+        self.thinker = computers.Thinker(computer_budget_ms, idle_cpu=think_on_idle_cpu)
+        self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking, review_deals,
+                                 idle_cpu=think_on_idle_cpu)
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()

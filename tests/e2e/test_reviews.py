@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,30 @@ async def test_a_game_that_ended_while_no_review_was_made_is_reviewed_at_the_nex
     await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
     assert len(kept(database)) == 1
     assert summaries(fake, 101)[0].markup is None, "no Mini App configured: no button"
+    await bot.stop()
+
+
+def classes(pids: list[int]) -> list[int]:
+    try:
+        return [os.sched_getscheduler(pid) for pid in pids]
+    except ProcessLookupError:  # a process replaced meanwhile
+        return []
+
+
+@pytest.mark.parametrize("idle", [True, False])
+async def test_reviews_are_made_on_cpu_the_bot_leaves_idle_unless_told_otherwise(fake: FakeTelegram, tmp_path: Path,
+                                                                               idle: bool) -> None:
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", review_deals=DEALS, think_on_idle_cpu=idle)
+    await bot.start()
+    await played_group_game(fake)
+    reviewer = bot.service.reviewer
+    if idle:  # a busy machine may keep the review itself waiting long for idle CPU: its processes' class says it
+        await fake.wait_for(lambda: (found := classes(reviewer.workers())) != []
+                            and found == [os.SCHED_IDLE] * len(found), 60)
+    else:
+        await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
+        found = classes(reviewer.workers())
+        assert found and found == [os.sched_getscheduler(0)] * len(found) and os.SCHED_IDLE not in found
     await bot.stop()
 
 
