@@ -136,8 +136,9 @@ def check_invariants(state: State, full_deck: Counter[int], rng: random.Random) 
 # test workers, each with games of its own, new ones at every run (hypothesis draws them afresh); THOROUGH=1 plays
 # six times as many.
 SHARDS = range(4)
-GAMES = 24 if os.environ.get("THOROUGH") == "1" else 4
-VARIANT_GAMES = 15 if os.environ.get("THOROUGH") == "1" else 3
+THOROUGH = os.environ.get("THOROUGH") == "1"
+GAMES = 24 if THOROUGH else 4
+VARIANT_GAMES = 15 if THOROUGH else 3
 
 
 @pytest.mark.slow
