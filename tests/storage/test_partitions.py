@@ -1,0 +1,139 @@
+"""The partitions' leases (storage/partitions.py) on the machine's PostgreSQL: every partition led by exactly one
+live process, shared evenly, taken over within a round of a holder's death, handed over when one joins."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import random
+import subprocess
+import sys
+import time
+
+import psycopg
+import pytest
+
+from storage.partitions import PARTITIONS, Leases, partition_of
+from tests.places import Place
+
+
+def test_a_chats_partition_is_stable_and_chats_spread_evenly() -> None:
+    # the same in every process and at every start (a change would move games between processes at a deploy)
+    assert partition_of(-1001234567890) == 33
+    groups = collections.Counter(partition_of(-1001000000000 - n) for n in range(64_000))
+    people = collections.Counter(partition_of(100_000 + n) for n in range(64_000))
+    spaced = collections.Counter(partition_of(-1001000000000 - 64 * n) for n in range(64_000))
+    for counts in (groups, people, spaced):  # ids in runs, or 64 apart, still fill every partition about alike
+        assert set(counts) == set(range(PARTITIONS))
+        assert max(counts.values()) < 1.1 * min(counts.values()), counts
+
+
+async def settle(leases: list[Leases], rounds: int = 6) -> None:
+    """Rounds as the bot runs them: each hands over its surplus, then takes its share."""
+    for _ in range(rounds):
+        for lease in leases:
+            await lease.release(await lease.surplus())
+        for lease in leases:
+            await lease.round()
+
+
+def owners(leases: list[Leases]) -> dict[int, int]:
+    found: dict[int, int] = {}
+    for i, lease in enumerate(leases):
+        for p in lease.held:
+            assert p not in found, f"partition {p} held by two processes"
+            found[p] = i
+    return found
+
+
+async def test_the_processes_share_the_partitions_evenly_and_each_has_one_leader(postgres_url: str) -> None:
+    leases = [Leases(postgres_url, rng=random.Random(n)) for n in range(3)]
+    try:
+        await leases[0].join()
+        taken, lost = await leases[0].round()
+        assert taken == frozenset(range(PARTITIONS)) and not lost, "alone, a process leads every game"
+        await leases[1].join()
+        await settle(leases[:2])
+        assert len(owners(leases[:2])) == PARTITIONS and [len(x.held) for x in leases[:2]] == [32, 32]
+        await leases[2].join()
+        await settle(leases)
+        assert len(owners(leases)) == PARTITIONS
+        assert sorted(len(x.held) for x in leases) == [20, 22, 22]
+        seen = Place("postgresql", postgres_url).sql(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted "
+            "AND classid::bigint >= ? AND classid::bigint < ?", (0x44500000, 0x44500000 + PARTITIONS))
+        assert seen == [(PARTITIONS,)], "the server holds exactly one lease a partition"
+    finally:
+        for lease in leases:
+            await lease.close()
+
+
+async def test_a_clean_stop_hands_every_partition_over_at_the_next_round(postgres_url: str) -> None:
+    leases = [Leases(postgres_url) for _ in range(2)]
+    try:
+        for lease in leases:
+            await lease.join()
+        await settle(leases)
+        await leases[1].close()
+        taken, _ = await leases[0].round()
+        assert len(taken) == PARTITIONS // 2 and leases[0].held == frozenset(range(PARTITIONS))
+    finally:
+        await leases[0].close()
+
+
+HOLDER = """
+import asyncio, sys
+from storage.partitions import Leases
+async def main():
+    lease = Leases(sys.argv[1])
+    await lease.join()
+    while True:
+        await lease.release(await lease.surplus())
+        await lease.round()
+        print(len(lease.held), flush=True)
+        await asyncio.sleep(0.05)
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_holders_partitions_are_led_again_within_a_round(postgres_url: str) -> None:
+    """kill -9 of a process: its session ends with it, and with it its leases; the survivor takes them at its next
+    round (the bot's rounds are POLL apart: no partition is without a leader for much more than that)."""
+    mine = Leases(postgres_url)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, postgres_url], stdout=subprocess.PIPE, text=True)
+    try:
+        await mine.join()
+        assert holder.stdout is not None
+        for line in holder.stdout:  # the other process leads half the games
+            await settle([mine], 1)
+            if int(line) == PARTITIONS // 2 and len(mine.held) == PARTITIONS // 2:
+                break
+        holder.kill()
+        holder.wait()
+        killed = time.monotonic()
+        while len(mine.held) < PARTITIONS:
+            with contextlib.suppress(Exception):
+                await mine.round()
+            await asyncio.sleep(0.05)
+            assert time.monotonic() - killed < 10, "the dead process's partitions were never taken over"
+    finally:
+        holder.kill()
+        await mine.close()
+
+
+async def test_a_cut_connection_loses_its_leases_and_the_next_round_takes_them_again(postgres_url: str) -> None:
+    lease = Leases(postgres_url)
+    try:
+        await lease.join()
+        await lease.round()
+        [(pid,)] = Place("postgresql", postgres_url).sql(
+            "SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND classid::bigint = ?", (0x44500000,))
+        Place("postgresql", postgres_url).sql("SELECT pg_terminate_backend(?)", (pid,))
+        with pytest.raises(psycopg.OperationalError):
+            await lease.round()
+        assert lease.held == frozenset(), "a cut connection leads nothing: its locks went with it"
+        taken, _ = await lease.round()
+        assert len(taken) == PARTITIONS
+    finally:
+        await lease.close()
