@@ -112,6 +112,7 @@ class FakeTelegram:
         self._poster: aiohttp.ClientSession | None = None
         self.trap: Any = None     # (method, params) -> bool: when true, ``on_trap`` runs before the call is served
         self.on_trap: Any = None
+        self.trap_served = False  # ``on_trap`` runs once the call is served instead: its answer never reaches the bot
         self._runner: web.AppRunner | None = None
         self.url = ""
         self.content_types: Counter[str] = Counter()  # how the requests were encoded
@@ -148,11 +149,19 @@ class FakeTelegram:
         with contextlib.suppress(KeyError, TypeError, ValueError):
             hold = self.held[int(params["chat_id"])]
             await hold.wait()
-        if self.trap is not None and self.trap(method, params):
+        trapped = self.trap is not None and self.trap(method, params)
+        if trapped:
             self.trap = None
-            self.on_trap()  # e.g. kill -9 the bot: Telegram never saw this call
-            return web.json_response({"ok": False, "error_code": 500, "description": "Internal Server Error"},
-                                     status=500)
+            if not self.trap_served:
+                self.on_trap()  # e.g. kill -9 the bot: Telegram never saw this call
+                return web.json_response({"ok": False, "error_code": 500, "description": "Internal Server Error"},
+                                         status=500)
+        response = await self._serve(method, params)
+        if trapped:
+            self.on_trap()  # kill -9 the bot as Telegram answers: the call was made, the bot never learns of it
+        return response
+
+    async def _serve(self, method: str, params: dict[str, Any]) -> web.Response:
         self.calls.append((method, params))
         self.call_times.append(time.monotonic())
         if self.failures.get(method):

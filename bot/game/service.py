@@ -220,6 +220,8 @@ class GameService:
         async def work(game: Game) -> Decision:
             ui = self.store.ui_of(game.id)
             if not page and not self._pressed_on_its_message(game, ui, press, user, where):
+                if where is not None and self._an_older_copy_of_his_hand(game, ui, press, user, where):
+                    self.outbox.retire(*where)
                 return Decision(tr.gettext("This button is not valid any more."))
             seat = game.seat_of(user.id)
             held = not page and seat is not None and seat in ui.watched
@@ -260,6 +262,17 @@ class GameService:
         else:
             slot = "table"
         return where is not None and ui.messages.get(slot) == where
+
+    @staticmethod
+    def _an_older_copy_of_his_hand(game: Game, ui: GameUI, press: Press, user: User, where: tuple[int, int]) -> bool:
+        """Pressed on a hand in his private chat older than the one the bot keeps there: a copy posted just before
+        a process was killed (its id never written) and posted again since, or an old copy whose delete failed.
+        Only older: a newer one may be a copy whose id is still being written."""
+        seat = game.seat_of(user.id)
+        if press.verb not in GAME_VERBS or seat is None or where[0] != user.id:
+            return False
+        kept = ui.messages.get(hand_slot(seat))
+        return kept is not None and kept[0] == user.id and where[1] < kept[1]
 
     async def _decide(self, tr: Translator, game: Game, ui: GameUI, press: Press, user: User) -> Decision:
         if press.verb is Verb.VOTE:

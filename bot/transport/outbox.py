@@ -9,7 +9,7 @@ message id. A ``ping:`` slot is always posted anew and its old message deleted: 
 nobody. Edits are idempotent, so a crash after an edit repeats nothing visible. A send is
 recorded in the transaction right after Telegram's answer: only a kill between Telegram posting
 it and that local write (its answer in flight) can post a message twice, since Telegram offers
-no idempotency key.
+no idempotency key; a hand's first copy is deleted when its player presses it (:meth:`Outbox.retire`).
 
 Every chat's calls are paced by Telegram's budgets, and what waits for its pace folds: a group's
 table is called at most every ``group_spacing`` seconds, a private chat about once a second (a
@@ -83,6 +83,7 @@ class Outbox:
         self.on_shown = on_shown
         self.on_refused = on_refused  # a message never shown was refused for good (no rights, no topic, no group)
         self._workers: dict[int, asyncio.Task[None]] = {}
+        self._retiring: set[asyncio.Task[None]] = set()  # old copies of messages being deleted (retire)
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
@@ -131,11 +132,30 @@ class Outbox:
             if wake is not None:
                 wake.set()
 
+    def retire(self, chat_id: int, message_id: int) -> None:
+        """Delete a copy of a message the bot no longer keeps: a hand posted just before a process was killed,
+        whose id never reached the database, and posted again by the next process. Its buttons still work, but it
+        shows an old position; its player pressing it shows it is there. Not kept in the database: a kill before
+        the delete leaves the copy for the next press."""
+        if self._closed:
+            return
+        task = asyncio.create_task(self._retire(chat_id, message_id), name=f"retire-{chat_id}")
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    async def _retire(self, chat_id: int, message_id: int) -> None:
+        await self.budget.take(chat_id, ACTING, self.ticker.time())
+        try:
+            await self._delete_quietly(chat_id, message_id)
+        except TelegramError as e:  # a network error: the next press on it tries again
+            log.info("the old copy %s in chat %s is not deleted for now: %s", message_id, chat_id, e)
+        self._spend(chat_id)
+
     async def drain(self, timeout: float | None = None) -> bool:
         """Wait until nothing is owed (or ``timeout`` passes); True when everything was delivered."""
         async def idle() -> None:
-            while self._workers:
-                await asyncio.gather(*list(self._workers.values()), return_exceptions=True)
+            while self._workers or self._retiring:
+                await asyncio.gather(*list(self._workers.values()), *self._retiring, return_exceptions=True)
 
         try:
             await asyncio.wait_for(idle(), timeout)
@@ -161,9 +181,9 @@ class Outbox:
 
     async def close(self) -> None:
         self._closed = True
-        for worker in self._workers.values():
+        for worker in [*self._workers.values(), *self._retiring]:
             worker.cancel()
-        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+        await asyncio.gather(*self._workers.values(), *self._retiring, return_exceptions=True)
         self._workers.clear()
         await self.budget.close()
 

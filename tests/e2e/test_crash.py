@@ -85,9 +85,12 @@ async def program(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProgra
     await bot.stop()
 
 
-def kill_on(fake: FakeTelegram, bot: BotProgram, method: str, when: Callable[[dict[str, Any]], bool]) -> None:
-    """Kill the bot the moment it makes this call: the commit is done, Telegram never sees the call."""
+def kill_on(fake: FakeTelegram, bot: BotProgram, method: str, when: Callable[[dict[str, Any]], bool],
+            served: bool = False) -> None:
+    """Kill the bot the moment it makes this call: the commit is done, Telegram never sees the call (``served``:
+    Telegram makes it, and the bot dies before it reads the answer)."""
     fake.trap = lambda m, p: m == method and when(p)
+    fake.trap_served = served
     fake.on_trap = bot.kill
 
 
@@ -142,6 +145,35 @@ async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotPr
     assert program.query("SELECT status FROM games")[0][0] == "playing"
     await table.play(until=lambda: State.from_json(json.loads(
         program.query("SELECT state FROM games")[0][0])).moves >= 3, timeout=60)
+
+
+async def test_a_hand_posted_as_the_bot_died_is_deleted_when_its_player_presses_it(fake: FakeTelegram,
+                                                                                    program: BotProgram) -> None:
+    """Telegram posted Anna's hand and the bot died before it wrote the message's id: the next process posts it
+    again (the window Telegram leaves open: no idempotency key). The first copy still has buttons and shows an
+    older position as the game goes on; a press on it is refused with its toast and the copy deleted, so that one
+    hand with live buttons is left."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) == 101
+            and str(p.get("text", "")).startswith("🃏 Durak · "), served=True)
+    await table.fake.press(101, GROUP, table.lobby().message_id, table.button(table.lobby(), "Start"))
+    await program.restart_after_kill()
+
+    def hands() -> list[Message]:
+        return [m for m in fake.chat_messages(101) if m.text.startswith("🃏 Durak · ")]
+
+    await fake.wait_for(lambda: len(hands()) == 2, 20)
+    old, new = hands()
+    assert old.message_id < new.message_id and old.buttons(), "the first copy is there, with its buttons"
+    data = str(old.buttons()[0]["callback_data"])
+    query = await fake.press(101, 101, old.message_id, data)
+    assert (await fake.answer(query))["text"] == "This button is not valid any more."
+    await fake.wait_for(lambda: [m.message_id for m in hands()] == [new.message_id], 10)
+    # the hand the bot keeps is untouched and plays
+    await table.play(until=lambda: State.from_json(json.loads(
+        program.query("SELECT state FROM games")[0][0])).moves >= 2, timeout=60)
+    assert [m.message_id for m in hands()] == [new.message_id]
 
 
 async def test_killed_before_the_result_is_posted(fake: FakeTelegram, program: BotProgram) -> None:
