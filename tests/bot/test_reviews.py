@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.game import play
 from bot.game.reviews import review_game
 from bot.ui import review_text
@@ -79,6 +81,7 @@ def test_moves_in_players_words() -> None:
     assert review_text.move_words(ru, game, Action(Act.PASS), False, True) == "больше не подкидывать"
 
 
+@pytest.mark.slow
 def test_only_the_peoples_own_choices_are_judged() -> None:
     rules = RulesType.from_dict({"preset": "podkidnoy", "deck_size": 24})
     deal, actions = play_game(rules, ["easy", "normal"], seed=4, budget_ms=0)

@@ -44,6 +44,7 @@ def test_accuracy_is_100_for_the_best_move_and_falls_to_0_as_the_cost_grows() ->
     assert 70 < move_accuracy(0.05) < 85 and move_accuracy(0.2) < 45  # lichess's curve
 
 
+@pytest.mark.slow
 def test_every_judged_move_names_the_best_move_its_cost_and_label_and_forced_moves_are_left_out(
         game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
     deal, actions, judged = game
@@ -63,6 +64,7 @@ def test_every_judged_move_names_the_best_move_its_cost_and_label_and_forced_mov
             assert d.n not in judged_n, "a move with no choice is not judged"
 
 
+@pytest.mark.slow
 def test_a_seat_whose_hidden_cards_are_dealt_anew_gets_the_same_verdicts(
         game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
     """Twin positions: every card the seat could not see dealt otherwise; what it knew is the same, and so is the
@@ -85,6 +87,7 @@ def test_a_seat_whose_hidden_cards_are_dealt_anew_gets_the_same_verdicts(
     assert twins >= 3
 
 
+@pytest.mark.slow
 def test_a_move_that_won_only_by_the_hidden_cards_is_still_judged_a_mistake(
         game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
     """Among the deals the seat could not tell apart, find one in which the played move does better than the
@@ -138,6 +141,7 @@ def test_the_words_for_a_move_are_the_ones_players_use() -> None:
     assert describe(attack(c("6D")), leading=True) == "lead 6♦"
 
 
+@pytest.mark.slow
 def test_durak_review_plays_a_game_and_prints_each_seat_and_each_judged_move(capsys: pytest.CaptureFixture[str]
                                                                             ) -> None:
     assert review_main(["--play", "--preset", "podkidnoy", "--deck", "24", "--players", "2", "--levels",
