@@ -38,6 +38,9 @@ the end) instead of a SQLite file, and prints the server's CPU per accepted pres
 ``--processes N`` runs N bot processes in webhook mode behind a round-robin forwarder (``tests/forwarder.py``),
 as behind a load balancer (more than one needs ``--database-url``); the CPU and memory are all of theirs
 together, and the SQL statements those of the one leading (the others only store the updates they receive).
+``--cpu-quota Q`` caps each bot process (and the processes it starts) at Q of one core, by a cgroup of its own
+(cgroup v2's ``cpu.max``, or v1's ``cpu.cfs_quota_us``; run as root), so that several processes together use
+less than the machine and the figures show what more processes add (``scaling_curve``: docs/operating.md).
 """
 
 from __future__ import annotations
@@ -452,7 +455,7 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
               warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None,
-              processes: int = 0, page_players: int = 0) -> dict[str, Any]:
+              processes: int = 0, page_players: int = 0, cpu_quota: float | None = None) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -482,6 +485,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     ports = [free_port() for _ in range(processes)]
     forwarder = Forwarder(ports)
     procs = []
+    capped: list[CpuCap] = []
     if processes:
         await forwarder.start()
     for n in range(max(processes, 1)):
@@ -492,6 +496,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         procs.append(await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=own,
                                                           stdout=asyncio.subprocess.DEVNULL,
                                                           stderr=asyncio.subprocess.DEVNULL))
+        if cpu_quota is not None:
+            capped.append(CpuCap(f"durak-load-{procs[-1].pid}", cpu_quota, procs[-1].pid))
     try:
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
         stats = Stats(track_lag=limited)
@@ -541,6 +547,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             await p.wait()
         await forwarder.stop()
         await fake.stop()
+        for cap in capped:
+            cap.remove()
     moves, timed_out = applied_moves(place)
     if schemas:
         next(schemas, None)  # the schema is dropped
@@ -566,6 +574,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         "cpu_ms_per_press": round(cpu * 1000 / max(presses, 1), 2),
         "database": place.engine,
         "processes": processes or "1, long polling",
+        "cpu_quota_per_process": cpu_quota,
         # PostgreSQL's own server processes, besides the bot's (0 with SQLite: it runs inside the bot)
         "postgres_cpu_ms_per_accepted_press": round(postgres_cpu * 1000 / max(stats.accepted, 1), 2),
         "sql_statements_per_press": round(inside.get("statements", 0) / max(presses, 1), 1),
@@ -616,6 +625,26 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
         result["429s_by_budget"] = dict(fake.too_many)  # a group's 20 a minute, a private chat's, the overall 30/s
     return result
+
+
+class CpuCap:
+    """A cgroup of its own for one process, capped at ``share`` of one core (v2 where mounted, else v1's cpu)."""
+
+    def __init__(self, name: str, share: float, pid: int) -> None:
+        v2 = Path("/sys/fs/cgroup/cgroup.controllers").exists()
+        self.folder = Path("/sys/fs/cgroup", name) if v2 else Path("/sys/fs/cgroup/cpu", name)
+        self.folder.mkdir()
+        period = 100_000
+        if v2:
+            (self.folder / "cpu.max").write_text(f"{round(share * period)} {period}")
+        else:
+            (self.folder / "cpu.cfs_period_us").write_text(str(period))
+            (self.folder / "cpu.cfs_quota_us").write_text(str(round(share * period)))
+        (self.folder / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()  # once its processes have ended
 
 
 def hard_moves(thoughts: list[list[float]]) -> dict[str, Any]:
@@ -676,11 +705,13 @@ def main() -> None:
                         "of a SQLite file")
     parser.add_argument("--processes", type=int, default=0,
                         help="bot processes in webhook mode behind a forwarder (0: one, long polling)")
+    parser.add_argument("--cpu-quota", type=float, help="cap each bot process at this share of one core (cgroup)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
-                             args.computer_every, args.database_url, args.processes, args.page_players))
+                             args.computer_every, args.database_url, args.processes, args.page_players,
+                             args.cpu_quota))
     if args.json:
         print(json.dumps(result))
         return
