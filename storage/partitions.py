@@ -12,24 +12,21 @@ the bot against PostgreSQL directly or through session pooling (docs/operating.m
 Each process also holds a shared "member" lock while it runs: the number of its holders is the number of live
 processes, and each takes up to its share, ``ceil(PARTITIONS / members)``. One that holds more than its share
 hands the surplus over (:meth:`Leases.surplus`, then :meth:`Leases.release` once its games are settled); one that
-holds less takes free partitions, the lowest first after its own preference, so that the shares even out within
-a round or two of a process joining or going.
+holds less takes free partitions in a random order (processes joining at once reach for different ones), so that
+the shares even out within a round or two of a process joining or going.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 import random
-import time
 from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import psycopg
 
-log = logging.getLogger(__name__)
 PARTITIONS = 64            # fixed: a chat's partition must not change while the bot runs
 POLL = 0.5                 # seconds between two rounds of taking and handing over
 PARTITION_LOCK = 0x44500000  # + partition: the lease's lock (two keys: this, the schema's hash)
@@ -50,7 +47,6 @@ class Leases:
         self.url = url
         self.partitions = partitions
         self.held: frozenset[int] = frozenset()
-        self.alive_at = float("-inf")  # when a round last succeeded: every lease in held was ours then
         self._rng = rng or random.Random()
         self._conn: psycopg.Connection[Any] | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leases")
@@ -99,7 +95,6 @@ class Leases:
                 if self._try(conn, p):
                     mine.add(p)
         self.held = frozenset(mine)
-        self.alive_at = time.monotonic()
 
     def _look(self, conn: psycopg.Connection[Any]) -> tuple[int, set[int]]:
         """The live processes, and the partitions this connection holds."""
@@ -162,6 +157,3 @@ class Leases:
             self._conn.close()  # the locks go with the session
             self._conn = None
         self.held = frozenset()
-
-    def leads(self, chat_id: int) -> bool:
-        return partition_of(chat_id, self.partitions) in self.held
