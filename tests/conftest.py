@@ -22,7 +22,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 os.environ["REVIEW_DEALS"] = "0"
 # Six workers on two cores leave no CPU idle: a computer's thinking or a review in the idle class would wait seconds
 # for each slice (a solo game against computers took a minute instead of a second). The bots the tests start keep
-# them at their own priority; test_computers checks the idle class itself.
+# them at their own priority; test_computers and test_reviews check the idle class itself.
 os.environ["THINK_ON_IDLE_CPU"] = "false"
 
 
