@@ -40,7 +40,7 @@ as behind a load balancer (more than one needs ``--database-url``); the CPU and 
 together, and the SQL statements those of the one leading (the others only store the updates they receive).
 ``--cpu-quota Q`` caps each bot process (and the processes it starts) at Q of one core, by a cgroup of its own
 (cgroup v2's ``cpu.max``, or v1's ``cpu.cfs_quota_us``; run as root), so that several processes together use
-less than the machine and the figures show what more processes add (``scaling_curve``: docs/operating.md).
+less than the machine and the figures show what more processes add (the curve: docs/operating.md).
 """
 
 from __future__ import annotations
