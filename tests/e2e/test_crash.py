@@ -167,9 +167,21 @@ async def test_a_hand_posted_as_the_bot_died_is_deleted_when_its_player_presses_
     old, new = hands()
     assert old.message_id < new.message_id and old.buttons(), "the first copy is there, with its buttons"
     data = str(old.buttons()[0]["callback_data"])
+    # the same press forged on the group's table: refused, and nothing there is deleted
+    table_message = table.group_messages()[0]
+    query = await fake.press(101, GROUP, table_message.message_id, data)
+    assert (await fake.answer(query))["text"] == "This button is not valid any more."
+    # Telegram failing the delete: the copy stays, and the next press on it deletes it
+    fake.failures["deleteMessage"].append((502, "Bad Gateway"))
+    query = await fake.press(101, 101, old.message_id, data)
+    assert (await fake.answer(query))["text"] == "This button is not valid any more."
+    await fake.wait_for(lambda: ("deleteMessage", 502, "Bad Gateway") in fake.errors, 10)
+    assert old.message_id in [m.message_id for m in hands()]
     query = await fake.press(101, 101, old.message_id, data)
     assert (await fake.answer(query))["text"] == "This button is not valid any more."
     await fake.wait_for(lambda: [m.message_id for m in hands()] == [new.message_id], 10)
+    assert table_message in table.group_messages() and not any(
+        m == "deleteMessage" and int(p["chat_id"]) == GROUP for m, p in fake.calls), "nothing in the group deleted"
     # the hand the bot keeps is untouched and plays
     await table.play(until=lambda: State.from_json(json.loads(
         program.query("SELECT state FROM games")[0][0])).moves >= 2, timeout=60)
