@@ -49,6 +49,7 @@ class BotProgram:
         env = {k: v for k, v in os.environ.items() if k not in (
             "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_LISTEN",
             "WEBHOOK_PORT", "WEBHOOK_SECRET")} | self.place.environment
+        self.fake.commands.clear()  # this process's own start is waited for, not the one before
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
                                                          stdout=asyncio.subprocess.DEVNULL,
                                                          stderr=asyncio.subprocess.DEVNULL)
@@ -62,7 +63,6 @@ class BotProgram:
     async def dead(self) -> None:
         assert self.proc is not None
         await asyncio.wait_for(self.proc.wait(), 10)
-        self.fake.commands.clear()
 
     async def restart_after_kill(self) -> None:
         await self.dead()
