@@ -72,6 +72,9 @@ class RatingUpdate:
     mu: float
     sigma: float
     ordinal: float
+    # the rating this one was moved from, as read (None: he had none in this scope): written only if it is still
+    # the stored one, so that two games ending at once in two processes never lose a move (Repo.save_game)
+    before: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,10 @@ class Conflict(Exception):
     """A write that lost a race: the game changed since it was read, or the topic has a game."""
 
 
+class RatingsMoved(Conflict):
+    """A finishing game's ratings were moved by another game since they were read: decide again on the new ones."""
+
+
 NON_STR_KEYS = orjson.OPT_NON_STR_KEYS  # as json writes them: {1: x} becomes {"1": x}
 MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
 
@@ -248,10 +252,15 @@ class Repo:
                     (old.id, r.seat, r.user_id, r.place, r.rank, r.loser, r.draw, r.pogony, r.left, r.away,
                      r.penalty, r.team))
             for u in ratings:
-                conn.execute(
-                    "INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                    (u.scope, u.user_id, u.mu, u.sigma))
+                if u.before is None:
+                    moved = conn.execute("INSERT INTO ratings (scope, user_id, mu, sigma) VALUES (?, ?, ?, ?) "
+                                         "ON CONFLICT (scope, user_id) DO NOTHING", (u.scope, u.user_id, u.mu, u.sigma))
+                else:
+                    moved = conn.execute("UPDATE ratings SET mu = ?, sigma = ? WHERE scope = ? AND user_id = ? "
+                                         "AND mu = ? AND sigma = ?", (u.mu, u.sigma, u.scope, u.user_id, *u.before))
+                if moved.rowcount != 1:  # another game moved it since it was read (another process, at once)
+                    raise RatingsMoved(f"the rating of user {u.user_id} in scope {u.scope} moved while game "
+                                       f"{old.id} ended")
                 conn.execute("INSERT INTO rating_history (scope, user_id, game_id, ordinal) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (scope, user_id, game_id) DO UPDATE SET ordinal = excluded.ordinal",
                              (u.scope, u.user_id, old.id, u.ordinal))

@@ -44,7 +44,8 @@ async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]
     for scope in (game.chat_id, ratings.GLOBAL):
         current = await repo.ratings(scope, [r.user_id for r in results])
         for user_id, (mu, sigma) in ratings.rate(current, players).items():
-            updates.append(RatingUpdate(scope, user_id, mu, sigma, ratings.ordinal(mu, sigma)))
+            updates.append(RatingUpdate(scope, user_id, mu, sigma, ratings.ordinal(mu, sigma),
+                                         current.get(user_id)))
             if scope == game.chat_id:
                 before = ratings.points(*current.get(user_id, ratings.default()))
                 changes[user_id] = (before, ratings.points(mu, sigma))

@@ -86,6 +86,7 @@ async def test_the_leaderboard_has_pages_of_ten(fake: FakeTelegram, tmp_path: Pa
     users = [User(1000 + i, f"Player{i:02d}") for i in range(13)]
     for user in users:
         await repo.save_user(user)
+    held: dict[int, tuple[float, float]] = {}  # the ratings as stored: each write moves them from there
     for _round in range(5):  # everyone plays five games: ranked
         for i in range(0, 13, 2):
             a, b = users[i], users[(i + 1) % 13]
@@ -94,8 +95,9 @@ async def test_the_leaderboard_has_pages_of_ten(fake: FakeTelegram, tmp_path: Pa
                     ResultRow(1, b.id, None, 2, True, False, False, False, False, 20, None)]
             game = await repo.save_game(game, replace(game, status=Status.PLAYING))
             await repo.save_game(game, replace(game, status=Status.FINISHED), results=rows,
-                                 ratings=[RatingUpdate(GROUP, a.id, 30 - i, 2, 24 - i),
-                                          RatingUpdate(GROUP, b.id, 25 - i, 2, 19 - i)])
+                                 ratings=[RatingUpdate(GROUP, a.id, 30 - i, 2, 24 - i, held.get(a.id)),
+                                          RatingUpdate(GROUP, b.id, 25 - i, 2, 19 - i, held.get(b.id))])
+            held |= await repo.ratings(GROUP, [a.id, b.id])
     await repo.db.close()
     bot = BotProcess(fake, database)
     await bot.start()

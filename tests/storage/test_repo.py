@@ -20,9 +20,9 @@ import pytest
 from durak import Action, Rules, apply, legal_actions, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
-from storage.models import NewLobby, Owed, Status, User
+from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
 from storage.postgres import FENCE_GRACE, LEAD_SURE, OWNER_LOCK, PostgresDatabase
-from storage.repo import MARKS_WAIT, Conflict, CorruptRow, Repo
+from storage.repo import MARKS_WAIT, Conflict, CorruptRow, RatingsMoved, Repo
 from storage.sqlite import DatabaseError
 from tests.places import Place, postgres_schema
 
@@ -148,6 +148,54 @@ async def test_a_write_from_an_old_version_is_refused(place: Place) -> None:
     again = await repo.game(game.id)
     assert again is not None and again.max_players == 4 and again.version == newer.version
     await repo.db.close()
+
+
+async def test_two_games_ending_at_once_in_two_processes_both_move_the_shared_rating(place: Place) -> None:
+    """Anna ends a game in two groups at once, each decided by another process (two connections here): each read
+    her global rating before the other wrote. The second write is refused whole (no result, no rating, the game
+    still playing) and made again on the new rating: no game's move of her rating is lost."""
+    one, two = await open_repo(place.target), await open_repo(place.target)
+    for user in (ANNA, BORIS, CARL):
+        await one.save_user(user)
+    games = []
+    for repo, chat, other in ((one, -5, BORIS), (two, -6, CARL)):
+        lobby = await repo.create_lobby(NewLobby(chat, 0, ANNA, Rules(), 2, players=[ANNA, other]))
+        games.append(await repo.save_game(lobby, replace(lobby, status=Status.PLAYING)))
+
+    def ending(game_id: int, other: User, before: tuple[float, float] | None, mu: float
+               ) -> tuple[list[ResultRow], list[RatingUpdate]]:
+        rows = [ResultRow(0, ANNA.id, 1, 1, False, False, False, False, False, 0, None),
+                ResultRow(1, other.id, None, 2, True, False, False, False, False, 20, None)]
+        return rows, [RatingUpdate(0, ANNA.id, mu, 8.0, mu - 24, before)]
+
+    read_by_one, read_by_two = (await one.ratings(0, [ANNA.id])).get(ANNA.id), \
+        (await two.ratings(0, [ANNA.id])).get(ANNA.id)
+    assert read_by_one is read_by_two is None  # both read before either wrote
+    rows, rated = ending(games[0].id, BORIS, read_by_one, 26.0)
+    await one.save_game(games[0], replace(games[0], status=Status.FINISHED), results=rows, ratings=rated)
+    rows, rated = ending(games[1].id, CARL, read_by_two, 27.0)
+    with pytest.raises(RatingsMoved):
+        await two.save_game(games[1], replace(games[1], status=Status.FINISHED), results=rows, ratings=rated)
+    stored = await two.game(games[1].id)
+    assert stored is not None and stored.status is Status.PLAYING and stored.version == games[1].version
+    assert await two.results(games[1].id) == []
+    assert await two.ratings(0, [ANNA.id]) == {ANNA.id: (26.0, 8.0)}
+
+    # decided again on what is stored now: moved from the first game's rating, both games in her history
+    again = (await two.ratings(0, [ANNA.id]))[ANNA.id]
+    rows, rated = ending(games[1].id, CARL, again, 27.5)
+    await two.save_game(games[1], replace(games[1], status=Status.FINISHED), results=rows, ratings=rated)
+    assert await one.ratings(0, [ANNA.id]) == {ANNA.id: (27.5, 8.0)}
+    assert len(await one.rating_history(0, ANNA.id, 10)) == 2
+    # a rating read before that second move is stale in its turn
+    stale = ending(games[0].id, BORIS, again, 30.0)[1]
+    third = await one.create_lobby(NewLobby(-7, 0, ANNA, Rules(), 2, players=[ANNA, BORIS]))
+    third = await one.save_game(third, replace(third, status=Status.PLAYING))
+    with pytest.raises(RatingsMoved):
+        await one.save_game(third, replace(third, status=Status.FINISHED), results=rows, ratings=stale)
+    assert await one.ratings(0, [ANNA.id]) == {ANNA.id: (27.5, 8.0)}
+    await one.db.close()
+    await two.db.close()
 
 
 async def test_seats_change_only_while_the_game_is_a_lobby(place: Place) -> None:
