@@ -26,6 +26,7 @@ from bot.ops.health import Heartbeat
 from bot.ops.metrics import Metrics
 from bot.parts import Parts
 from bot.settings import Settings
+from bot.shares import Shares, lost_leases
 from bot.stats.service import StatsService
 from bot.transport.budget import OUTBOX_SHARE
 from bot.transport.http import AiohttpRequest, UpdatesRequest
@@ -37,6 +38,7 @@ from bot.webapp.server import WebApp
 from durak.ai import hard
 from storage.database import Database, open_database
 from storage.models import OutboxRow
+from storage.partitions import Leases
 from storage.postgres import FENCE_GRACE, PostgresDatabase
 from storage.repo import Repo
 
@@ -95,10 +97,10 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
-        if isinstance(db, PostgresDatabase):
+        shared = isinstance(db, PostgresDatabase) and settings.webhook_url is not None  # games in partitions
+        if isinstance(db, PostgresDatabase) and not shared:
             db.lost_lead = _lost_lead
-        await _stand_by(db, Heartbeat(settings.health_file))
-        if isinstance(db, PostgresDatabase):
+            await _stand_by(db, Heartbeat(settings.health_file))
             # a process that led before may still be calling Telegram for LEAD_SURE seconds: wait it out, then
             # call only while surely leading (a lead lost on the way ends this process)
             await asyncio.sleep(FENCE_GRACE)
@@ -160,7 +162,15 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
                 await app.bot.set_chat_menu_button(menu_button=MenuButtonWebApp(label, WebAppInfo(settings.webapp_url)))
             except TelegramError as e:
                 log.warning("the menu button could not be set (%s): the hands' buttons still open the table", e)
+        if shared:  # each process decides the games of its partitions; every call made while it surely leads them
+            shares = Shares(Leases(str(settings.database)), service, outbox,
+                            settings.sends_per_second * OUTBOX_SHARE, lost_leases)
+            for request in requests:
+                request.fence = shares.confirm
+            app.bot_data.shares = shares
         await service.resume(app.bot.username or "")
+        if shared:
+            await shares.start()
         log.info("durak-bot started as @%s", service.bot_username)
         if hard.__file__ and hard.__file__.endswith(".py"):
             log.info("the rules engine and the computers run as pure Python: the hard computer sees about a third "

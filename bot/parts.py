@@ -9,6 +9,7 @@ from telegram.ext import CallbackContext, ExtBot
 
 from bot.game.service import GameService
 from bot.ops.metrics import Metrics
+from bot.shares import Shares
 from bot.stats.service import StatsService
 from bot.transport.outbox import Outbox
 from bot.webapp.server import WebApp
@@ -23,6 +24,7 @@ class Parts:
     outbox: Outbox | None = None
     stats: StatsService | None = None
     webapp: WebApp | None = None
+    shares: Shares | None = None  # on PostgreSQL with a webhook: the partitions this process leads
 
 
 Context = CallbackContext[ExtBot[None], dict[object, object], dict[object, object], Parts]

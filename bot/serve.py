@@ -18,15 +18,18 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
+from telegram import Update
 from telegram.error import NetworkError
 from telegram.ext import Application
 
 from bot.app import allowed_updates
 from bot.ops.metrics import Metrics
 from bot.settings import Settings
+from bot.shares import partition
 from bot.transport.inbox import Inbox
 from bot.transport.webhook import Webhook
 from storage.postgres import PostgresDatabase, is_postgres_url
+from storage.repo import Repo
 from storage.updates import CHANNEL, Updates
 
 log = logging.getLogger(__name__)
@@ -50,7 +53,8 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     inbox: Inbox | None = None
     stop_listening: Callable[[], None] = _nothing
     hook = None if url is None else Webhook(app, secret, urlsplit(url).path,
-                                            Updates(front) if front is not None else None)
+                                            Updates(front) if front is not None else None,
+                                            _router(Repo(front)) if front is not None else None)
     started = False
     try:
         if front is not None and hook is not None:
@@ -73,7 +77,11 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             metrics: Metrics | None = app.bot_data.metrics
             if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
                 await front.trace(metrics.statement)
-            inbox = hook.inbox = Inbox(app, hook.updates)
+            shares = app.bot_data.shares
+            inbox = Inbox(app, hook.updates, shares.leading if shares is not None else lambda: None)
+            if shares is not None:
+                shares.inbox, hook.led = inbox, shares.leading
+            hook.inbox = inbox
             stop_listening = front.listen(CHANNEL, inbox.wake)
             inbox.start()
         await stop.wait()
@@ -84,6 +92,9 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         if inbox is not None:
             await inbox.stop()
         stop_listening()
+        shares = app.bot_data.shares
+        if shares is not None:  # the partitions handed over, with their games settled: the others take them now
+            await shares.stop()
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
@@ -96,6 +107,13 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         if front is not None:
             await front.close()
         slow.cancel()
+
+
+def _router(repo: Repo) -> Callable[[Update], Awaitable[int]]:
+    async def route(update: Update) -> int:
+        return await partition(update, repo)
+
+    return route
 
 
 def _nothing() -> None:

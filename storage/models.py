@@ -196,3 +196,4 @@ class OutboxRow:
     wanted: int
     delivered: int
     message_id: int | None
+    home: int = 0  # the chat whose partition delivers it: its game's chat (storage.partitions)

@@ -121,6 +121,15 @@ class Leases:
                            (PARTITION_LOCK + partition,)).fetchone()
         return bool(row and row[0])
 
+    async def ping(self) -> None:
+        """A statement on the leases' connection: it succeeds only while every lease held is still held."""
+        await self._call(self._ping)
+
+    def _ping(self) -> None:
+        if self._conn is None or self._conn.broken:
+            raise psycopg.OperationalError("the leases' connection is lost")
+        self._conn.execute("SELECT 1")
+
     async def surplus(self) -> frozenset[int]:
         """The partitions this process should hand over: what it holds beyond its share now that more
         processes live (the highest first, so that the ones it keeps stay the same from round to round)."""

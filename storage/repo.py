@@ -53,6 +53,7 @@ class RatingsMoved(Conflict):
 
 NON_STR_KEYS = orjson.OPT_NON_STR_KEYS  # as json writes them: {1: x} becomes {"1": x}
 MARKS_WAIT = 1.0  # seconds a delivered edit may wait for a write to go with
+REVIEW_PAGE = 256  # unreviewed games read at a time, of which this process reviews those it leads
 
 
 class Repo:
@@ -62,6 +63,9 @@ class Repo:
         # the outbox's owed rows (chat -> row id -> row) as the database has them: read once (``owed``), then
         # kept by every write of this process, so that delivering a message reads nothing back
         self._owed: dict[int, dict[int, OutboxRow]] | None = None
+        # whether this process delivers the rows of a home chat (its partition's lead, storage.partitions): a read
+        # of the owed rows keeps only those; the rows this process writes are its own games' (it leads them)
+        self.owns: Callable[[int], bool] = lambda home: True
         # edits Telegram shows, not written yet (row id -> what was delivered, its message): they go with the
         # next write (a move's), or after MARKS_WAIT seconds without one (``_marks_later``)
         self._marks: dict[int, tuple[int, int | None]] = {}
@@ -148,6 +152,7 @@ class Repo:
                 "(SELECT id FROM games WHERE status IN ('lobby', 'playing')) AND deleted = 0", (new_id, old_id))
             await conn.execute("UPDATE outbox SET chat_id = ?, delivered = wanted WHERE chat_id = ?",
                                (new_id, old_id))
+            await conn.execute("UPDATE outbox SET home = ? WHERE home = ?", (new_id, old_id))
         if self._owed is not None:  # rows moved to another chat: the owed ones are read again
             await self.owed()
 
@@ -296,7 +301,8 @@ class Repo:
         from then on this process keeps them as it writes them. Read in a write's place in the queue, and kept
         in that order: the writes before it are in what it reads, those after it are kept as they commit."""
         def work(conn: SqlConnection) -> list[OutboxRow]:
-            return [_outbox_row(r) for r in conn.execute("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
+            rows = [_outbox_row(r) for r in conn.execute("SELECT * FROM outbox WHERE delivered < wanted ORDER BY id")]
+            return [row for row in rows if self.owns(row.home)]
 
         def committed(rows: list[OutboxRow]) -> None:
             self._owed = {}
@@ -435,6 +441,18 @@ class Repo:
         row = await self.db.one("SELECT * FROM games WHERE id = ?", (game_id,))
         return None if row is None else await self._game(row)
 
+    async def game_chat(self, game_id: int) -> int | None:
+        """The chat of a game (any status): where its partition is (storage.partitions)."""
+        row = await self.db.one("SELECT chat_id FROM games WHERE id = ?", (game_id,))
+        return None if row is None else int(row["chat_id"])
+
+    async def seated_chat(self, user_id: int) -> int | None:
+        """The chat of an open game the user sits in (the newest), if any."""
+        row = await self.db.one("SELECT g.chat_id FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? "
+                                "AND g.status IN (?, ?) ORDER BY g.id DESC LIMIT 1",
+                                (user_id, Status.LOBBY.value, Status.PLAYING.value))
+        return None if row is None else int(row["chat_id"])
+
     async def games_with_status(self, *statuses: Status) -> tuple[list[Game], list[int]]:
         """The readable games with these statuses, and the ids of rows that could not be read."""
         marks = ", ".join("?" for _ in statuses)
@@ -474,12 +492,20 @@ class Repo:
         return None if row is None else str(row["review"])
 
     async def unreviewed(self, since: float, limit: int = 100) -> list[int]:
-        """The first finished games since ``since`` that kept their moves and have no review yet, oldest first."""
-        rows = await self.db.all(
-            "SELECT g.id FROM games g LEFT JOIN game_reviews r ON r.game_id = g.id WHERE g.status = ? "
-            "AND g.deal IS NOT NULL AND g.finished_at >= ? AND r.game_id IS NULL ORDER BY g.id LIMIT ?",
-            (Status.FINISHED.value, since, limit))
-        return [int(r["id"]) for r in rows]
+        """The first finished games since ``since`` that kept their moves and have no review yet, oldest first:
+        those of the chats this process leads (:attr:`owns`), read a page at a time."""
+        found: list[int] = []
+        after = -1
+        while len(found) < limit:
+            rows = await self.db.all(
+                "SELECT g.id, g.chat_id FROM games g LEFT JOIN game_reviews r ON r.game_id = g.id WHERE g.status = ? "
+                "AND g.deal IS NOT NULL AND g.finished_at >= ? AND r.game_id IS NULL AND g.id > ? ORDER BY g.id "
+                "LIMIT ?", (Status.FINISHED.value, since, after, REVIEW_PAGE))
+            found += [int(r["id"]) for r in rows if self.owns(int(r["chat_id"]))]
+            if len(rows) < REVIEW_PAGE:
+                break
+            after = int(rows[-1]["id"])
+        return found[:limit]
 
     async def history(self, user_id: int, limit: int) -> list[HistoryEntry]:
         """The user's last finished games, newest first, each with its review when it has one."""
@@ -616,12 +642,16 @@ def _user(row: SqlRow) -> User:
 
 _GONE = ("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
          "WHERE game_id IS NOT DISTINCT FROM ? AND deleted = 0 AND slot IN ({slots}) RETURNING *")
-_KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend) VALUES {rows} "
+_KEPT = ("INSERT INTO outbox (game_id, slot, chat_id, thread_id, text, markup, deleted, resend, home) VALUES {rows} "
          "ON CONFLICT (game_id, slot) DO UPDATE SET text = excluded.text, "
          "markup = excluded.markup, deleted = 0, resend = CASE WHEN outbox.resend <> 0 OR excluded.resend <> 0 "
          "THEN 1 ELSE 0 END, wanted = outbox.wanted + 1 WHERE outbox.text IS DISTINCT FROM excluded.text "
          "OR outbox.markup IS DISTINCT FROM excluded.markup OR outbox.deleted <> 0 OR excluded.resend <> 0 "
          "RETURNING *")
+
+
+# the chat whose partition delivers a row: its game's (storage.partitions), else its own
+_HOME = "COALESCE((SELECT chat_id FROM games WHERE id = ?), ?)"
 
 
 def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str, tuple[object, ...]]]:
@@ -630,12 +660,13 @@ def _owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[st
     (a game owes at most a few dozen slots), each returning the rows it changed."""
     owed = list({o.slot: o for o in owed}.values())  # a slot's newest content: one row of a statement each
     gone = [o.slot for o in owed if o.deleted]
-    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend)) for o in owed if not o.deleted]
+    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend), game_id, o.chat_id)
+            for o in owed if not o.deleted]
     statements: list[tuple[str, tuple[object, ...]]] = []
     if gone:
         statements.append((_GONE.format(slots=", ".join("?" * len(gone))), (game_id, *gone)))
     if kept:
-        statements.append((_KEPT.format(rows=", ".join(["(?, ?, ?, ?, ?, ?, 0, ?)"] * len(kept))),
+        statements.append((_KEPT.format(rows=", ".join([f"(?, ?, ?, ?, ?, ?, 0, ?, {_HOME})"] * len(kept))),
                            tuple(value for row in kept for value in row)))
     return statements
 
@@ -661,4 +692,5 @@ def _write_marks(conn: SqlConnection, marks: dict[int, tuple[int, int | None]]) 
 
 def _outbox_row(r: SqlRow) -> OutboxRow:
     return OutboxRow(r["id"], r["game_id"], r["slot"], r["chat_id"], r["thread_id"], r["text"], r["markup"],
-                     bool(r["deleted"]), bool(r["resend"]), r["wanted"], r["delivered"], r["message_id"])
+                     bool(r["deleted"]), bool(r["resend"]), r["wanted"], r["delivered"], r["message_id"],
+                     r["chat_id"] if r["home"] is None else r["home"])

@@ -47,16 +47,17 @@ class Updates:
     def __init__(self, db: Database, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now
-        self._stores: list[tuple[int, str, bool, asyncio.Future[bool]]] = []
+        self._stores: list[tuple[int, str, bool, int | None, asyncio.Future[bool]]] = []
         self._storing: asyncio.Task[None] | None = None
         self._handled: set[int] = set()
         self._marking: asyncio.Task[None] | None = None
 
-    async def store(self, update_id: int, body: str, wake: bool = True) -> bool:
+    async def store(self, update_id: int, body: str, wake: bool = True, part: int | None = None) -> bool:
         """Keep an update until it is handled, committed when this returns; False if it was stored before
-        (Telegram posted it again). ``wake``: tell the leading process (PostgreSQL's NOTIFY, at the commit)."""
+        (Telegram posted it again). ``wake``: tell the leading process (PostgreSQL's NOTIFY, at the commit);
+        ``part``: the partition whose lead handles it (storage.partitions; None: the one leader's)."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._stores.append((update_id, body, wake, future))
+        self._stores.append((update_id, body, wake, part, future))
         if self._storing is None or self._storing.done():
             self._storing = asyncio.ensure_future(self._store_all())
         return await future
@@ -64,37 +65,45 @@ class Updates:
     async def _store_all(self) -> None:
         while self._stores:
             batch, self._stores = self._stores, []
-            rows = ", ".join(["(?, ?, ?)"] * len(batch))
-            insert = (f"INSERT INTO updates (update_id, body, received) VALUES {rows} "
+            rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
+            insert = (f"INSERT INTO updates (update_id, body, received, part) VALUES {rows} "
                       "ON CONFLICT (update_id) DO NOTHING RETURNING update_id")
-            if self.db.engine == "postgresql" and any(wake for _, _, wake, _ in batch):
+            if self.db.engine == "postgresql" and any(wake for _, _, wake, _, _ in batch):
                 insert = f"WITH stored AS ({insert}) SELECT update_id, pg_notify('{CHANNEL}', '') FROM stored"
             now = self.now()
             try:
                 stored = {int(r[0]) for r in await self.db.write_one(
-                    insert, [v for update_id, body, _, _ in batch for v in (update_id, body, now)])}
+                    insert, [v for update_id, body, _, part, _ in batch for v in (update_id, body, now, part)])}
             except Exception as e:
                 for *_, future in batch:
                     if not future.done():
                         future.set_exception(e)
                 continue
-            for update_id, _, _, future in batch:  # one post of an update the same batch has twice is the new one
+            for update_id, *_, future in batch:  # one post of an update the same batch has twice is the new one
                 if not future.done():
                     future.set_result(update_id in stored)
                 stored.discard(update_id)
 
-    async def waiting(self, skip: Collection[int] = (), limit: int = 256) -> list[tuple[int, str]]:
+    async def waiting(self, skip: Collection[int] = (), limit: int = 256,
+                      parts: Collection[int] | None = None) -> list[tuple[int, str, int | None]]:
         """The updates not handled yet, oldest first, but those in ``skip`` (being handled: their bodies are not
-        read again)."""
-        ids = [int(r[0]) for r in await self.db.all(
-            "SELECT update_id FROM updates WHERE done = 0 ORDER BY update_id LIMIT ?", (limit,))]
+        read again); only those of the partitions ``parts`` if given (those this process leads)."""
+        if parts is None:
+            ids = [int(r[0]) for r in await self.db.all(
+                "SELECT update_id FROM updates WHERE done = 0 ORDER BY update_id LIMIT ?", (limit,))]
+        elif not parts:
+            return []
+        else:
+            ids = [int(r[0]) for r in await self.db.all(
+                f"SELECT update_id FROM updates WHERE done = 0 AND part IN ({', '.join('?' * len(parts))}) "
+                "ORDER BY update_id LIMIT ?", (*parts, limit))]
         wanted = [i for i in ids if i not in skip]
         if not wanted:
             return []
         listed = ", ".join("?" * len(wanted))
         rows = await self.db.all(
-            f"SELECT update_id, body FROM updates WHERE update_id IN ({listed}) ORDER BY update_id", wanted)
-        return [(int(r[0]), str(r[1])) for r in rows]
+            f"SELECT update_id, body, part FROM updates WHERE update_id IN ({listed}) ORDER BY update_id", wanted)
+        return [(int(r[0]), str(r[1]), None if r[2] is None else int(r[2])) for r in rows]
 
     def handled(self, update_id: int) -> None:
         """Mark an update handled, soon: the marks of the moment go in one statement, not flushed to the disk

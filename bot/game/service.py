@@ -84,22 +84,41 @@ class GameService:
     # ------------------------------------------------------------ start-up
 
     async def resume(self, bot_username: str) -> None:
-        """Load every open game, owe what its messages should show, deliver what is owed, start the sweep."""
+        """Load every open game this process leads (all of them, but with partitions: ``repo.owns``), owe what
+        its messages should show, deliver what is owed, start the sweep."""
         self.bot_username = bot_username
+        count = await self.adopt()
+        self.timers.start()
+        log.info("resumed %d open games", count)
+
+    async def adopt(self) -> int:
+        """Load the open games of the chats this process has just come to lead (``repo.owns``, as at a takeover),
+        and deliver what they owe; the number of games loaded."""
         games, corrupt = await self.repo.games_with_status(Status.LOBBY, Status.PLAYING)
         for game_id in corrupt:
             await self.repo.close_unreadable(game_id)
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
-        for game in games:
+        mine = [game for game in games if self.repo.owns(game.chat_id) and game.id not in self.store.games]
+        for game in mine:
             self.store.add(game, await self.repo.slot_messages(game.id))
             # each seat's ping waits from when his position was written, as before the restart or takeover
             slots.track_turns(game, self.store.ui_of(game.id), game.updated_at, frozenset())
             await self.refresh(game)
         await self.outbox.resume()
-        self.timers.start()
-        if self.reviewer.deals_max:  # the games a stop left unreviewed
+        if self.reviewer.deals_max:  # the games a stop (or another process) left unreviewed
             self.reviewer.soon()
-        log.info("resumed %d open games", len(games))
+        return len(mine)
+
+    async def let_go(self, leaving: Callable[[int], bool]) -> None:
+        """Forget the games of the chats ``leaving`` names (another process leads them next; ``repo.owns`` says
+        no to them already): each once its decision in hand is written, and their messages once none is on its
+        way to Telegram."""
+        for game_id in [g.id for g in self.store.games.values() if leaving(g.chat_id)]:
+            async with self.store.locked(game_id) as game:
+                if game is not None:
+                    self.store.forget(game_id)
+        await self.repo.owed()  # their owed rows are not this process's to deliver any more
+        await self.outbox.quiet(leaving)
 
     def on_shown(self, row: OutboxRow, message_id: int) -> None:
         """Telegram shows a slot's content now: presses on its message are valid, and a hand's turn timer

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable, Collection
 
 from telegram import Update
 from telegram.ext import Application
@@ -22,9 +23,13 @@ PRUNE_SECONDS = 60.0  # how often the handled updates older than storage.updates
 
 
 class Inbox:
-    def __init__(self, app: Application, updates: Updates) -> None:  # type: ignore[type-arg]
+    def __init__(self, app: Application, updates: Updates,  # type: ignore[type-arg]
+                 led: Callable[[], Collection[int] | None] = lambda: None) -> None:
+        """``led``: the partitions whose updates this process handles now (None: all of them, one leader)."""
         self.app = app
         self.updates = updates
+        self.led = led
+        self.pending: dict[int, asyncio.Future[None]] = {}  # updates being handled here -> done
         self.woken = asyncio.Event()
         self.handling: dict[int, asyncio.Task[None]] = {}
         # updates handled lately: a read of the waiting ones made before one was marked may still list it
@@ -38,16 +43,31 @@ class Inbox:
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
 
-    def take(self, update_id: int, body: str) -> None:
-        """Handle an update this process has just stored, without waiting to read it back."""
+    def take(self, update_id: int, body: str, part: int | None = None) -> None:
+        """Handle an update this process has just stored, without waiting to read it back (if its partition is
+        still led here: one read before a hand-over may list it)."""
         if update_id in self.handling or update_id in self.finished:
             return
+        led = self.led()
+        if led is not None and part not in led:
+            return
+        self._begin(update_id)
         task = asyncio.ensure_future(self._handle(update_id, body))
         self.handling[update_id] = task
         task.add_done_callback(lambda _: self._finished(update_id))
 
+    def _begin(self, update_id: int) -> None:
+        self.pending[update_id] = asyncio.get_running_loop().create_future()
+
+    async def settle(self) -> None:
+        """Wait for the updates being handled now (their partition is handed over)."""
+        await asyncio.gather(*self.pending.values())
+
     def _finished(self, update_id: int) -> None:
         self.handling.pop(update_id, None)
+        done = self.pending.pop(update_id, None)
+        if done is not None and not done.done():
+            done.set_result(None)
         now = asyncio.get_running_loop().time()
         self.finished[update_id] = now
         if len(self.finished) > 1000:
@@ -70,8 +90,10 @@ class Inbox:
         while not self._stopping:
             try:
                 self.woken.clear()
-                for update_id, body in await self.updates.waiting(skip=self.handling.keys() | self.finished.keys()):
-                    self.take(update_id, body)
+                led = self.led()
+                for update_id, body, part in await self.updates.waiting(
+                        skip=self.handling.keys() | self.finished.keys(), parts=led):
+                    self.take(update_id, body, part)
                 if loop.time() - pruned > PRUNE_SECONDS:
                     pruned = loop.time()
                     await self.updates.prune()
@@ -93,6 +115,7 @@ class Inbox:
         if update.update_id in self.handling or update.update_id in self.finished:
             return  # posted again while (or after) the stored copy is handled
         self.handling[update.update_id] = asyncio.current_task()  # type: ignore[assignment]
+        self._begin(update.update_id)
         token = HANDLING.set(update.update_id)  # the request's task serves the connection's next posts too
         try:
             await self.app.process_update(update)

@@ -87,6 +87,7 @@ class Outbox:
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
+        self._sending: dict[int, tuple[OutboxRow, asyncio.Future[None]]] = {}  # chat -> the row on its way
         self.record = record  # (kind, seconds owed) of each call, for the load test (bot.ops.metrics)
 
     async def resume(self) -> None:
@@ -163,6 +164,16 @@ class Outbox:
             return False
         return True
 
+    async def quiet(self, homes: Callable[[int], bool]) -> None:
+        """Wait until no row of these home chats is on its way to Telegram (their partition is handed over: the
+        rows are no longer read here, but one may be in a call)."""
+        while on_way := [sent for row, sent in self._sending.values() if homes(row.home)]:
+            await asyncio.gather(*on_way)
+
+    def share(self, per_second: float) -> None:
+        """This process's part of the overall budget now (its share of the partitions)."""
+        self.budget.spacing = 1 / max(per_second, 1e-3)
+
     def held(self, chat_id: int) -> bool:
         """The chat owes a change that waits behind the players who must act, in a queue of ``HELD`` seconds or
         more (a move's own few calls queue for a moment even with calls to spare)."""
@@ -209,7 +220,13 @@ class Outbox:
                     if chat_id in self._dirty:
                         continue
                     return
-                wait = await self._deliver(row)
+                sent = asyncio.get_running_loop().create_future()
+                self._sending[chat_id] = (row, sent)
+                try:
+                    wait = await self._deliver(row)
+                finally:
+                    del self._sending[chat_id]
+                    sent.set_result(None)
                 self._spend(chat_id)
                 if wait is None:
                     if not more and chat_id not in self._dirty:  # nothing else owed, nothing written since

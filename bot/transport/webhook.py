@@ -24,6 +24,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from telegram import Update
@@ -33,6 +34,8 @@ from bot.transport.inbox import Inbox
 from storage.updates import Updates
 
 log = logging.getLogger(__name__)
+
+
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
@@ -40,13 +43,16 @@ class Webhook:
     """The HTTP endpoint Telegram posts updates to (the path of ``WEBHOOK_URL``)."""
 
     def __init__(self, app: Application, secret: str, path: str,  # type: ignore[type-arg]
-                 updates: Updates | None = None) -> None:
-        """``updates``: store each update there and answer (several processes); else handle it, then answer."""
+                 updates: Updates | None = None, route: Callable[[Update], Awaitable[int]] | None = None) -> None:
+        """``updates``: store each update there and answer (several processes); else handle it, then answer.
+        ``route``: the partition of an update (games in partitions): handled here if this process leads it."""
         self.app = app
         self.secret = secret.encode()
         self.path = path or "/"
         self.updates = updates
         self.inbox: Inbox | None = None  # once this process leads: it handles what it stored at once
+        self.route = route
+        self.led: Callable[[], frozenset[int]] = frozenset  # the partitions this process leads now
         self.failed: set[int] = set()  # updates being handled whose handling raised
         app.add_error_handler(self._failed)
 
@@ -71,7 +77,11 @@ class Webhook:
             return web.Response(status=400)
         if update is None:
             return web.Response(status=400)
-        if self.updates is not None and self.inbox is None:  # standing by: kept for the leader
+        if self.route is not None:
+            part = await self.route(update)
+            if self.inbox is None or part not in self.led():  # another process leads its game: kept for it
+                return await self._store(update.update_id, body.decode(), part)
+        elif self.updates is not None and self.inbox is None:  # standing by: kept for the leader
             return await self._store(update.update_id, body.decode())
         if self.inbox is not None:
             await self.inbox.handle_here(update)
@@ -84,10 +94,10 @@ class Webhook:
             return web.Response(status=500)  # Telegram delivers it again
         return web.Response(status=200)
 
-    async def _store(self, update_id: int, body: str) -> web.Response:
+    async def _store(self, update_id: int, body: str, part: int | None = None) -> web.Response:
         assert self.updates is not None
         try:
-            await self.updates.store(update_id, body)
+            await self.updates.store(update_id, body, part=part)
         except Exception:
             log.exception("update %s could not be stored; Telegram posts it again", update_id)
             return web.Response(status=500)

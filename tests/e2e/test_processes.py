@@ -23,7 +23,7 @@ import aiohttp
 import pytest
 
 from durak import State
-from storage.postgres import OWNER_LOCK
+from storage.partitions import PARTITION_LOCK, PARTITIONS
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET
@@ -114,12 +114,14 @@ class Patient(Table):
             return {}
 
 
-def leader(place: Place, members: list[Member]) -> str | None:
-    """The name of the member that leads now (the other tests' processes lead on schemas of their own)."""
-    rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-                     "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted", (OWNER_LOCK,))
+def leading(place: Place, members: list[Member]) -> dict[str, int]:
+    """The members that lead partitions now, with how many each (the other tests' processes lead on schemas of
+    their own)."""
+    rows = place.sql("SELECT a.application_name, COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                     "WHERE l.locktype = 'advisory' AND l.classid >= ? AND l.classid < ? AND l.granted "
+                     "GROUP BY a.application_name", (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS))
     names = {m.name for m in members}
-    return next((str(name) for name, in rows if name in names), None)
+    return {str(name): int(n) for name, n in rows if name in names}
 
 
 @pytest.fixture
@@ -158,7 +160,7 @@ async def churn(place: Place, members: list[Member], how: signal.Signals, every:
             break
         member = members[turn % len(members)]
         turn += 1
-        led = leader(place, members) == member.name
+        led = member.name in leading(place, members)
         code = await member.end(how)
         if led:
             leaders_ended.append(time.monotonic())

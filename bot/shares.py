@@ -1,0 +1,166 @@
+"""The games shared among bot processes on PostgreSQL: which partitions this process leads, and the hand-overs.
+
+Every chat belongs to a partition (``storage.partitions``), every partition is led by one live process, and the
+processes share them evenly (:class:`storage.partitions.Leases`, a round every ``POLL`` seconds). A process
+decides the games of the partitions it leads, delivers their messages and runs their timers; any process stores
+an update of another partition for its lead (``storage.updates``, woken by NOTIFY) and answers Telegram.
+
+Taking a partition: the process that led it before may be dead with a call to Telegram on its way; every call
+is made only while its process surely holds its leases (:meth:`Shares.confirm`, at most ``LEAD_SURE`` seconds
+old), so the taker waits ``FENCE_GRACE`` before it loads the partition's games and delivers their messages.
+Handing one over (a process joined, or this one stops): the partition stops taking updates here first, the
+updates in hand are finished, its games are let go once their decisions are written, its messages once none is
+on its way; then the lease is released and the next process takes it at its next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import time
+from collections.abc import Callable
+
+from telegram import Update
+
+from bot.game.service import GameService
+from bot.transport.inbox import Inbox
+from bot.transport.outbox import Outbox
+from bot.ui.callbacks import decode
+from storage.partitions import POLL, Leases, partition_of
+from storage.postgres import FENCE_GRACE, LEAD_SURE
+from storage.repo import Repo
+
+log = logging.getLogger(__name__)
+JOIN_LINK = re.compile(r"/start(?:@\w+)? join_([0-9]{1,12})")
+
+
+class Shares:
+    """The partitions whose games this process decides now (:attr:`led`)."""
+
+    def __init__(self, leases: Leases, service: GameService, outbox: Outbox, per_second: float,
+                 lost: Callable[[], None]) -> None:
+        self.leases = leases
+        self.service = service
+        self.outbox = outbox
+        self.per_second = per_second  # the bot's whole budget of calls a second: this process's is its share
+        self.lost = lost  # the leases' connection went: another process may lead them already
+        self.led: frozenset[int] = frozenset()
+        self.inbox: Inbox | None = None
+        self._alive_at = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self.settled = asyncio.Event()  # set after each round that changed nothing (tests wait on it)
+        service.repo.owns = self.owns
+        outbox.share(0.0)
+
+    def leading(self) -> frozenset[int]:
+        return self.led
+
+    def owns(self, chat_id: int) -> bool:
+        return partition_of(chat_id) in self.led
+
+    async def start(self) -> None:
+        await self.leases.join()
+        self._task = asyncio.ensure_future(self._run())
+
+    async def confirm(self) -> None:
+        """Return only while this process surely holds its leases (a statement on their connection within
+        ``LEAD_SURE`` seconds); a connection found lost ends the process (:attr:`lost`)."""
+        if time.monotonic() - self._alive_at < LEAD_SURE:
+            return
+        try:
+            await self.leases.ping()
+        except Exception:
+            self.lost()
+            raise
+        self._alive_at = time.monotonic()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                checked = time.monotonic()
+                taken, lost = await self.leases.round()
+                self._alive_at = checked
+            except Exception as e:  # the leases' connection was cut: the other processes take them now
+                log.error("the partitions' leases were lost (%s)", e)
+                self.lost()
+                return
+            if lost:
+                log.error("partitions %s were lost", sorted(lost))
+                self.lost()
+                return
+            surplus = await self.leases.surplus()
+            if taken:
+                await asyncio.sleep(FENCE_GRACE)  # whoever led them before has stopped calling Telegram by now
+                await self._take(taken)
+            if surplus:
+                await self._hand_over(surplus)
+            if taken or surplus:
+                self.settled.clear()
+            else:
+                self.settled.set()
+            await asyncio.sleep(POLL)
+
+    async def _take(self, taken: frozenset[int]) -> None:
+        self.led |= taken
+        self._share()
+        count = await self.service.adopt()
+        log.info("leading %d partitions (took %d: %d open games)", len(self.led), len(taken), count)
+        if self.inbox is not None:
+            self.inbox.wake()
+
+    async def _hand_over(self, parts: frozenset[int]) -> None:
+        self.led -= parts
+        self._share()
+        if self.inbox is not None:
+            await self.inbox.settle()  # the updates in hand here may still be of these partitions
+
+        def leaving(chat_id: int) -> bool:
+            return partition_of(chat_id) in parts
+
+        await self.service.let_go(leaving)
+        await self.leases.release(parts)
+        log.info("handed %d partitions over; leading %d", len(parts), len(self.led))
+
+    def _share(self) -> None:
+        self.outbox.share(self.per_second * len(self.led) / self.leases.partitions)
+
+    async def stop(self) -> None:
+        """Hand every partition over (the caller stopped taking updates and finished those in hand)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.led:
+            await self._hand_over(self.led)
+        await self.leases.close()
+
+
+async def partition(update: Update, repo: Repo) -> int:
+    """The partition whose lead handles ``update``: its group's; in a private chat, the game's that a button or a
+    join link names, else the game the presser sits in, else his chat's own."""
+    chat = update.effective_chat
+    user = update.effective_user
+    home = chat.id if chat is not None else (user.id if user is not None else 0)
+    if chat is not None and chat.type != "private":
+        return partition_of(home)
+    game_id = None
+    if update.callback_query is not None:
+        press = decode(update.callback_query.data)
+        game_id = press.game if press is not None and press.game else None
+    elif update.message is not None and (join := JOIN_LINK.fullmatch(update.message.text or "")):
+        game_id = int(join.group(1))
+    found = await repo.game_chat(game_id) if game_id is not None else None
+    if found is None and user is not None:
+        found = await repo.seated_chat(user.id)
+    return partition_of(found if found is not None else home)
+
+
+def lost_leases() -> None:
+    """The process ends at once (its process manager starts it again, to take a share anew); nothing it owes is
+    lost: another process delivers it."""
+    log.critical("this durak-bot process lost its partitions' leases: stopping")
+    logging.shutdown()
+    os._exit(75)

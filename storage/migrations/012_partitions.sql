@@ -1,0 +1,7 @@
+-- The games shared among bot processes (storage/partitions.py): each stored update names the partition that
+-- handles it, and each outbox row the chat whose partition delivers it (its game's chat, else its own chat).
+ALTER TABLE updates ADD COLUMN part INTEGER;
+CREATE INDEX updates_part ON updates (part, update_id) WHERE done = 0;
+CREATE INDEX seats_by_user ON seats (user_id);
+ALTER TABLE outbox ADD COLUMN home INTEGER;
+UPDATE outbox SET home = COALESCE((SELECT chat_id FROM games WHERE games.id = outbox.game_id), chat_id)
