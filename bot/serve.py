@@ -22,7 +22,7 @@ from telegram import Update
 from telegram.error import NetworkError
 from telegram.ext import Application
 
-from bot.app import allowed_updates
+from bot.app import DRAIN_SECONDS, allowed_updates
 from bot.ops.metrics import Metrics
 from bot.settings import Settings
 from bot.shares import partition
@@ -94,7 +94,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         stop_listening()
         shares = app.bot_data.shares
         if shares is not None:  # the partitions handed over, with their games settled: the others take them now
-            await shares.stop()
+            await shares.stop(DRAIN_SECONDS)
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:

@@ -127,12 +127,16 @@ class Shares:
     def _share(self) -> None:
         self.outbox.share(self.per_second * len(self.led) / self.leases.partitions)
 
-    async def stop(self) -> None:
-        """Hand every partition over (the caller stopped taking updates and finished those in hand)."""
+    async def stop(self, drain_seconds: float) -> None:
+        """Deliver what the partitions led here owe (at most ``drain_seconds``), then hand them all over (the
+        caller stopped taking updates and finished those in hand). Partitions taken but not yet led are let go
+        as they are: what they owe waits for the next process."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self.led and not await self.outbox.drain(drain_seconds):
+            log.warning("handing the partitions over with messages still owed; their next lead delivers them")
         if self.led:
             await self._hand_over(self.led)
         await self.leases.close()

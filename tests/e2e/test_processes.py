@@ -23,7 +23,7 @@ import aiohttp
 import pytest
 
 from durak import State
-from storage.partitions import PARTITION_LOCK, PARTITIONS
+from storage.partitions import PARTITION_LOCK, PARTITIONS, partition_of
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET
@@ -124,6 +124,12 @@ def leading(place: Place, members: list[Member]) -> dict[str, int]:
     return {str(name): int(n) for name, n in rows if name in names}
 
 
+def evenly_shared(shares: dict[str, int], members: int) -> bool:
+    """Every partition led, by every live member, none with more than its share."""
+    return (len(shares) == members and sum(shares.values()) == PARTITIONS
+            and max(shares.values()) <= -(-PARTITIONS // members))
+
+
 @pytest.fixture
 async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place, list[Member], Forwarder]]:
     for url in postgres_schema("fleet"):
@@ -139,7 +145,9 @@ async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place
             for member in members:
                 await member.start()
             await fake.wait_for(lambda: fake.webhook is not None and len(fake.commands) >= 2, 30)
-            yield Place("postgresql", url), members, forwarder
+            place = Place("postgresql", url)
+            await fake.wait_for(lambda: evenly_shared(leading(place, members), len(members)), 30)  # noqa: B023
+            yield place, members, forwarder
         finally:
             for member in members:
                 if member.proc is not None and member.proc.returncode is None:
@@ -286,3 +294,45 @@ async def test_a_press_posted_again_to_every_process_after_it_was_handled_is_not
     assert moves() == 1
     assert [e for e in fake.errors if e[0] == "answerCallbackQuery"] == [], "answered once"
     assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)]
+
+
+@pytest.mark.sqlite_only
+async def test_the_processes_share_the_games_and_a_stopped_ones_go_on_at_the_others(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """Each process leads a third of the partitions and decides their games; one stopped (a deploy) hands its
+    partitions over first: the others share them within seconds and its games go on there, no move lost."""
+    place, members, _ = fleet
+    tables = []
+    for n in range(6):
+        group, players = -7000 - n, [3000 + 2 * n, 3001 + 2 * n]
+        for user in players:
+            fake.add_user(user, f"P{user}")
+        fake.add_group(group, f"Table {n}", admins=players[:1])
+        tables.append(Patient(fake, group, players, seed=n))
+    await asyncio.gather(*(t.seat_everyone() for t in tables))
+    await asyncio.gather(*(t.start(t.players[0]) for t in tables))
+    assert evenly_shared(leading(place, members), 3)
+    owners = {table.group: owner(place, members, table.group) for table in tables}
+    assert len(set(owners.values())) >= 2, f"the games are decided by more than one process: {owners}"
+
+    stopped = members[0]
+    assert await stopped.end(signal.SIGTERM) == 0, (stopped.folder / "log").read_text()[-3000:]
+    said = (stopped.folder / "log").read_text()
+    assert "handed " in said and "partitions over" in said, said[-2000:]
+    await fake.wait_for(lambda: evenly_shared(leading(place, members[1:]), 2), 20)
+    await asyncio.gather(*(t.play_to_the_end(timeout=200) for t in tables))
+    assert place.sql("SELECT status, COUNT(*) FROM games GROUP BY status") == [("finished", 6)]
+    assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
+    assert place.sql("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "nothing owed"
+    for table in tables:  # each game's table and result once, though its process changed mid-game for some
+        assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1
+        assert len([m for m in table.group_messages() if not m.text.startswith("🏁")]) == 1
+
+
+def owner(place: Place, members: list[Member], chat_id: int) -> str | None:
+    """The member that leads the chat's partition now."""
+    rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                     "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted",
+                     (PARTITION_LOCK + partition_of(chat_id),))
+    names = {m.name for m in members}
+    return next((str(name) for name, in rows if name in names), None)
