@@ -300,7 +300,8 @@ async def test_a_press_posted_again_to_every_process_after_it_was_handled_is_not
 async def test_the_processes_share_the_games_and_a_stopped_ones_go_on_at_the_others(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
     """Each process leads a third of the partitions and decides their games; one stopped (a deploy) hands its
-    partitions over first: the others share them within seconds and its games go on there, no move lost."""
+    partitions over first: the others share them within seconds and its games go on there, no move lost. One
+    cut off from the database ends, and the last takes every partition."""
     place, members, _ = fleet
     tables = []
     for n in range(6):
@@ -320,6 +321,16 @@ async def test_the_processes_share_the_games_and_a_stopped_ones_go_on_at_the_oth
     said = (stopped.folder / "log").read_text()
     assert "handed " in said and "partitions over" in said, said[-2000:]
     await fake.wait_for(lambda: evenly_shared(leading(place, members[1:]), 2), 20)
+    # one whose leases' connection is cut cannot know whether another leads its games now: it ends at once (75),
+    # and its process manager starts it again
+    cut = members[1]
+    place.sql("SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+              "WHERE l.locktype = 'advisory' AND l.classid >= ? AND l.classid < ? AND a.application_name = ?",
+              (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS, cut.name))
+    assert cut.proc is not None
+    assert await asyncio.wait_for(cut.proc.wait(), 20) == 75
+    assert "lost its partitions' leases" in (cut.folder / "log").read_text()
+    await fake.wait_for(lambda: leading(place, members) == {members[2].name: PARTITIONS}, 20)
     await asyncio.gather(*(t.play_to_the_end(timeout=200) for t in tables))
     assert place.sql("SELECT status, COUNT(*) FROM games GROUP BY status") == [("finished", 6)]
     assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
