@@ -2,10 +2,10 @@
 
 python-telegram-bot's ``run_polling`` runs the bot on the SQLite file with long polling. Everything else starts
 here, as ``run_webhook`` and ``run_polling`` would, with two differences: Telegram's posts are answered by
-:class:`bot.transport.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the start waits
-for this
-process to lead (``PostgresDatabase.lead``, in ``post_init``) while a stop signal still ends it at once and
-cleanly: a process standing by is stopped by a deploy like any other.
+:class:`bot.transport.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the processes
+share the work. With a webhook they share the games (``bot.shares``: each leads a share of the partitions, and
+stores the updates of the others' for them); with long polling one process leads and polls, the others wait to
+take over (``PostgresDatabase.lead``, in ``post_init``), while a stop signal still ends them at once and cleanly.
 """
 
 from __future__ import annotations

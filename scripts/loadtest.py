@@ -57,6 +57,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ui.callbacks import Verb
 from durak.ai.hard import ITERATIONS_MIN
+from storage.partitions import PARTITION_LOCK, PARTITIONS, partition_of
 from tests.e2e.harness import Table, playable, refused
 from tests.e2e.test_crash import SECRET
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
@@ -78,6 +80,25 @@ MISSING = Message(0, 0, "", None)  # a hand not posted yet: no buttons
 PATIENCE = 30.0  # seconds a player waits for his message to change after a press (or the lobby to show a step)
 WATCH = 180.0  # seconds a move is watched for: not shown by then (or by the end of the run's tail) is never shown
 TAIL = 60.0    # seconds after the players stop that the moves already made are still watched (--limited)
+LOAD_NAME = "durak-load"  # the bot processes' application_name on PostgreSQL: durak-load-0, -1, …
+
+
+def led_partitions(place: Place) -> dict[str, int]:
+    """How many partitions each bot process of this run leads now."""
+    return {str(name): int(n) for name, n in place.sql(
+        "SELECT a.application_name, COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.classid >= ? AND l.classid < ? AND l.granted "
+        "AND a.application_name LIKE ? GROUP BY a.application_name",
+        (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS, f"{LOAD_NAME}-%"))}
+
+
+def shares(processes: int) -> list[int]:
+    """The partitions each of ``processes`` leads once they are shared (each takes up to its share, in turn)."""
+    share = -(-PARTITIONS // processes)
+    counts = [min(share, PARTITIONS - share * n) for n in range(processes)]
+    return sorted(c for c in counts if c > 0)
+
+
 COUNTED = ("answerCallbackQuery", "editMessageText", "editMessageReplyMarkup", "sendMessage", "deleteMessage")
 
 
@@ -361,7 +382,7 @@ def page_lags(pressed: list[float], arrivals: list[float]) -> list[float]:
 
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
                 stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard",
-                pages: int = 0, port: int = 0, page_players: int = 0) -> None:
+                pages: int = 0, port: Callable[[int], int] = lambda chat: 0, page_players: int = 0) -> None:
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
@@ -381,8 +402,8 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             await asyncio.sleep(5)
             continue
         try:
-            opened = await open_pages(table, users[:pages], port) if pages else []
-            feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port)]
+            opened = await open_pages(table, users[:pages], port(chat)) if pages else []
+            feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port(chat))]
         except TimeoutError:  # this game's hands never came: the bot is overloaded
             stats.stalls += 1
             stats.stall_steps["open_pages"] += 1
@@ -470,10 +491,24 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
            "POLL_TIMEOUT": "1", "DEFAULT_LANGUAGE": "en", "LOG_LEVEL": "WARNING",
            "METRICS_FILE": str(folder / "metrics.json"),
            "GROUP_EDITS_PER_MINUTE": "20" if limited else "100000", "SENDS_PER_SECOND": "30" if limited else "100000",
-           "PRIVATE_SENDS_PER_SECOND": "1" if limited else "100000"}
-    port = free_port()
+           "PRIVATE_SENDS_PER_SECOND": "1" if limited else "100000",
+           # players who press the moment a frame comes would pass a person's flood limit (5 frames a second)
+           "WEBAPP_FRAMES_PER_SECOND": "5" if limited else "100000"}
+    webapp_ports = [free_port() for _ in range(max(processes, 1))]  # each process serves the Mini App on its own
     if pages or page_players:  # the Mini App's server, on a local port
-        env.update(WEBAPP_PORT=str(port), WEBAPP_URL=f"http://127.0.0.1:{port}/app/")
+        env.update(WEBAPP_PORT=str(webapp_ports[0]), WEBAPP_URL=f"http://127.0.0.1:{webapp_ports[0]}/app/")
+
+    def port(chat: int) -> int:
+        """The Mini App's port of the process that decides this chat's game (its partition's lead): pages are
+        not relayed from one process to another yet, so a page connects where its game is decided."""
+        if processes <= 1:
+            return webapp_ports[0]
+        rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                         "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted",
+                         (PARTITION_LOCK + partition_of(chat),))
+        names = [str(name) for name, in rows if str(name).startswith(f"{LOAD_NAME}-")]
+        return webapp_ports[int(names[0].rsplit("-", 1)[1])] if names else webapp_ports[0]
+
     chats = []
     for g in range(games):
         chat = -100_000 - g
@@ -493,6 +528,10 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         if processes:
             own.update(WEBHOOK_URL=f"http://127.0.0.1:{forwarder.port}/hook", WEBHOOK_LISTEN="127.0.0.1",
                        WEBHOOK_PORT=str(ports[n]), WEBHOOK_SECRET=SECRET, METRICS_FILE=str(folder / f"metrics{n}.json"))
+            if pages or page_players:
+                own.update(WEBAPP_PORT=str(webapp_ports[n]))
+            if schemas:
+                own.update(DATABASE_URL=f"{place.target}&application_name={LOAD_NAME}-{n}")
         procs.append(await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=own,
                                                           stdout=asyncio.subprocess.DEVNULL,
                                                           stderr=asyncio.subprocess.DEVNULL))
@@ -500,6 +539,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             capped.append(CpuCap(f"durak-load-{procs[-1].pid}", cpu_quota, procs[-1].pid))
     try:
         await fake.wait_for(lambda: len(fake.commands) >= 2, 30)
+        if processes > 1 and schemas:  # every partition led, shared evenly, before the players come
+            await fake.wait_for(lambda: sorted(led_partitions(place).values()) == shares(processes), 60)
         stats = Stats(track_lag=limited)
         calls_before = len(fake.calls)
         cpu_before, postgres_before = sum(cpu_seconds(p.pid) for p in procs), postgres_cpu_seconds()

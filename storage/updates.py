@@ -1,10 +1,11 @@
-"""Telegram's updates, stored by whichever bot process a webhook post reached, handled by the one that leads.
+"""Telegram's updates, stored by whichever bot process a webhook post reached, handled by the one that leads
+their partition (``storage.partitions``).
 
-With several processes behind a load balancer (PostgreSQL only), each answers Telegram's posts once the update is
-stored here: Telegram then never posts it again, and an update survives the death of any process. The leading
-process (``PostgresDatabase.lead``) handles the updates waiting, in the order of their ids
-(``bot.transport.inbox``), and
-the ones posted to it directly, answered once handled as on SQLite (one commit to wait for, not two).
+With several processes behind a load balancer (PostgreSQL only), a process answers Telegram's post of an update
+it does not lead once the update is stored here, with its partition: Telegram then never posts it again, and an
+update survives the death of any process. The partition's lead handles the updates waiting, in the order of their
+ids (``bot.transport.inbox``), and the ones posted to it directly, answered once handled as on SQLite (one commit
+to wait for, not two).
 
 Each update is handled once: the decision it brings marks it handled in the very transaction that writes the
 game or the messages it owes (:data:`HANDLING`, read by ``Repo``), so a process killed right after that write

@@ -56,6 +56,10 @@ GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRA
               Verb.DRAW, Verb.SWAP, Verb.COUNTER}
 
 
+async def _nothing_moved(game_ids: list[int]) -> None:
+    pass
+
+
 class GameService:
     def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
                  clock: Clock, ping_delay: float = slots.PING_DELAY, computer_pause: float = computers.PAUSE,
@@ -79,6 +83,7 @@ class GameService:
         self.commands = Commands(self)
         self.chats = Chats(self)
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
+        self.on_moved: Callable[[list[int]], Awaitable[None]] = _nothing_moved  # games another process leads now
         self.links: PageLinks | None = None  # where a game's Mini App page opens, when it is configured
 
     # ------------------------------------------------------------ start-up
@@ -113,12 +118,14 @@ class GameService:
         """Forget the games of the chats ``leaving`` names (another process leads them next; ``repo.owns`` says
         no to them already): each once its decision in hand is written, and their messages once none is on its
         way to Telegram."""
-        for game_id in [g.id for g in self.store.games.values() if leaving(g.chat_id)]:
+        gone = [g.id for g in self.store.games.values() if leaving(g.chat_id)]
+        for game_id in gone:
             async with self.store.locked(game_id) as game:
                 if game is not None:
                     self.store.forget(game_id)
         await self.repo.owed()  # their owed rows are not this process's to deliver any more
         await self.outbox.quiet(leaving)
+        await self.on_moved(gone)
 
     def on_shown(self, row: OutboxRow, message_id: int) -> None:
         """Telegram shows a slot's content now: presses on its message are valid, and a hand's turn timer

@@ -1,4 +1,5 @@
-"""The leading process handles the updates any process stored (``storage.updates``), in the order of their ids.
+"""A process handles the updates any process stored (``storage.updates``) for the partitions it leads (all of them
+for the one leader of long polling), in the order of their ids.
 
 It is woken by its own webhook at once, by PostgreSQL's NOTIFY when another process stored one, and looks once a
 second whatever comes. Updates are handled side by side as PTB handles them (each game's lock keeps its

@@ -8,15 +8,13 @@ try again, as with long polling.) A press delivered again after its move was wri
 it is by then (the card is no longer in the hand, the turn has passed), so it is refused with its toast, never
 applied twice. Requests without Telegram's secret header are refused (403).
 
-On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and one of them leads
-(``PostgresDatabase.lead``): it alone handles updates (``bot.transport.inbox``), delivers the messages owed and runs the
-timers, so every budget of Telegram's is the bot's, kept by one sender. The others, from the moment they start,
-answer 200 once an update is stored (``storage.updates``) for the leader; the leader handles what is posted to it
-at once and answers once handled, as above, its decision's write marking the update handled (posted again to
-any process, it is known). The first process to see the leader's connection go takes over, with every update
-that was waiting. A leader stopped
-cleanly (SIGTERM) stops taking updates, finishes the ones it is handling, delivers what is owed and lets go.
-The Mini App's server runs in the leading process (its pages reconnect to the next leader by themselves).
+On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and they share the
+games: each leads the partitions it holds (``bot.shares``). An update of a partition led here is handled at once
+and answered once handled, as above, its decision's write marking the update handled (posted again to any
+process, it is known); one of another partition, or any update while this process is still starting, is stored
+(``storage.updates``) for that partition's lead, which PostgreSQL's NOTIFY wakes, and answered 200 once stored.
+A process stopped cleanly (SIGTERM) stops taking updates, finishes the ones it is handling, delivers what its
+partitions owe and hands them over.
 """
 
 from __future__ import annotations

@@ -110,6 +110,7 @@ class WebApp:
         self._runner: web.AppRunner | None = None
         self.assets = {name: Asset.of(name, _page_file(name)) for name in TYPES}
         service.on_change = self.changed
+        service.on_moved = self.moved
 
     def token(self, game_id: int) -> str:
         return game_token(game_id, self.bot_token)
@@ -128,6 +129,14 @@ class WebApp:
         await self._runner.setup()
         await web.TCPSite(self._runner, host, port).start()
         log.info("Mini App served on http://%s:%s/app/", host, port)
+
+    async def moved(self, game_ids: list[int]) -> None:
+        """These games are led by another process now: their pages here are closed as at a restart, and
+        reconnect by themselves (at most 2 s for their closes)."""
+        closing = [page.ws.close(code=1012, message=b"the game moved to another process")
+                   for game_id in game_ids for page in self.pages.get(game_id, ())]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 2)
 
     async def stop(self) -> None:
         """Tell every page the bot restarts (they reconnect by themselves), all at once and for at most 2 s: a
