@@ -164,10 +164,12 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
                 log.warning("the menu button could not be set (%s): the hands' buttons still open the table", e)
         if shared:  # each process decides the games of its partitions; every call made while it surely leads them
             shares = Shares(Leases(str(settings.database)), service, outbox,
-                            settings.sends_per_second * OUTBOX_SHARE, lost_leases)
+                            settings.sends_per_second * OUTBOX_SHARE, lost_leases, settings.webapp_route)
             for request in requests:
                 request.fence = shares.confirm
             app.bot_data.shares = shares
+            if app.bot_data.webapp is not None:  # a page is served by the process that decides its game
+                app.bot_data.webapp.page_route = shares.page_route
         await service.resume(app.bot.username or "")
         if shared:
             await shares.start()

@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     webapp_host: str = "127.0.0.1"
     webapp_url: str | None = None                # the page's public HTTPS address: no Mini App button without it
     webapp_short_name: str | None = None         # BotFather's short name of the app, for the group's direct link
+    # several processes sharing the games: this one's path under /app/ws/, where the proxy sends to it alone; a
+    # page of a game another process leads is sent to that one's (docs/operating.md, "Several processes")
+    webapp_route: str = Field("", pattern=r"^[A-Za-z0-9_-]{0,40}$")
     webapp_max_age: float = Field(24 * 3600, gt=0)  # seconds a page's signed initData stays valid
     webapp_max_frame: int = Field(4096, ge=256)  # bytes a page's frame may hold
     webapp_frames_per_second: float = Field(5, gt=0)  # a page's frames, after a burst of 20

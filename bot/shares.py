@@ -41,8 +41,10 @@ class Shares:
     """The partitions whose games this process decides now (:attr:`led`)."""
 
     def __init__(self, leases: Leases, service: GameService, outbox: Outbox, per_second: float,
-                 lost: Callable[[], None]) -> None:
+                 lost: Callable[[], None], route: str = "") -> None:
+        """``route``: where this process serves the Mini App's pages alone (``WEBAPP_ROUTE``)."""
         self.leases = leases
+        self.route = route
         self.service = service
         self.outbox = outbox
         self.per_second = per_second  # the bot's whole budget of calls a second: this process's is its share
@@ -54,6 +56,14 @@ class Shares:
         self.settled = asyncio.Event()  # set after each round that changed nothing (tests wait on it)
         service.repo.owns = self.owns
         outbox.share(0.0)
+
+    async def page_route(self, chat_id: int) -> str | None:
+        """Where the pages of this chat's games are served: None here, else the route of its partition's lead
+        ("" while none is known)."""
+        if self.owns(chat_id):
+            return None
+        route = await self.service.repo.route(partition_of(chat_id)) or ""
+        return "" if route == self.route else route  # taken here, its games not loaded yet: come back soon
 
     def leading(self) -> frozenset[int]:
         return self.led
@@ -93,6 +103,8 @@ class Shares:
                 return
             surplus = await self.leases.surplus()
             if taken:
+                if self.route:  # pages of its games come here from now (and wait for the games to be loaded)
+                    await self.service.repo.set_routes(taken, self.route)
                 await asyncio.sleep(FENCE_GRACE)  # whoever led them before has stopped calling Telegram by now
                 await self._take(taken)
             if surplus:
@@ -120,6 +132,8 @@ class Shares:
         def leaving(chat_id: int) -> bool:
             return partition_of(chat_id) in parts
 
+        if self.route:
+            await self.service.repo.drop_routes(parts, self.route)
         await self.service.let_go(leaving)
         await self.leases.release(parts)
         log.info("handed %d partitions over; leading %d", len(parts), len(self.led))

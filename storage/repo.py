@@ -453,6 +453,27 @@ class Repo:
                                 (user_id, Status.LOBBY.value, Status.PLAYING.value))
         return None if row is None else int(row["chat_id"])
 
+    async def set_routes(self, parts: Iterable[int], route: str) -> None:
+        """This process leads ``parts`` and serves their Mini App pages at ``route``."""
+        rows = [(part, route) for part in parts]
+        if rows:
+            await self.db.write_one(f"INSERT INTO routes (part, route) VALUES {', '.join(['(?, ?)'] * len(rows))} "
+                                    "ON CONFLICT (part) DO UPDATE SET route = excluded.route",
+                                    [v for row in rows for v in row])
+
+    async def drop_routes(self, parts: Iterable[int], route: str) -> None:
+        """This process no longer leads ``parts``: pages are not sent to it for them (unless another process
+        wrote its own route meanwhile)."""
+        parts = list(parts)
+        if parts:
+            await self.db.write_one(f"DELETE FROM routes WHERE route = ? AND part IN ({', '.join('?' * len(parts))})",
+                                    (route, *parts))
+
+    async def route(self, part: int) -> str | None:
+        """Where the lead of partition ``part`` serves its pages (the last process that said so)."""
+        row = await self.db.one("SELECT route FROM routes WHERE part = ?", (part,))
+        return None if row is None else str(row["route"])
+
     async def games_with_status(self, *statuses: Status) -> tuple[list[Game], list[int]]:
         """The readable games with these statuses, and the ids of rows that could not be read."""
         marks = ", ".join("?" for _ in statuses)

@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,8 @@ class WebApp:
         self._pushing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self.assets = {name: Asset.of(name, _page_file(name)) for name in TYPES}
+        # several processes sharing the games (bot.shares): where a chat's pages are served, None for here
+        self.page_route: Callable[[int], Awaitable[str | None]] | None = None
         service.on_change = self.changed
         service.on_moved = self.moved
 
@@ -120,6 +123,7 @@ class WebApp:
     def application(self) -> web.Application:
         app = web.Application(client_max_size=self.max_frame)
         app.router.add_get("/app/ws", self._socket)
+        app.router.add_get("/app/ws/{route}", self._socket)  # this process alone, behind a proxy (WEBAPP_ROUTE)
         app.router.add_get("/app/", self._file)
         app.router.add_get("/app/{name}", self._file)
         return app
@@ -238,6 +242,8 @@ class WebApp:
         game = await self._game(game_id)
         if game is None or (game.state is None and game.status is not Status.LOBBY):
             raise Close(4403, "no such game")
+        if hello.get("review") is not True:
+            await self._here(game.chat_id)
         return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst),
                     review=hello.get("review") is True)
 
@@ -249,6 +255,8 @@ class WebApp:
                 if g.seat_of(user.id) is not None and g.status in (Status.PLAYING, Status.LOBBY)]
         if mine:
             return max(mine, key=lambda g: (g.status is Status.PLAYING, g.id)).id
+        if self.page_route is not None:  # his game, or his own table, may be another process's
+            await self._here(await self.service.repo.seated_chat(user.id) or user.id)
         solo = self.service.store.open_in(user.id, 0)
         if solo is None:
             creator = await self.service.directory.user(user.id) or await self.service.directory.see(
@@ -257,6 +265,17 @@ class WebApp:
         if solo is None:
             raise Close(4403, "no table could be opened")
         return solo.id
+
+    async def _here(self, chat_id: int) -> None:
+        """Go on only if this process decides the chat's games; else the page is sent where they are decided
+        (4307, the route: it connects there at once), or asked to come back (1013) while no process leads them."""
+        if self.page_route is None:
+            return
+        route = await self.page_route(chat_id)
+        if route:
+            raise Close(4307, route)
+        if route is not None:
+            raise Close(1013, "the game's process is starting")
 
     def _invitable(self, game: Game) -> str | None:
         """The group's link to a lobby, which an invitation carries (none for a table in a private chat)."""

@@ -27,7 +27,7 @@ from storage.partitions import PARTITION_LOCK, PARTITIONS, partition_of
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.e2e.test_crash import SECRET
-from tests.e2e.webapp_client import free_port
+from tests.e2e.webapp_client import PageSocket, free_port, hello
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
 from tests.forwarder import Forwarder
 from tests.places import Place, postgres_schema, url_schema
@@ -41,9 +41,11 @@ HAND_MARK = "🃏 Durak · you are"
 class Member:
     """One bot process of the three; its database connections carry its name (``application_name``)."""
 
-    def __init__(self, fake: FakeTelegram, folder: Path, name: str, url: str, hook: str, ports: list[int]) -> None:
+    def __init__(self, fake: FakeTelegram, folder: Path, name: str, url: str, hook: str, ports: list[int],
+                 route: str) -> None:
         self.name = name
         self.port = free_port()
+        self.webapp_port, self.route = free_port(), route  # its Mini App, at its own path behind a proxy
         self.ports = ports  # the forwarder's: this member's port is in it
         self.folder = folder / name
         self.folder.mkdir()
@@ -52,7 +54,8 @@ class Member:
             "DATABASE_URL": f"{url}&application_name={name}", "WEBHOOK_URL": hook, "WEBHOOK_LISTEN": "127.0.0.1",
             "WEBHOOK_PORT": str(self.port), "WEBHOOK_SECRET": SECRET, "LOBBY_TIMEOUT": str(LOBBY_TIMEOUT),
             "GROUP_EDITS_PER_MINUTE": str(GROUP_EDITS_PER_MINUTE), "SENDS_PER_SECOND": str(SENDS_PER_SECOND),
-            "PRIVATE_SENDS_PER_SECOND": "1000", "COMPUTER_PAUSE": "0.2"}
+            "PRIVATE_SENDS_PER_SECOND": "1000", "COMPUTER_PAUSE": "0.2", "WEBAPP_PORT": str(self.webapp_port),
+            "WEBAPP_URL": "https://durak.example.org/app/", "WEBAPP_ROUTE": route}
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -138,7 +141,7 @@ async def fleet(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[Place
         ports: list[int] = []
         forwarder = Forwarder(ports)
         members = [Member(fake, tmp_path, f"{url_schema(url)}-{n}", url, f"http://127.0.0.1:{forwarder.port}/hook",
-                          ports) for n in (1, 2, 3)]
+                          ports, f"bot{n}") for n in (1, 2, 3)]
         ports.extend(m.port for m in members)
         await forwarder.start()
         try:
@@ -347,3 +350,73 @@ def owner(place: Place, members: list[Member], chat_id: int) -> str | None:
                      (PARTITION_LOCK + partition_of(chat_id),))
     names = {m.name for m in members}
     return next((str(name) for name, in rows if name in names), None)
+
+
+@pytest.mark.sqlite_only
+async def test_a_page_opened_at_a_process_that_does_not_lead_its_game_is_sent_to_the_one_that_does(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """A proxy sends a page to any process: one that does not decide its game sends it on to the one that does
+    (4307 with that process's route), where it plays; when that process stops, the page is closed as at a
+    restart, and opened again anywhere it is sent to the game's new process."""
+    place, members, _ = fleet
+    table = Patient(fake, GROUP, [101, 102], seed=5)
+    await table.seat_everyone()
+    await table.start(101)
+    by_name = {m.name: m for m in members}
+    lead = by_name[str(owner(place, members, GROUP))]
+    other = next(m for m in members if m is not lead)
+    player = next(p for p in table.players if "Your lead" in (table.hand_message(p) or Message(0, 0, "")).text)
+    hand = table.hand_message(player)
+    assert hand is not None
+
+    elsewhere = PageSocket(other.webapp_port)
+    await elsewhere.open(hello(player, f"P{player}", hand))
+    closed = await elsewhere.next()
+    await elsewhere.close()
+    assert (closed["type"], closed["code"], closed["reason"]) == ("closed", 4307, lead.route)
+
+    page = PageSocket(lead.webapp_port, lead.route)
+    state = await page.open(hello(player, f"P{player}", hand))
+    assert state["type"] == "state" and state["status"] == "playing"
+    card = next(h for h in state["hand"] if h["mark"] == "play")
+    answer = await page.press(card["press"])
+    assert not answer.get("refused"), answer
+    assert place.sql("SELECT COUNT(*) FROM game_moves") == [(1,)], "decided where the game is led, once"
+
+    assert await lead.end(signal.SIGTERM) == 0
+    code, _ = await page.closed()
+    await page.close()
+    assert code == 1012, "closed as at a restart: it reconnects by itself"
+    # opened again (the page does it by itself) at a process that is up: sent on to the game's new process
+    # (or asked to come back a moment later while that one loads its games), where it plays on
+    alive = [m for m in members if m is not lead]
+    first, served = await open_where_sent(alive[0].webapp_port, hello(player, f"P{player}", hand),
+                                          {m.route: m.webapp_port for m in alive})
+    assert first["type"] == "state" and first["status"] == "playing"
+    assert served == by_name[str(owner(place, members, GROUP))].webapp_port
+
+
+async def open_where_sent(port: int, greeting: dict[str, Any], ports: dict[str, int]
+                          ) -> tuple[dict[str, Any], int]:
+    """Open a page as the Mini App's script does: follow a 4307 to the route it names, come back after a 1013 (or
+    a route that is down); its first state frame and the port of the process that served it."""
+    route = ""
+    async with asyncio.timeout(20):
+        while True:
+            if route not in ports:  # a process that is down: the page's connection fails, and it starts over
+                route = ""
+            at = ports[route] if route else port
+            page = PageSocket(at, route)
+            try:
+                frame = await page.open(greeting)
+                if frame["type"] == "state":
+                    return frame, at
+                closed = await page.next()
+            finally:
+                await page.close()
+            assert closed["type"] == "closed" and closed["code"] in (4307, 1013), closed
+            if closed["code"] == 4307:
+                route = str(closed["reason"])
+            else:
+                route = ""
+                await asyncio.sleep(0.2)

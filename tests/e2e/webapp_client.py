@@ -54,8 +54,9 @@ def hello(user_id: int, name: str, hand: Message) -> dict[str, Any]:
 class PageSocket:
     """One open page: its socket, and every frame it was sent."""
 
-    def __init__(self, port: int) -> None:
-        self.url = f"ws://127.0.0.1:{port}/app/ws"
+    def __init__(self, port: int, route: str = "") -> None:
+        """``route``: the path of one bot process (WEBAPP_ROUTE), as a page sent there connects."""
+        self.url = f"ws://127.0.0.1:{port}/app/ws" + (f"/{route}" if route else "")
         self.session: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.frames: list[dict[str, Any]] = []
@@ -72,7 +73,9 @@ class PageSocket:
         assert self.ws is not None
         message = await self.ws.receive(timeout=timeout)
         if message.type is not aiohttp.WSMsgType.TEXT:
-            return {"type": "closed", "code": self.ws.close_code}
+            if message.type is aiohttp.WSMsgType.CLOSE:  # the server's own code (a reply to a server gone since
+                return {"type": "closed", "code": message.data, "reason": message.extra}  # marks it 1006)
+            return {"type": "closed", "code": self.ws.close_code, "reason": None}
         self.raw.append(message.data)
         frame: dict[str, Any] = json.loads(message.data)
         self.frames.append(frame)

@@ -15,6 +15,7 @@
   let tg = (window.Telegram && window.Telegram.WebApp) || null;
   let texts = embedded.texts[languageOf(launchLanguage())];
   let socket = null, session = null, state = null, received = 0, retry = 500, closedForGood = false, refusal = "";
+  let route = "";  // the path of the bot process that decides this game, when another one sent the page there
   let online = false, held = null, answerTimer = 0, pressId = 0, resentId = 0, wasActing = false, confirming = null;
   let fourColours = localStorage.getItem("durak.four") === "1";
   const shownPairs = new Set();
@@ -302,7 +303,7 @@
   function connect() {
     if (closedForGood || socket) return;
     if (!session && !initData()) { closeForGood(texts.outside); return; }  // a browser, not Telegram
-    const url = new URL("ws", location.href);
+    const url = new URL(route ? "ws/" + encodeURIComponent(route) : "ws", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.search = "";
     url.hash = "";
@@ -324,6 +325,8 @@
     ws.onclose = (event) => {
       if (socket !== ws) return;
       if (event.code === 4401 && session) { socket = null; session = null; setTimeout(connect, 100); return; }  // stale
+      // its game is decided by another of the bot's processes: connect to that one at once
+      if (event.code === 4307 && event.reason && event.reason !== route) { socket = null; refusal = ""; route = event.reason; connect(); return; }
       if (event.code === 4401 || event.code === 4403 || event.code === 4400) {
         socket = null;
         closeForGood(refusal || texts.offline);
@@ -337,6 +340,7 @@
   function lost(ws) {
     if (!ws || socket !== ws) return;
     socket = null;
+    route = "";  // the way back goes through whichever process answers: it sends the page on if need be
     clearTimeout(answerTimer);
     setOnline(false);
     ws.close();
