@@ -29,22 +29,27 @@ def test_the_compose_file_sets_only_settings_that_exist_and_caddy_reaches_the_po
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A misspelled name in compose.yaml would be ignored without a word (and the bot would poll, or listen
     where Caddy does not forward): every name is a setting, the whole loads, and the Caddyfile proxies the
-    paths and ports they give to both processes."""
+    paths and ports they give to the three processes, and each process's own Mini App route to it alone."""
     root = Path(__file__).resolve().parents[2]
     compose = yaml.safe_load((root / "compose.yaml").read_text())
     bots = {name: s for name, s in compose["services"].items() if s.get("build") == "."}
-    assert sorted(bots) == ["bot1", "bot2"]
-    environment = {k: str(v).replace("${DOMAIN:?set DOMAIN to the bot's public host name}", "durak.example.org")
-                   .replace("${DOMAIN}", "durak.example.org") for k, v in bots["bot1"]["environment"].items()}
-    assert all(bot["environment"] == bots["bot1"]["environment"] for bot in bots.values())
-    unknown = [k for k in environment if k.lower() not in Settings.model_fields]
-    assert unknown == []
-    monkeypatch.chdir(tmp_path)  # no .env of the developer's
-    settings = load_settings(bot_token=TOKEN, webhook_secret="s3cret", **{k.lower(): v for k, v in environment.items()})
-    assert settings.database == "postgresql://durak:durak@postgres:5432/durak"
+    assert sorted(bots) == ["bot1", "bot2", "bot3"]
     caddy = (root / "deploy" / "Caddyfile").read_text()
-    hook, app = urlsplit(settings.webhook_url or ""), urlsplit(settings.webapp_url or "")
-    assert f"handle {hook.path} {{" in caddy and f"handle {app.path}* {{" in caddy
-    assert f"reverse_proxy bot1:{settings.webhook_port} bot2:{settings.webhook_port}" in caddy
-    assert f"reverse_proxy bot1:{settings.webapp_port} bot2:{settings.webapp_port}" in caddy
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    for name, bot in bots.items():
+        environment = {k: str(v).replace("${DOMAIN:?set DOMAIN to the bot's public host name}", "durak.example.org")
+                       .replace("${DOMAIN}", "durak.example.org") for k, v in bot["environment"].items()}
+        assert {k: v for k, v in bot["environment"].items() if k != "WEBAPP_ROUTE"} == {
+            k: v for k, v in bots["bot1"]["environment"].items() if k != "WEBAPP_ROUTE"}
+        unknown = [k for k in environment if k.lower() not in Settings.model_fields]
+        assert unknown == []
+        settings = load_settings(bot_token=TOKEN, webhook_secret="s3cret",
+                                 **{k.lower(): v for k, v in environment.items()})
+        assert settings.database == "postgresql://durak:durak@postgres:5432/durak"
+        assert settings.webapp_route == name
+        hook, app = urlsplit(settings.webhook_url or ""), urlsplit(settings.webapp_url or "")
+        assert f"handle {hook.path} {{" in caddy and f"handle {app.path}* {{" in caddy
+        assert f"handle {app.path}ws/{name} {{\n\t\treverse_proxy {name}:{settings.webapp_port}\n" in caddy
+        ports = (settings.webhook_port, settings.webapp_port)
+        assert all(" ".join(f"{b}:{port}" for b in sorted(bots)) in caddy for port in ports)
     assert compose["services"]["caddy"]["volumes"][0].startswith("./deploy/Caddyfile:")
