@@ -11,7 +11,6 @@ from typing import Any
 from telegram import BotCommand, MenuButtonWebApp, Update, WebAppInfo
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ContextTypes,
@@ -30,6 +29,7 @@ from bot.shares import Shares, lost_leases
 from bot.stats.service import StatsService
 from bot.transport.budget import OUTBOX_SHARE
 from bot.transport.http import AiohttpRequest, UpdatesRequest
+from bot.transport.limiter import SharedLimiter
 from bot.transport.outbox import Outbox
 from bot.ui import texts
 from bot.ui.i18n import LANGUAGES, translator
@@ -70,9 +70,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         # one call per slot of time, never a burst: PTB's buckets (aiolimiter) hold as many calls as the
         # rate allows per period, so a full bucket (after a quiet minute, or a restart) let twice the
         # budget through in one window; a bucket of one keeps every window within the budget
-        .rate_limiter(AIORateLimiter(overall_max_rate=1, overall_time_period=1 / settings.sends_per_second,
-                                     group_max_rate=1, group_time_period=60 / settings.group_edits_per_minute,
-                                     max_retries=5))
+        .rate_limiter(SharedLimiter(settings.sends_per_second, 60 / settings.group_edits_per_minute, max_retries=5))
         # many handlers at once: a reply waiting for the overall budget (a join's "you joined") must never
         # hold up the presses behind it; each game's own lock keeps its decisions in order
         .concurrent_updates(1024)
@@ -163,8 +161,10 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
             except TelegramError as e:
                 log.warning("the menu button could not be set (%s): the hands' buttons still open the table", e)
         if shared:  # each process decides the games of its partitions; every call made while it surely leads them
+            limiter = app.bot.rate_limiter
             shares = Shares(Leases(str(settings.database)), service, outbox,
-                            settings.sends_per_second * OUTBOX_SHARE, lost_leases, settings.webapp_route)
+                            settings.sends_per_second * OUTBOX_SHARE, lost_leases, settings.webapp_route,
+                            limiter if isinstance(limiter, SharedLimiter) else None)
             for request in requests:
                 request.fence = shares.confirm
             app.bot_data.shares = shares

@@ -27,6 +27,7 @@ from telegram import Update
 
 from bot.game.service import GameService
 from bot.transport.inbox import Inbox
+from bot.transport.limiter import SharedLimiter
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import decode
 from storage.partitions import POLL, Leases, partition_of
@@ -41,9 +42,11 @@ class Shares:
     """The partitions whose games this process decides now (:attr:`led`)."""
 
     def __init__(self, leases: Leases, service: GameService, outbox: Outbox, per_second: float,
-                 lost: Callable[[], None], route: str = "") -> None:
-        """``route``: where this process serves the Mini App's pages alone (``WEBAPP_ROUTE``)."""
+                 lost: Callable[[], None], route: str = "", limiter: SharedLimiter | None = None) -> None:
+        """``route``: where this process serves the Mini App's pages alone (``WEBAPP_ROUTE``); ``limiter``: PTB's,
+        whose overall budget is shared as the outbox's is."""
         self.leases = leases
+        self.limiter = limiter
         self.route = route
         self.service = service
         self.outbox = outbox
@@ -55,7 +58,7 @@ class Shares:
         self._task: asyncio.Task[None] | None = None
         self.settled = asyncio.Event()  # set after each round that changed nothing (tests wait on it)
         service.repo.owns = self.owns
-        outbox.share(0.0)
+        self._share()
 
     async def page_route(self, chat_id: int) -> str | None:
         """Where the pages of this chat's games are served: None here, else the route of its partition's lead
@@ -101,14 +104,19 @@ class Shares:
                 log.error("partitions %s were lost", sorted(lost))
                 self.lost()
                 return
-            surplus = await self.leases.surplus()
-            if taken:
-                if self.route:  # pages of its games come here from now (and wait for the games to be loaded)
-                    await self.service.repo.set_routes(taken, self.route)
-                await asyncio.sleep(FENCE_GRACE)  # whoever led them before has stopped calling Telegram by now
-                await self._take(taken)
-            if surplus:
-                await self._hand_over(surplus)
+            try:
+                surplus = await self.leases.surplus()
+                if taken:
+                    if self.route:  # pages of its games come here from now (and wait for the games to be loaded)
+                        await self.service.repo.set_routes(taken, self.route)
+                    await asyncio.sleep(FENCE_GRACE)  # whoever led them before has stopped calling Telegram by now
+                    await self._take(taken)
+                if surplus:
+                    await self._hand_over(surplus)
+            except Exception:  # half taken or half handed over: a fresh start is the one clean state
+                log.exception("taking or handing over partitions failed")
+                self.lost()
+                return
             if taken or surplus:
                 self.settled.clear()
             else:
@@ -139,7 +147,12 @@ class Shares:
         log.info("handed %d partitions over; leading %d", len(parts), len(self.led))
 
     def _share(self) -> None:
-        self.outbox.share(self.per_second * len(self.led) / self.leases.partitions)
+        """The outbox's part of the token's calls: its partitions' share (one at least: a process that leads
+        nothing has nothing to send, and must not wait for ever for its first slot once it leads)."""
+        part = max(len(self.led), 1) / self.leases.partitions
+        self.outbox.share(self.per_second * part)
+        if self.limiter is not None:
+            self.limiter.share(part)
 
     async def stop(self, drain_seconds: float) -> None:
         """Deliver what the partitions led here owe (at most ``drain_seconds``), then hand them all over (the
