@@ -54,7 +54,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     stop_listening: Callable[[], None] = _nothing
     hook = None if url is None else Webhook(app, secret, urlsplit(url).path,
                                             Updates(front) if front is not None else None,
-                                            _router(Repo(front)) if front is not None else None)
+                                            _router(Repo(front), app) if front is not None else None)
     started = False
     try:
         if front is not None and hook is not None:
@@ -109,9 +109,10 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         slow.cancel()
 
 
-def _router(repo: Repo) -> Callable[[Update], Awaitable[int]]:
+def _router(repo: Repo, app: Application) -> Callable[[Update], Awaitable[int]]:  # type: ignore[type-arg]
     async def route(update: Update) -> int:
-        return await partition(update, repo)
+        service = app.bot_data.service  # once started: the games it decides are routed without a query
+        return await partition(update, repo, service.store.games if service is not None else None)
 
     return route
 

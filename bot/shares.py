@@ -21,7 +21,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from telegram import Update
 
@@ -30,6 +30,7 @@ from bot.transport.inbox import Inbox
 from bot.transport.limiter import SharedLimiter
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import decode
+from storage.models import Game
 from storage.partitions import POLL, Leases, partition_of
 from storage.postgres import FENCE_GRACE, LEAD_SURE
 from storage.repo import Repo
@@ -169,9 +170,10 @@ class Shares:
         await self.leases.close()
 
 
-async def partition(update: Update, repo: Repo) -> int:
+async def partition(update: Update, repo: Repo, known: Mapping[int, Game] | None = None) -> int:
     """The partition whose lead handles ``update``: its group's; in a private chat, the game's that a button or a
-    join link names, else the game the presser sits in, else his chat's own."""
+    join link names (``known``: the games open here, whose chats need no query), else the game the presser sits
+    in, else his chat's own."""
     chat = update.effective_chat
     user = update.effective_user
     home = chat.id if chat is not None else (user.id if user is not None else 0)
@@ -183,7 +185,8 @@ async def partition(update: Update, repo: Repo) -> int:
         game_id = press.game if press is not None and press.game else None
     elif update.message is not None and (join := JOIN_LINK.fullmatch(update.message.text or "")):
         game_id = int(join.group(1))
-    found = await repo.game_chat(game_id) if game_id is not None else None
+    game = known.get(game_id) if known is not None and game_id is not None else None
+    found = game.chat_id if game is not None else await repo.game_chat(game_id) if game_id is not None else None
     if found is None and user is not None:
         found = await repo.seated_chat(user.id)
     return partition_of(found if found is not None else home)
