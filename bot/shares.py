@@ -56,6 +56,7 @@ class Shares:
         self.led: frozenset[int] = frozenset()
         self.inbox: Inbox | None = None
         self._alive_at = 0.0
+        self._stopped = False
         self._task: asyncio.Task[None] | None = None
         self.settled = asyncio.Event()  # set after each round that changed nothing (tests wait on it)
         service.repo.owns = self.owns
@@ -82,6 +83,8 @@ class Shares:
     async def confirm(self) -> None:
         """Return only while this process surely holds its leases (a statement on their connection within
         ``LEAD_SURE`` seconds); a connection found lost ends the process (:attr:`lost`)."""
+        if self._stopped:  # every partition handed over: nothing of this process's to call Telegram for
+            raise RuntimeError("this process leads no partition any more")
         if time.monotonic() - self._alive_at < LEAD_SURE:
             return
         try:
@@ -167,6 +170,7 @@ class Shares:
             log.warning("handing the partitions over with messages still owed; their next lead delivers them")
         if self.led:
             await self._hand_over(self.led)
+        self._stopped = True
         await self.leases.close()
 
 
