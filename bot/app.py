@@ -178,6 +178,9 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
     service: GameService | None = app.bot_data.service
     if service is not None:
         await service.reviewer.stop()
+    shares = app.bot_data.shares
+    if shares is not None:  # (bot.serve hands them over before; a bot stopped as run_polling does, here)
+        await shares.stop(DRAIN_SECONDS)
     outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None and not await outbox.drain(DRAIN_SECONDS):
         log.warning("stopping with messages still owed; they are delivered at the next start")

@@ -162,6 +162,8 @@ class Shares:
         """Deliver what the partitions led here owe (at most ``drain_seconds``), then hand them all over (the
         caller stopped taking updates and finished those in hand). Partitions taken but not yet led are let go
         as they are: what they owe waits for the next process."""
+        if self._stopped:
+            return
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

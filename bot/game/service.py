@@ -104,12 +104,14 @@ class GameService:
             await self.repo.close_unreadable(game_id)
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
         mine = [game for game in games if self.repo.owns(game.chat_id) and game.id not in self.store.games]
+        # what they owe from before first: read after the refreshes below, the rows those are delivering would be
+        # read as owed still, and sent twice
+        await self.outbox.resume()
         for game in mine:
             self.store.add(game, await self.repo.slot_messages(game.id))
             # each seat's ping waits from when his position was written, as before the restart or takeover
             slots.track_turns(game, self.store.ui_of(game.id), game.updated_at, frozenset())
             await self.refresh(game)
-        await self.outbox.resume()
         if self.reviewer.deals_max:  # the games a stop (or another process) left unreviewed
             self.reviewer.soon()
         return len(mine)

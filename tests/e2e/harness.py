@@ -17,6 +17,7 @@ from bot.game.clock import Clock
 from bot.game.service import GameService
 from bot.settings import load_settings
 from bot.ui.i18n import translator
+from storage.partitions import PARTITIONS
 from tests.fake_telegram import BOT_USERNAME, TOKEN, FakeTelegram, Message
 from tests.places import Place, place_of
 
@@ -65,6 +66,9 @@ class BotProcess:
         await app.start()
         self.app = app
         BotProcess.running.add(self)
+        shares = app.bot_data.shares
+        if shares is not None:  # on PostgreSQL: once it leads every game (alone, it takes every partition)
+            await self.fake.wait_for(lambda: len(shares.led) == PARTITIONS, 20)
 
     async def stop(self) -> None:
         app, self.app = self.app, None
