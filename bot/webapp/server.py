@@ -86,6 +86,8 @@ class Close(Exception):
 
 
 # what the player reads when the page closes for good, by close code
+HELD_HELLO = 5.0   # seconds a page waits for its game's process to be known (a start, a hand-over)
+HELLO_POLL = 0.2   # how often it looks meanwhile
 CLOSED_TEXT = {4401: N_("This table link is no longer valid: open the table again from the chat."),
                4403: N_("This game cannot be opened here.")}
 CLOSED_OTHER = N_("The table lost its connection: open it again from the chat.")
@@ -268,10 +270,15 @@ class WebApp:
 
     async def _here(self, chat_id: int) -> None:
         """Go on only if this process decides the chat's games; else the page is sent where they are decided
-        (4307, the route: it connects there at once), or asked to come back (1013) while no process leads them."""
+        (4307, the route: it connects there at once). While no process is known to lead them (one is loading
+        them: a start, a hand-over) the page waits up to ``HELD_HELLO`` seconds, then is asked to come back
+        (1013)."""
         if self.page_route is None:
             return
-        route = await self.page_route(chat_id)
+        waited = 0.0
+        while (route := await self.page_route(chat_id)) == "" and waited < HELD_HELLO:
+            await asyncio.sleep(HELLO_POLL)
+            waited += HELLO_POLL
         if route:
             raise Close(4307, route)
         if route is not None:

@@ -181,7 +181,8 @@ async def test_a_second_bot_process_on_the_same_postgresql_database_shares_the_g
         try:
             await fake.wait_for(lambda: len(place.sql(  # noqa: B023
                 "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid >= ? AND classid < ? AND granted "
-                "GROUP BY pid", (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS))) == 2, 20)
+                "AND objid = hashtext(current_schema())::oid GROUP BY pid",  # this schema's, not another test's
+                (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS))) == 2, 20)
             await fake.send_text(101, GROUP, "/newgame")
             await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
             first.send_signal(signal.SIGTERM)
