@@ -53,7 +53,8 @@ class Shares:
         self.outbox = outbox
         self.per_second = per_second  # the bot's whole budget of calls a second: this process's is its share
         self.lost = lost  # the leases' connection went: another process may lead them already
-        self.led: frozenset[int] = frozenset()
+        self.led: frozenset[int] = frozenset()  # whose games are decided here (loaded, or being let go)
+        self.taking: frozenset[int] = frozenset()  # whose updates are taken here: once loaded, until handed over
         self.inbox: Inbox | None = None
         self._alive_at = 0.0
         self._stopped = False
@@ -71,7 +72,8 @@ class Shares:
         return "" if route == self.route else route  # taken here, its games not loaded yet: come back soon
 
     def leading(self) -> frozenset[int]:
-        return self.led
+        """The partitions whose updates this process takes now."""
+        return self.taking
 
     def owns(self, chat_id: int) -> bool:
         return partition_of(chat_id) in self.led
@@ -131,15 +133,17 @@ class Shares:
         self.led |= taken
         self._share()
         count = await self.service.adopt()
+        self.taking |= taken  # its games loaded: a press on them finds them
         log.info("leading %d partitions (took %d: %d open games)", len(self.led), len(taken), count)
         if self.inbox is not None:
             self.inbox.wake()
 
     async def _hand_over(self, parts: frozenset[int]) -> None:
-        self.led -= parts
-        self._share()
+        self.taking -= parts
         if self.inbox is not None:
             await self.inbox.settle()  # the updates in hand here may still be of these partitions
+        self.led -= parts
+        self._share()
 
         def leaving(chat_id: int) -> bool:
             return partition_of(chat_id) in parts

@@ -225,6 +225,10 @@ class GameService:
             async with self.store.locked(game_id) as game:
                 if game is None:
                     return None
+                if not self.repo.owns(game.chat_id):  # another process decides it now (bot.shares): never here
+                    log.warning("game %s is led by another process now: let go here", game_id)
+                    self.store.forget(game_id)
+                    return None
                 try:
                     return await work(game)
                 except Conflict as e:

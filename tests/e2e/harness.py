@@ -68,7 +68,7 @@ class BotProcess:
         BotProcess.running.add(self)
         shares = app.bot_data.shares
         if shares is not None:  # on PostgreSQL: once it leads every game (alone, it takes every partition)
-            await self.fake.wait_for(lambda: len(shares.led) == PARTITIONS, 20)
+            await self.fake.wait_for(lambda: len(shares.leading()) == PARTITIONS, 20)
 
     async def stop(self) -> None:
         app, self.app = self.app, None
