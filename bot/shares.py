@@ -132,7 +132,7 @@ class Shares:
     async def _take(self, taken: frozenset[int]) -> None:
         self.led |= taken
         self._share()
-        count = await self.service.adopt()
+        count = await self.service.adopt(lambda chat_id: partition_of(chat_id) in taken)
         self.taking |= taken  # its games loaded: a press on them finds them
         log.info("leading %d partitions (took %d: %d open games)", len(self.led), len(taken), count)
         if self.inbox is not None:

@@ -96,14 +96,17 @@ class GameService:
         self.timers.start()
         log.info("resumed %d open games", count)
 
-    async def adopt(self) -> int:
-        """Load the open games of the chats this process has just come to lead (``repo.owns``, as at a takeover),
-        and deliver what they owe; the number of games loaded."""
+    async def adopt(self, new: Callable[[int], bool] | None = None) -> int:
+        """Load the open games of the chats this process has just come to lead (``new``; at the start every one
+        it leads, ``repo.owns``), and deliver what they owe; the number of games loaded. Only those: a game of a
+        chat led here before is in the store, or was closed meanwhile, and a copy read before it closed must not
+        come back (its messages would show it open again)."""
         games, corrupt = await self.repo.games_with_status(Status.LOBBY, Status.PLAYING)
         for game_id in corrupt:
             await self.repo.close_unreadable(game_id)
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
-        mine = [game for game in games if self.repo.owns(game.chat_id) and game.id not in self.store.games]
+        loading = new or self.repo.owns
+        mine = [game for game in games if loading(game.chat_id) and game.id not in self.store.games]
         # what they owe from before first: read after the refreshes below, the rows those are delivering would be
         # read as owed still, and sent twice
         await self.outbox.resume()

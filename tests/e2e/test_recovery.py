@@ -188,3 +188,26 @@ async def test_the_error_log_names_the_update_and_never_shows_a_hand(caplog: pyt
         await _on_error(update, Context())  # type: ignore[arg-type]
     assert "update 42" in caplog.text and "user 101" in caplog.text and "v1:c:1:0:7S" in caplog.text
     assert "Your hand" not in caplog.text and "9♥" not in caplog.text
+
+
+async def test_taking_a_partition_loads_its_games_alone_never_an_old_copy_of_another(fake: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    """A process that takes a partition (bot/shares.py) loads the open games of that partition's chats only: a
+    game of a chat it already led is in its store, or was closed meanwhile, and a copy of it read from the
+    database before it closed would show the closed game's table as open again."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3")
+    await bot.start()
+    try:
+        fake.add_group(-7001, "Other", admins=[101])
+        await fake.send_text(101, GROUP, "/newgame")
+        await fake.send_text(101, -7001, "/newgame")
+        await fake.wait_for(lambda: len(bot.service.store.games) == 2)
+        here, other = (next(g for g in bot.service.store.games.values() if g.chat_id == c) for c in (GROUP, -7001))
+        bot.service.store.forget(here.id)  # as if read before it closed: not in the store, open in the database
+        assert await bot.service.adopt(lambda chat: chat == -7001) == 0, "the other chat's game is here already"
+        assert here.id not in bot.service.store.games, "not brought back by another chat's adoption"
+        bot.service.store.forget(other.id)
+        assert await bot.service.adopt(lambda chat: chat == -7001) == 1
+        assert other.id in bot.service.store.games
+    finally:
+        await bot.stop()
