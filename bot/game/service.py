@@ -228,9 +228,9 @@ class GameService:
             async with self.store.locked(game_id) as game:
                 if game is None:
                     return None
-                if not self.repo.owns(game.chat_id):  # another process decides it now (bot.shares): never here
-                    log.warning("game %s is led by another process now: let go here", game_id)
-                    self.store.forget(game_id)
+                if not self.repo.owns(game.chat_id):  # its partition is being handed over (bot.shares): the next
+                    log.info("game %s is handed over to another process: not decided here", game_id)  # process
+                    self.store.forget(game_id)  # decides what its timers or computers owe
                     return None
                 try:
                     return await work(game)
