@@ -36,8 +36,9 @@ while the page is open; the lags above are then the chat players' (the table and
 ``--database-url postgresql://…`` runs the bot on that PostgreSQL server (in a schema of its own, dropped at
 the end) instead of a SQLite file, and prints the server's CPU per accepted press beside the bot's.
 ``--processes N`` runs N bot processes in webhook mode behind a round-robin forwarder (``tests/forwarder.py``),
-as behind a load balancer (more than one needs ``--database-url``); the CPU and memory are all of theirs
-together, and the SQL statements those of the one leading (the others only store the updates they receive).
+as behind a load balancer (more than one needs ``--database-url``: they share the games, each with its Mini App
+on a port of its own, each page connected to its game's process); the CPU, memory and SQL statements are all of
+theirs together.
 ``--cpu-quota Q`` caps each bot process (and the processes it starts) at Q of one core, by a cgroup of its own
 (cgroup v2's ``cpu.max``, or v1's ``cpu.cfs_quota_us``; run as root), so that several processes together use
 less than the machine and the figures show what more processes add (the curve: docs/operating.md).
