@@ -59,7 +59,6 @@ class Shares:
         self._alive_at = 0.0
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
-        self.settled = asyncio.Event()  # set after each round that changed nothing (tests wait on it)
         service.repo.owns = self.owns
         self._share()
 
@@ -123,10 +122,6 @@ class Shares:
                 log.exception("taking or handing over partitions failed")
                 self.lost()
                 return
-            if taken or surplus:
-                self.settled.clear()
-            else:
-                self.settled.set()
             await asyncio.sleep(POLL)
 
     async def _take(self, taken: frozenset[int]) -> None:
