@@ -70,14 +70,19 @@ async def test_the_processes_share_the_partitions_evenly_and_each_has_one_leader
             await lease.close()
 
 
-async def test_a_clean_stop_hands_every_partition_over_at_the_next_round(postgres_url: str) -> None:
+async def test_a_clean_stop_hands_every_partition_over_at_the_next_rounds(postgres_url: str) -> None:
     leases = [Leases(postgres_url) for _ in range(2)]
     try:
         for lease in leases:
             await lease.join()
         await settle(leases)
         await leases[1].close()
-        taken, _ = await leases[0].round()
+        taken: set[int] = set()
+        for _ in range(20):  # its server process lets the locks go as it ends, a moment after the close returns
+            taken |= (await leases[0].round())[0]
+            if len(taken) == PARTITIONS // 2:
+                break
+            await asyncio.sleep(0.05)
         assert len(taken) == PARTITIONS // 2 and leases[0].held == frozenset(range(PARTITIONS))
     finally:
         await leases[0].close()
