@@ -100,9 +100,12 @@ async def test_slots_stay_evenly_spaced_and_a_cancelled_wait_gives_up_its_place(
     gone.cancel()
     await asyncio.gather(*tasks)
     assert budget.queued == 0 and len(times) == 3
-    gaps = [b - a for a, b in itertools.pairwise(times)]
+    # when the budget gave each slot (its own record): a waiter woken late on a loaded machine would only shorten
+    # the gaps its own clock sees after it, never the budget's
+    given = list(budget._taken)[-3:]
+    gaps = [b - a for a, b in itertools.pairwise(given)]
     assert all(gap >= SPACING * 0.9 for gap in gaps), gaps
-    assert times[-1] - times[0] < SPACING * 2 + 0.05, "the cancelled wait's slot went to the next"
+    assert len(budget._taken) == 1 + 3, "the cancelled wait took no slot: its place went to the next"
     await budget.close()
 
 
