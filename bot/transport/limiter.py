@@ -16,11 +16,9 @@ class SharedLimiter(AIORateLimiter):
         super().__init__(overall_max_rate=1, overall_time_period=1 / per_second, group_max_rate=1,
                          group_time_period=group_spacing, max_retries=max_retries)
         self.per_second = per_second
-        self.part = 1.0
 
     def share(self, part: float) -> None:
         """Spend ``part`` (0–1] of the overall budget from now on (the calls already waiting keep their slot)."""
-        self.part = part
         # PTB keeps the overall limiter in this attribute (pinned below 23 in pyproject.toml): a new one with the
         # new spacing replaces it; tests/bot/test_limiter.py checks the calls it lets through
         self._base_limiter = AsyncLimiter(max_rate=1, time_period=1 / (self.per_second * part))
