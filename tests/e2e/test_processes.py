@@ -180,6 +180,53 @@ async def churn(place: Place, members: list[Member], how: signal.Signals, every:
         await member.start()
 
 
+class Watcher:
+    """A player's Mini App page kept open while processes die: opened each time at a live process that does not
+    lead its game (a proxy may send a page anywhere), it follows the 4307 to the one that does, and when that
+    one dies or hands the game over it opens again, as the page's script does, until the game is over."""
+
+    def __init__(self, place: Place, members: list[Member], group: int, greeting: dict[str, Any]) -> None:
+        self.place, self.members, self.group, self.greeting = place, members, group, greeting
+        self.frames: list[dict[str, Any]] = []  # every state frame it was sent, over all its connections
+        self.opened = self.sent_on = 0
+
+    def over(self) -> bool:
+        return bool(self.frames) and self.frames[-1]["status"] == "over"
+
+    async def watch(self) -> None:
+        while not self.over():
+            lead = owner(self.place, self.members, self.group)
+            alive = [m for m in self.members if m.proc is not None and m.proc.returncode is None]
+            elsewhere = [m for m in alive if m.name != lead] or alive
+            page = PageSocket(elsewhere[self.opened % len(elsewhere)].webapp_port)
+            self.opened += 1
+            while True:
+                try:
+                    frame = await page.open(self.greeting)
+                    if frame["type"] == "error":  # what the close that follows is for
+                        frame = await page.next()
+                except (aiohttp.ClientError, OSError):  # that process died meanwhile
+                    frame = {"type": "closed", "code": None}
+                while frame["type"] == "state":
+                    self.frames.append(frame)
+                    if self.over():
+                        break
+                    frame = await page.next(timeout=600)
+                await page.close()
+                if frame["type"] != "closed" or frame["code"] != 4307:
+                    break
+                self.sent_on += 1
+                port = next((m.webapp_port for m in self.members if m.route == frame["reason"]), None)
+                assert port is not None, frame
+                page = PageSocket(port, str(frame["reason"]))
+            if not self.over():
+                await asyncio.sleep(0.2)  # a page waits a moment before it comes back (app.js)
+
+    def made(self) -> list[int]:
+        """The number of moves made, as each frame showed it."""
+        return [int(f["moves_made"]) for f in self.frames if "moves_made" in f]
+
+
 def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_killed: list[float]) -> bool:
     """Whether the copies of one message (all but the newest) were each posted just before the leader was killed:
     the one moment a message may be posted twice (Telegram has no idempotency key for a new message: the
@@ -194,7 +241,7 @@ def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_
 
 
 @pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
-@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 12, 3.0), (signal.SIGTERM, 6, 4.0)])
+@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 20, 3.0), (signal.SIGTERM, 6, 4.0)])
 async def test_games_played_to_the_end_while_processes_die_end_once_with_every_message_sent_once(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder], how: signal.Signals, games: int,
         every: float) -> None:
@@ -219,12 +266,22 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
         await table.press(table.players[0], lobby, "🤖+ normal")
         await fake.wait_for(lambda m=lobby, n=seen: len(m.history) > n)
     await asyncio.gather(*(t.start(t.players[0]) for t in tables))
+    pages = []  # one player of each game also looks at it in the Mini App
+    for table in tables:
+        player = table.players[0]
+        await fake.wait_for(lambda t=table, p=player: t.hand_message(p) is not None)
+        hand = table.hand_message(player)
+        assert hand is not None
+        pages.append(Watcher(place, members, table.group, hello(player, f"P{player}", hand)))
+    watching = [asyncio.ensure_future(page.watch()) for page in pages]
 
     done = asyncio.Event()
     leaders_ended: list[float] = []
     churning = asyncio.ensure_future(churn(place, members, how, every, done, leaders_ended))
     try:
         await asyncio.gather(*(t.play_to_the_end(timeout=400) for t in tables))
+        async with asyncio.timeout(60):
+            await asyncio.gather(*watching)
         await fake.wait_for(lambda: place.sql("SELECT COUNT(*) FROM games WHERE status = 'cancelled'") == [(2,)],
                             LOBBY_TIMEOUT + 40)
         async with asyncio.timeout(120):  # the games may end before the churn reached the leader twice: churn on
@@ -233,6 +290,8 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
     finally:
         done.set()
         await churning
+        for task in watching:
+            task.cancel()
     for member in members:  # a clean stop: what is owed is delivered, the marks of it written
         assert await member.end(signal.SIGTERM) == 0, (member.folder / "log").read_text()[-3000:]
 
@@ -265,6 +324,16 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
                                                "message_id IS NOT NULL AND text IS NOT NULL AND deleted = 0"):
         assert fake.messages[(chat_id, message_id)].text == text, "each message shows its last content"
     assert [e for e in fake.errors if e[1] == 429] == [], "Telegram's budgets held across the processes"
+    # every page saw its game to the end, each move once and in order: the moves made never went back (a move
+    # shown, then lost at a kill, or an older picture after a newer one) and the last frame shows the game's end
+    final = {chat: State.from_json(json.loads(state)).moves
+             for chat, state in place.sql("SELECT chat_id, state FROM games WHERE status = 'finished'")}
+    for page in pages:
+        made = page.made()
+        assert made == sorted(made), made
+        assert page.over() and made[-1] == final[page.group], (made[-5:], final[page.group])
+    assert sum(page.sent_on for page in pages) >= games, "the pages were opened where their games are not led"
+    assert sum(page.opened for page in pages) > games, "pages came back after their process died or let go"
 
 
 @pytest.mark.sqlite_only
