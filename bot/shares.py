@@ -57,6 +57,7 @@ class Shares:
         self.taking: frozenset[int] = frozenset()  # whose updates are taken here: once loaded, until handed over
         self.inbox: Inbox | None = None
         self._alive_at = 0.0
+        self._confirming = asyncio.Lock()
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
         service.repo.owns = self.owns
@@ -86,14 +87,16 @@ class Shares:
         ``LEAD_SURE`` seconds); a connection found lost ends the process (:attr:`lost`)."""
         if self._stopped:  # every partition handed over: nothing of this process's to call Telegram for
             raise RuntimeError("this process leads no partition any more")
-        if time.monotonic() - self._alive_at < LEAD_SURE:
-            return
-        try:
-            await self.leases.ping()
-        except Exception:
-            self.lost()
-            raise
-        self._alive_at = time.monotonic()
+        # the calls go on in the order they came: none overtakes one waiting for a ping (a round may end meanwhile)
+        async with self._confirming:
+            if time.monotonic() - self._alive_at < LEAD_SURE:
+                return
+            try:
+                await self.leases.ping()
+            except Exception:
+                self.lost()
+                raise
+            self._alive_at = time.monotonic()
 
     async def _run(self) -> None:
         while True:
