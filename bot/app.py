@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -39,7 +37,7 @@ from durak.ai import hard
 from storage.database import Database, open_database
 from storage.models import OutboxRow
 from storage.partitions import Leases
-from storage.postgres import FENCE_GRACE, PostgresDatabase
+from storage.postgres import PostgresDatabase
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)
@@ -95,15 +93,7 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
-        shared = isinstance(db, PostgresDatabase) and settings.webhook_url is not None  # games in partitions
-        if isinstance(db, PostgresDatabase) and not shared:
-            db.lost_lead = _lost_lead
-            await _stand_by(db, Heartbeat(settings.health_file))
-            # a process that led before may still be calling Telegram for LEAD_SURE seconds: wait it out, then
-            # call only while surely leading (a lead lost on the way ends this process)
-            await asyncio.sleep(FENCE_GRACE)
-            for request in requests:
-                request.fence = db.confirm_lead
+        shared = isinstance(db, PostgresDatabase)  # the processes share the games in partitions (bot.shares)
         metrics = Metrics(settings.metrics_file)
         app.bot_data.metrics = metrics
         if metrics.on:
@@ -180,29 +170,6 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
                      "compiles them, as the Docker image does")
 
     return post_init
-
-
-async def _stand_by(db: Database, heartbeat: Heartbeat) -> None:
-    """Wait for the lead (at once with a file), alive to the health check meanwhile: standing by is healthy."""
-    async def beat() -> None:
-        while True:
-            heartbeat.beat()
-            await asyncio.sleep(1.0)
-
-    beating = asyncio.ensure_future(beat())
-    try:
-        await db.lead(lambda: log.info("another durak-bot process leads on this database: this one stores the "
-                                       "updates it receives (webhook mode) and stands by to take over"))
-    finally:
-        beating.cancel()
-
-
-def _lost_lead() -> None:
-    """The connection to PostgreSQL was lost and another process leads now: deciding on would send twice. The
-    process ends at once (its process manager starts it again, to stand by); nothing it owes is lost."""
-    log.critical("another durak-bot process took the lead while this one's connection was lost: stopping")
-    logging.shutdown()
-    os._exit(75)
 
 
 async def _stopping(app: Application) -> None:  # type: ignore[type-arg]

@@ -24,7 +24,7 @@ class Parts:
     outbox: Outbox | None = None
     stats: StatsService | None = None
     webapp: WebApp | None = None
-    shares: Shares | None = None  # on PostgreSQL with a webhook: the partitions this process leads
+    shares: Shares | None = None  # on PostgreSQL: the partitions this process leads
 
 
 Context = CallbackContext[ExtBot[None], dict[object, object], dict[object, object], Parts]

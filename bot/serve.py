@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
+import os
 import signal
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
@@ -47,14 +49,15 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _stopping, stop)
-    shared = url is not None and isinstance(settings.database, str) and is_postgres_url(settings.database)
+    shared = isinstance(settings.database, str) and is_postgres_url(settings.database)
     front = await PostgresDatabase.open(str(settings.database)) if shared else None
+    stored = Updates(front) if front is not None else None
+    route = _router(Repo(front), app) if front is not None else None
     runner: web.AppRunner | None = None
     inbox: Inbox | None = None
     stop_listening: Callable[[], None] = _nothing
-    hook = None if url is None else Webhook(app, secret, urlsplit(url).path,
-                                            Updates(front) if front is not None else None,
-                                            _router(Repo(front), app) if front is not None else None)
+    hook = None if url is None else Webhook(app, secret, urlsplit(url).path, stored, route)
+    poller: asyncio.Task[None] | None = None
     started = False
     try:
         if front is not None and hook is not None:
@@ -62,7 +65,11 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         if app.post_init is not None and not await _unless_stopped(app.post_init(app), stop):
             return
         started = True
-        if hook is None:
+        if hook is None and front is not None:
+            assert stored is not None and route is not None
+            front.lost_lead = lost_poll
+            poller = asyncio.ensure_future(_poll(app, front, stored, route, settings))
+        elif hook is None:
             assert app.updater is not None
             await app.updater.start_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
                                             bootstrap_retries=settings.startup_retries)
@@ -73,20 +80,26 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             await _retried(lambda: app.bot.set_webhook(url, secret_token=secret, allowed_updates=allowed_updates()),
                            settings.startup_retries)
         await app.start()
-        if front is not None and hook is not None and hook.updates is not None:
+        if front is not None and stored is not None:
             metrics: Metrics | None = app.bot_data.metrics
             if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
                 await front.trace(metrics.statement)
             shares = app.bot_data.shares
-            inbox = Inbox(app, hook.updates, shares.leading if shares is not None else lambda: None)
+            inbox = Inbox(app, stored, shares.leading if shares is not None else lambda: None)
             if shares is not None:
-                shares.inbox, hook.led = inbox, shares.leading
-            hook.inbox = inbox
+                shares.inbox = inbox
+                if hook is not None:
+                    hook.led = shares.leading
+            if hook is not None:
+                hook.inbox = inbox
             stop_listening = front.listen(CHANNEL, inbox.wake)
             inbox.start()
         await stop.wait()
     finally:
         slow = asyncio.ensure_future(_name_what_holds_the_stop())
+        if poller is not None:  # no new update is fetched (those fetched are stored: Telegram sends the rest again)
+            poller.cancel()
+            await asyncio.gather(poller, return_exceptions=True)
         if runner is not None:
             await runner.cleanup()  # no new update comes in; the ones being handled (or stored) are done
         if inbox is not None:
@@ -107,6 +120,41 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         if front is not None:
             await front.close()
         slow.cancel()
+
+
+async def _poll(app: Application, front: PostgresDatabase, stored: Updates,  # type: ignore[type-arg]
+                route: Callable[[Update], Awaitable[int]], settings: Settings) -> None:
+    """Long polling on PostgreSQL: the process that holds the poller's lock (any one, ``PostgresDatabase.lead``)
+    fetches the updates and stores each for the process that leads its game (this one's own inbox included);
+    Telegram's next fetch confirms a batch only once it is stored, so a poller killed before that leaves it to be
+    fetched again by the next."""
+    await front.lead(lambda: log.info("another durak-bot process polls Telegram: this one decides its share of the "
+                                      "games and stands by to poll"))
+    await _retried(app.bot.delete_webhook, settings.startup_retries)
+    log.info("this process polls Telegram for the updates of every process")
+    offset = 0
+    while True:
+        try:
+            batch = await app.bot.get_updates(offset=offset, timeout=int(settings.poll_timeout),
+                                              allowed_updates=allowed_updates())
+            parts = [await route(update) for update in batch]
+            await asyncio.gather(*(stored.store(update.update_id, json.dumps(update.to_dict()), part=part)
+                                   for update, part in zip(batch, parts, strict=True)))
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # Telegram or the database away for a moment: the same batch is fetched again
+            log.warning("polling failed (%s); trying again", e)
+            await asyncio.sleep(1.0)
+            continue
+        if batch:
+            offset = batch[-1].update_id + 1
+
+
+def lost_poll() -> None:
+    """The poller's lock was taken while its connection was lost: another process polls now."""
+    log.critical("another durak-bot process took the polling while this one's connection was lost: stopping")
+    logging.shutdown()
+    os._exit(75)
 
 
 def _router(repo: Repo, app: Application) -> Callable[[Update], Awaitable[int]]:  # type: ignore[type-arg]

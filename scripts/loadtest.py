@@ -42,6 +42,8 @@ theirs together.
 ``--cpu-quota Q`` caps each bot process (and the processes it starts) at Q of one core, by a cgroup of its own
 (cgroup v2's ``cpu.max``, or v1's ``cpu.cfs_quota_us``; run as root), so that several processes together use
 less than the machine and the figures show what more processes add (the curve: docs/operating.md).
+``--pages-elsewhere`` opens each page at a process that does not lead its game, which sends it on (4307) to the
+one that does: ``page_open_ms`` (a page's socket opened to its first state frame) then includes that detour.
 """
 
 from __future__ import annotations
@@ -125,6 +127,8 @@ class Stats:
     watching: set[asyncio.Future[None]] = field(default_factory=set)  # the lag watchers still waiting
     page_lag: list[float] = field(default_factory=list)  # an accepted press to the next frame of each page
     page_frames: int = 0
+    page_open: list[float] = field(default_factory=list)  # a page's socket opened to its first state frame
+    page_redirects: int = 0  # pages sent on (4307) to their game's process
 
 
 def cpu_seconds(pid: int) -> float:
@@ -264,8 +268,11 @@ async def lag(fake: FakeTelegram, before: tuple[list[tuple[Message, int]], list[
         stats.acting_lag.append(min(firsts))
 
 
-async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[PageSocket, list[float]]]:
-    """A Mini App page for each of ``users``: its socket, and the times its state frames arrived."""
+async def open_pages(table: Table, users: list[int], port: int, stats: Stats,
+                     routes: dict[str, int]) -> list[tuple[PageSocket, list[float]]]:
+    """A Mini App page for each of ``users``: its socket, and the times its state frames arrived. A page sent on
+    to its game's process (4307 and the route) connects there, as the page's script does (``routes``: each
+    process's Mini App port by its ``WEBAPP_ROUTE``)."""
     opened = []
     for user in users:
         # this game's hand (the last game's, over, has no button; under the budget the new one may come late)
@@ -273,10 +280,23 @@ async def open_pages(table: Table, users: list[int], port: int) -> list[tuple[Pa
                                                      (table.hand_message(u) or MISSING).buttons()), PATIENCE)
         hand = table.hand_message(user)
         assert hand is not None
-        page, arrivals = PageSocket(port), []
-        await page.open({"type": "hello", "init_data": init_data(user, f"P{user}"),
-                         "game": game_param(hand_link(hand))})
-        opened.append((page, arrivals))
+        hello = {"type": "hello", "init_data": init_data(user, f"P{user}"), "game": game_param(hand_link(hand))}
+        began, at, route = time.monotonic(), port, ""
+        while True:
+            page = PageSocket(at, route)
+            frame = await page.open(hello)
+            if frame["type"] == "state":
+                break
+            if frame["type"] == "error":  # what the close that follows is for
+                frame = await page.next()
+            await page.close()
+            if frame["type"] != "closed" or frame["code"] != 4307:
+                raise TimeoutError(f"a page was refused: {frame}")  # counted as a stall
+            stats.page_redirects += 1
+            route = str(frame["reason"])
+            at = routes[route]
+        stats.page_open.append(time.monotonic() - began)
+        opened.append((page, []))
     return opened
 
 
@@ -383,7 +403,8 @@ def page_lags(pressed: list[float], arrivals: list[float]) -> list[float]:
 
 async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
                 stats: Stats, delay: float = 0.0, computers: int = 0, level: str = "hard",
-                pages: int = 0, port: Callable[[int], int] = lambda chat: 0, page_players: int = 0) -> None:
+                pages: int = 0, port: Callable[[int], int] = lambda chat: 0, page_players: int = 0,
+                routes: dict[str, int] | None = None) -> None:
     rng = random.Random(chat)
     await asyncio.sleep(delay)  # under the real budget groups arrive one after another, as in life
     while time.monotonic() < stop_at:
@@ -403,8 +424,9 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
             await asyncio.sleep(5)
             continue
         try:
-            opened = await open_pages(table, users[:pages], port(chat)) if pages else []
-            feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port(chat))]
+            opened = await open_pages(table, users[:pages], port(chat), stats, routes or {}) if pages else []
+            feeds = [PageFeed(page) for page, _ in await open_pages(table, users[:page_players], port(chat), stats,
+                                                                    routes or {})]
         except TimeoutError:  # this game's hands never came: the bot is overloaded
             stats.stalls += 1
             stats.stall_steps["open_pages"] += 1
@@ -477,7 +499,8 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 async def run(games: int, players: int, think: float, seconds: float, limited: bool = False,
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
               warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None,
-              processes: int = 0, page_players: int = 0, cpu_quota: float | None = None) -> dict[str, Any]:
+              processes: int = 0, page_players: int = 0, cpu_quota: float | None = None,
+              pages_elsewhere: bool = False) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -499,16 +522,19 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
     if pages or page_players:  # the Mini App's server, on a local port
         env.update(WEBAPP_PORT=str(webapp_ports[0]), WEBAPP_URL=f"http://127.0.0.1:{webapp_ports[0]}/app/")
 
+    routes = {f"p{n}": webapp_ports[n] for n in range(processes)} if processes > 1 else {}
+
     def port(chat: int) -> int:
-        """The Mini App's port of the process that decides this chat's game (its partition's lead): pages are
-        not relayed from one process to another yet, so a page connects where its game is decided."""
+        """The Mini App's port of the process that decides this chat's game (its partition's lead), where a page
+        connects directly; with ``pages_elsewhere``, of the next process, which sends it on (4307)."""
         if processes <= 1:
             return webapp_ports[0]
         rows = place.sql("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
                          "WHERE l.locktype = 'advisory' AND l.classid = ? AND l.granted",
                          (PARTITION_LOCK + partition_of(chat),))
         names = [str(name) for name, in rows if str(name).startswith(f"{LOAD_NAME}-")]
-        return webapp_ports[int(names[0].rsplit("-", 1)[1])] if names else webapp_ports[0]
+        lead = int(names[0].rsplit("-", 1)[1]) if names else 0
+        return webapp_ports[(lead + 1) % processes if pages_elsewhere else lead]
 
     chats = []
     for g in range(games):
@@ -530,7 +556,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             own.update(WEBHOOK_URL=f"http://127.0.0.1:{forwarder.port}/hook", WEBHOOK_LISTEN="127.0.0.1",
                        WEBHOOK_PORT=str(ports[n]), WEBHOOK_SECRET=SECRET, METRICS_FILE=str(folder / f"metrics{n}.json"))
             if pages or page_players:
-                own.update(WEBAPP_PORT=str(webapp_ports[n]))
+                own.update(WEBAPP_PORT=str(webapp_ports[n]), WEBAPP_ROUTE=f"p{n}" if processes > 1 else "")
             if schemas:
                 own.update(DATABASE_URL=f"{place.target}&application_name={LOAD_NAME}-{n}")
         procs.append(await asyncio.create_subprocess_exec(python, "-m", "bot", cwd=folder, env=own,
@@ -563,7 +589,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         stats.watch_from = started + warmup
         await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i],
                                      computers if i % computer_every == 0 else 0, level,
-                                     pages, port, page_players) for i, (chat, users) in enumerate(chats)))
+                                     pages, port, page_players, routes) for i, (chat, users) in enumerate(chats)))
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu_before
         postgres_cpu = postgres_cpu_seconds() - postgres_before if schemas else 0.0
@@ -651,6 +677,8 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["pages_per_game"] = pages
         result["page_frames"] = stats.page_frames
         result["press_to_page_frame_ms"] = percentiles(stats.page_lag)
+        result["page_open_ms"] = percentiles(stats.page_open)  # its socket's connect to its first state frame
+        result["pages_sent_on"] = stats.page_redirects
     if limited:
         owed: dict[str, list[float]] = {"acting": [], "table": [], "waiting": []}
         for kind, seconds in inside.get("outbox_calls", []):
@@ -748,12 +776,14 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=0,
                         help="bot processes in webhook mode behind a forwarder (0: one, long polling)")
     parser.add_argument("--cpu-quota", type=float, help="cap each bot process at this share of one core (cgroup)")
+    parser.add_argument("--pages-elsewhere", action="store_true",
+                        help="with --processes: open each page at a process that does not lead its game (sent on)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
                              args.computer_every, args.database_url, args.processes, args.page_players,
-                             args.cpu_quota))
+                             args.cpu_quota, args.pages_elsewhere))
     if args.json:
         print(json.dumps(result))
         return

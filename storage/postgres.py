@@ -32,7 +32,7 @@ from storage.sqlite import DatabaseError, migrations
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
-OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that leads with long polling (PostgresDatabase.lead)
+OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that polls Telegram on the schema (PostgresDatabase.lead)
 LEAD_POLL = 0.5  # how often a standing-by process tries to take the lead
 # The fence between an old lead of a partition (storage.partitions) and a new one. A process calls Telegram only
 # within LEAD_SURE seconds of a statement that succeeded on the connection that holds its leases (the locks go only
@@ -316,10 +316,10 @@ class PostgresDatabase:
         return await self._call(_stored_version)
 
     async def lead(self, standing_by: Callable[[], None] = lambda: None, poll: float = LEAD_POLL) -> None:
-        """Return once this process holds the schema's one lock (with long polling it then polls and decides every
-        game: bot.app), for as long as its connection lives; the other processes wait here, trying every ``poll``
-        seconds, to take over the moment its holder's connection goes (a process killed lets go with it).
-        ``standing_by`` is called once if another process holds it now."""
+        """Return once this process holds the schema's one lock (the poller's, with long polling: bot.serve), for
+        as long as its connection lives; the other processes wait here, trying every ``poll`` seconds, to take
+        over the moment its holder's connection goes (a process killed lets go with it). ``standing_by`` is
+        called once if another process holds it now."""
         told = False
         while True:
             try:

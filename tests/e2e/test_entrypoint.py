@@ -12,11 +12,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from storage.partitions import PARTITION_LOCK, PARTITIONS
 from storage.postgres import OWNER_LOCK
 from tests.e2e.conftest import GROUP
-from tests.e2e.harness import BotProcess
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.places import postgres_schema, url_schema
+from tests.places import Place, postgres_schema, url_schema
 
 
 def env(**values: str) -> dict[str, str]:
@@ -140,51 +140,67 @@ async def test_a_webhook_secret_telegram_would_refuse_stops_the_start(tmp_path: 
     assert "WEBHOOK_SECRET may hold only the characters" in err
 
 
-async def standing_by(fake: FakeTelegram, cwd: Path, url: str, **values: str) -> asyncio.subprocess.Process:
-    """``python -m bot`` on ``url``, once it has said it stands by (another process leads); its stderr is piped."""
+async def bot_saying(fake: FakeTelegram, cwd: Path, url: str, said: bytes, **values: str
+                     ) -> asyncio.subprocess.Process:
+    """``python -m bot`` on ``url`` with long polling, once it has said ``said``; its stderr is piped."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=cwd, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url, POLL_TIMEOUT="1", **values))
-    assert proc.stderr is not None
-    said = b""
-    while b"stands by to take over" not in said:
-        said = await asyncio.wait_for(proc.stderr.readline(), 30)
-        assert said, "the process ended"
+        env=env(BOT_TOKEN=TOKEN, TELEGRAM_API_URL=fake.url, DATABASE_URL=url, POLL_TIMEOUT="1",
+                DEFAULT_LANGUAGE="en", **values))
+    await says(proc, said)
     return proc
 
 
-async def test_a_second_bot_process_on_the_same_postgresql_database_stands_by_and_takes_over(
+async def says(proc: asyncio.subprocess.Process, said: bytes) -> None:
+    assert proc.stderr is not None
+    line = b""
+    while said not in line:
+        line = await asyncio.wait_for(proc.stderr.readline(), 30)
+        assert line, "the process ended"
+
+
+async def ended(*procs: asyncio.subprocess.Process) -> None:
+    for proc in procs:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
+
+
+POLLS, STANDS_BY = b"this process polls Telegram", b"stands by to poll"
+
+
+async def test_a_second_bot_process_on_the_same_postgresql_database_shares_the_games_and_takes_the_polling_over(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """Two processes would each send what is owed and run the timers: the second one says it stands by and
-    decides nothing while the first leads; when the first goes, the second takes over its open game."""
+    """With long polling, one process polls and stores each update for the process that leads its game; a second
+    one says it stands by to poll and leads its share of the games meanwhile; when the first goes, the second polls
+    and decides every game, the first one's open lobby included."""
     for url in postgres_schema("two"):
-        first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
-        await first.start()
-        second = await standing_by(fake, tmp_path, url, DEFAULT_LANGUAGE="en")
+        place = Place("postgresql", url)
+        first = await bot_saying(fake, tmp_path, url, POLLS)
+        second = await bot_saying(fake, tmp_path, url, STANDS_BY)
         try:
-            fake.commands.clear()
+            await fake.wait_for(lambda: len(place.sql(  # noqa: B023
+                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid >= ? AND classid < ? AND granted "
+                "AND objid = hashtext(current_schema())::oid GROUP BY pid",  # this schema's, not another test's
+                (PARTITION_LOCK, PARTITION_LOCK + PARTITIONS))) == 2, 20)
             await fake.send_text(101, GROUP, "/newgame")
             await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
-            await asyncio.sleep(1.0)
-            assert fake.commands == {}, "the second process did not start serving"
-            await first.stop()
-            await fake.wait_for(lambda: len(fake.commands) >= 2, 20)  # the second one leads now
+            first.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(first.wait(), 30) == 0
+            await says(second, POLLS)
             lobby = next(m for m in fake.chat_messages(GROUP) if "Players (1/" in m.text)
-            game_id = first.place.sql("SELECT id FROM games")[0][0]
+            game_id = place.sql("SELECT id FROM games")[0][0]
             await fake.send_text(102, 102, f"/start join_{game_id}")
             shown = (GROUP, lobby.message_id)
             await fake.wait_for(lambda: "Players (2/" in fake.messages[shown].text, 20)  # noqa: B023
         finally:
-            await first.stop()
-            if second.returncode is None:
-                second.kill()
-            await second.wait()
+            await ended(first, second)
 
 
 async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_stops_at_once(
         fake: FakeTelegram, tmp_path: Path) -> None:
-    """Its timers and its outbox would run beside the new leader's and send twice: the moment it finds the lead
-    taken, it ends (code 75) with one line, and its process manager starts it again to stand by."""
+    """A poller cut off from the database cannot know whether another process polls now: the moment it finds the
+    poller's lock taken, it ends (code 75) with one line, and its process manager starts it again."""
     for url in postgres_schema("lost"):
         name = f"{url_schema(url)}-a"
         bot = await asyncio.create_subprocess_exec(
@@ -194,7 +210,7 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
         try:
             assert bot.stderr is not None
             said = ""
-            while "durak-bot started as" not in said:  # a leader at work, not one still starting
+            while "this process polls Telegram" not in said:  # the poller at work, not one still starting
                 said = (await asyncio.wait_for(bot.stderr.readline(), 30)).decode()
                 assert said, "the bot ended before it started"
             with psycopg.connect(url, autocommit=True) as other:
@@ -212,7 +228,7 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
                 code = await asyncio.wait_for(bot.wait(), 20)
             said = (await bot.stderr.read()).decode()
             assert code == 75, said
-            assert "another durak-bot process took the lead while this one's connection was lost" in said, said
+            assert "another durak-bot process took the polling while this one's connection was lost" in said, said
         finally:
             if bot.returncode is None:
                 bot.kill()
@@ -220,12 +236,11 @@ async def test_a_leader_whose_connection_was_lost_while_another_took_the_lead_st
 
 
 async def test_a_process_standing_by_stops_cleanly_on_sigterm(fake: FakeTelegram, tmp_path: Path) -> None:
-    """A deploy stops the processes standing by too: they end at once with code 0, and the leader goes on.
-    (With long polling: on a webhook the processes share the games, none stands by: tests/e2e/test_processes.py.)"""
+    """A deploy stops a process that does not poll: it hands its games over and ends with code 0, and the poller
+    goes on, deciding them."""
     for url in postgres_schema("standby"):
-        first = BotProcess(fake, tmp_path / "first.sqlite3", database_url=url)
-        await first.start()
-        second = await standing_by(fake, tmp_path, url)
+        first = await bot_saying(fake, tmp_path, url, POLLS)
+        second = await bot_saying(fake, tmp_path, url, STANDS_BY)
         try:
             second.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(second.wait(), 15) == 0
@@ -235,7 +250,4 @@ async def test_a_process_standing_by_stops_cleanly_on_sigterm(fake: FakeTelegram
             await fake.send_text(101, GROUP, "/newgame")
             await fake.wait_for(lambda: any("Players (1/" in m.text for m in fake.chat_messages(GROUP)), 20)
         finally:
-            await first.stop()
-            if second.returncode is None:
-                second.kill()
-            await second.wait()
+            await ended(first, second)
