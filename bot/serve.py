@@ -85,7 +85,8 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             if metrics is not None and metrics.on:  # the updates' own statements count with the rest (load test)
                 await front.trace(metrics.statement)
             shares = app.bot_data.shares
-            inbox = Inbox(app, stored, shares.leading if shares is not None else lambda: None)
+            inbox = Inbox(app, stored, shares.leading if shares is not None else lambda: None,
+                          route if shares is not None else None)
             if shares is not None:
                 shares.inbox = inbox
                 if hook is not None:

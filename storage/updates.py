@@ -132,5 +132,15 @@ class Updates:
         """Wait for the marks and stores under way (a stopping process)."""
         await asyncio.gather(*(t for t in (self._storing, self._marking) if t is not None), return_exceptions=True)
 
+    async def unrouted(self, limit: int = 256) -> list[tuple[int, str]]:
+        """The updates waiting with no partition (stored by a version that had one leader): their bodies."""
+        rows = await self.db.all("SELECT update_id, body FROM updates WHERE done = 0 AND part IS NULL "
+                                 "ORDER BY update_id LIMIT ?", (limit,))
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def route(self, update_id: int, part: int) -> None:
+        """Give a waiting update with no partition its partition (any process may: the first one's stays)."""
+        await self.db.write_one("UPDATE updates SET part = ? WHERE update_id = ? AND part IS NULL", (part, update_id))
+
     async def prune(self) -> None:
         await self.db.write_one("DELETE FROM updates WHERE done = 1 AND received < ?", (self.now() - KEEP_SECONDS,))

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 
 from telegram import Update
 from telegram.ext import Application
@@ -25,11 +25,14 @@ PRUNE_SECONDS = 60.0  # how often the handled updates older than storage.updates
 
 class Inbox:
     def __init__(self, app: Application, updates: Updates,  # type: ignore[type-arg]
-                 led: Callable[[], Collection[int] | None] = lambda: None) -> None:
-        """``led``: the partitions whose updates this process handles now (None: all of them, one leader)."""
+                 led: Callable[[], Collection[int] | None] = lambda: None,
+                 route: Callable[[Update], Awaitable[int]] | None = None) -> None:
+        """``led``: the partitions whose updates this process handles now (None: all of them, one leader).
+        ``route``: an update's partition (``bot.shares.partition``), given to the updates stored without one."""
         self.app = app
         self.updates = updates
         self.led = led
+        self.route = route
         self.pending: dict[int, asyncio.Future[None]] = {}  # updates being handled here -> done
         self.woken = asyncio.Event()
         self.handling: dict[int, asyncio.Task[None]] = {}
@@ -88,9 +91,13 @@ class Inbox:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         pruned = loop.time()
+        routed = False
         while not self._stopping:
             try:
                 self.woken.clear()
+                if not routed and self.route is not None:
+                    await self._route_unrouted()
+                    routed = True
                 led = self.led()
                 for update_id, body, part in await self.updates.waiting(
                         skip=self.handling.keys() | self.finished.keys(), parts=led):
@@ -105,6 +112,18 @@ class Inbox:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(1.0):
                     await self.woken.wait()
+
+    async def _route_unrouted(self) -> None:
+        """Updates stored by a version that had one leader (no partition) would wait for ever once the processes
+        share the games: each is given its partition, once, at the start (that version stores no more)."""
+        assert self.route is not None
+        for update_id, body in await self.updates.unrouted():
+            try:
+                part = await self.route(Update.de_json(json.loads(body), self.app.bot))
+            except (ValueError, TypeError, KeyError, AttributeError):
+                part = 0  # unreadable: partition 0's lead drops it with a line in the log
+            await self.updates.route(update_id, part)
+            log.info("update %s, stored without a partition, goes to partition %s", update_id, part)
 
     def failed(self, update_id: int) -> None:
         """Its handling raised (its poster is answered 500): Telegram's next post of it is handled anew."""

@@ -54,3 +54,35 @@ async def test_a_stop_that_comes_with_a_wake_ends_the_inbox_and_handles_what_was
         await db.close()
         await fake.stop()
     assert sorted(set(handled)) == [1000 + n for n in range(40)], "every stored update is handled by a later start"
+
+
+async def test_updates_stored_without_a_partition_are_given_theirs_and_handled_by_its_lead(tmp_path: Path) -> None:
+    """An older version (one leader) stored updates with no partition: once the processes share the games, each
+    is given its partition at the start, and the lead of that partition handles it (the other one's waits)."""
+    fake = FakeTelegram()
+    await fake.start()
+    db = await open_database(str(tmp_path / "durak.sqlite3"))
+    handled: list[int] = []
+    updates = Updates(db)
+    app = application(fake, handled)
+    await app.initialize()
+
+    async def route(update: Update) -> int:
+        return 5 if update.update_id == 2001 else 7
+
+    try:
+        for update_id in (2001, 2002):
+            await updates.store(update_id, json.dumps(UPDATE | {"update_id": update_id}), wake=False)
+        inbox = Inbox(app, updates, led=lambda: {5}, route=route)
+        inbox.start()
+        async with asyncio.timeout(10):
+            while handled != [2001]:
+                await asyncio.sleep(0.05)
+        await inbox.stop()
+        assert [tuple(r) for r in await db.all("SELECT update_id, part, done FROM updates ORDER BY update_id")] == [
+            (2001, 5, 1), (2002, 7, 0)], "the other partition's update waits for its own lead"
+    finally:
+        await app.shutdown()
+        await db.close()
+        await fake.stop()
+    assert handled == [2001]
