@@ -10,9 +10,10 @@ from handlers.common import Context, service_of
 
 async def migrated(update: Update, context: Context) -> None:
     message = update.effective_message
-    if message is None or message.migrate_to_chat_id is None:
-        return
-    await service_of(context).chats.chat_migrated(message.chat.id, message.migrate_to_chat_id)
+    if message is not None and message.migrate_to_chat_id is not None:
+        await service_of(context).chats.chat_migrated(message.chat.id, message.migrate_to_chat_id)
+    elif message is not None and message.migrate_from_chat_id is not None:
+        await service_of(context).chats.chat_arrived(message.chat.id)
 
 
 async def my_member(update: Update, context: Context) -> None:

@@ -33,7 +33,7 @@ from storage.models import (
     User,
 )
 from storage.slots import hand_seat
-from storage.updates import HANDLING, MARK_HANDLED, mark_handled
+from storage.updates import CHANNEL, HANDLING, MARK_HANDLED, mark_handled
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -129,9 +129,16 @@ class Repo:
                 (chat_id, language),
             )
 
-    async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its settings, games, ratings and owed messages follow the new id."""
+    async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None:
+        """A group became a supergroup: its settings, games, ratings and owed messages follow the new id.
+        ``note``: an update (id, body, partition) stored in the same transaction for the process that leads the
+        new id's partition (``storage.updates``), when that is another process: it then loads the games."""
         async with self.db.write() as conn:
+            if note is not None:
+                await conn.execute("INSERT INTO updates (update_id, body, received, part) VALUES (?, ?, ?, ?) "
+                                   "ON CONFLICT (update_id) DO NOTHING", (*note[:2], self.now(), note[2]))
+                if self.db.engine == "postgresql":  # its lead is woken at the commit
+                    await conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
             # a row of the new id wins over the old one's (sqlite's UPDATE OR IGNORE, in SQL both engines speak)
             await conn.execute("UPDATE chats SET id = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM chats WHERE id = ?)",
                                (new_id, old_id, new_id))

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
+import time
 from dataclasses import replace
 
 from bot.game.core import Core
 from bot.game.decisions import Closing
 from bot.game.store import GameUI
 from storage.models import Away, Game, OutboxRow, Owed, Status
+from storage.partitions import partition_of
+from storage.postgres import FENCE_GRACE
+
+log = logging.getLogger(__name__)
 
 
 class Chats:
@@ -59,6 +67,9 @@ class Chats:
 
     async def chat_migrated(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: games, settings and ratings follow it; the table is posted there anew."""
+        if not self.service.repo.owns(new_id):
+            await self._hand_over(old_id, new_id)
+            return
         await self.service.repo.migrate_chat(old_id, new_id)
         self.service.directory.chat_moved(old_id, new_id)
         for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == old_id]:
@@ -70,6 +81,35 @@ class Chats:
 
             await self.service.with_game(game_id, work)
         self.service.outbox.kick(new_id)
+
+    async def _hand_over(self, old_id: int, new_id: int) -> None:
+        """The supergroup's partition is led by another process (``bot.shares``): the group's games are let go
+        here, each once its decision in hand is written, and moved to the new id together with a note for that
+        process (``chat_arrived``), in one transaction: a kill before it leaves them here, after it there."""
+        gone = []
+        for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == old_id]:
+            async with self.service.store.locked(game_id) as game:
+                if game is not None:
+                    self.service.store.forget(game_id)
+                    gone.append(game_id)
+        # a group migrates once: its old id names the note (Telegram's own update ids are positive)
+        note = {"update_id": -abs(old_id), "message": {
+            "message_id": 0, "date": int(time.time()), "chat": {"id": new_id, "type": "supergroup"},
+            "migrate_from_chat_id": old_id}}
+        await self.service.repo.migrate_chat(old_id, new_id, (-abs(old_id), json.dumps(note), partition_of(new_id)))
+        self.service.directory.chat_moved(old_id, new_id)
+        await self.service.outbox.quiet(lambda home: home in (old_id, new_id))
+        await self.service.on_moved(gone)
+        log.info("the games of group %s, now supergroup %s, go to the process that leads it", old_id, new_id)
+
+    async def chat_arrived(self, chat_id: int) -> None:
+        """A supergroup that was a group: its games, moved here from the process that led the group, are loaded
+        once that one's calls for them are done (the fence's grace, as when a partition is taken)."""
+        if not self.service.repo.owns(chat_id):
+            return
+        await asyncio.sleep(FENCE_GRACE)
+        if await self.service.adopt(lambda chat: chat == chat_id):
+            log.info("the games of supergroup %s are decided here now", chat_id)
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.service.directory.set_chat_language(chat_id, language)

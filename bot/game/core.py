@@ -38,6 +38,10 @@ class Core(Protocol):
     computer_pause: float
     lobby_timeout: float
     ping_delay: float
+    on_moved: Callable[[list[int]], Awaitable[None]]  # games another process decides now: their pages are closed
+
+    async def adopt(self, new: Callable[[int], bool] | None = None) -> int:
+        """Load the open games of the chats ``new`` names (led here) and deliver what they owe."""
 
     async def with_game(self, game_id: int, work: Callable[[Game], Awaitable[T]]) -> T | None:
         """Run ``work`` on the game under its lock, on its current version."""

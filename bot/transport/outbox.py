@@ -87,7 +87,8 @@ class Outbox:
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
         self._wake: dict[int, asyncio.Event] = {}  # ends a chat's wait for its pace when it turns urgent
         self._closed = False
-        self._sending: dict[int, tuple[OutboxRow, asyncio.Future[None]]] = {}  # chat -> the row on its way
+        # chat -> the row on its way, and the worker sending it
+        self._sending: dict[int, tuple[OutboxRow, asyncio.Future[None], asyncio.Task[Any] | None]] = {}
         self.record = record  # (kind, seconds owed) of each call, for the load test (bot.ops.metrics)
 
     async def resume(self) -> None:
@@ -166,8 +167,10 @@ class Outbox:
 
     async def quiet(self, homes: Callable[[int], bool]) -> None:
         """Wait until no row of these home chats is on its way to Telegram (their partition is handed over: the
-        rows are no longer read here, but one may be in a call)."""
-        while on_way := [sent for row, sent in self._sending.values() if homes(row.home)]:
+        rows are no longer read here, but one may be in a call). Not for the row whose answer asked for it (a
+        group that became a supergroup): its call is over."""
+        me = asyncio.current_task()
+        while on_way := [sent for row, sent, worker in self._sending.values() if homes(row.home) and worker is not me]:
             await asyncio.gather(*on_way)
 
     def share(self, per_second: float) -> None:
@@ -221,7 +224,7 @@ class Outbox:
                         continue
                     return
                 sent = asyncio.get_running_loop().create_future()
-                self._sending[chat_id] = (row, sent)
+                self._sending[chat_id] = (row, sent, asyncio.current_task())
                 try:
                     wait = await self._deliver(row)
                 finally:

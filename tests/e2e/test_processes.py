@@ -489,3 +489,27 @@ async def open_where_sent(port: int, greeting: dict[str, Any], ports: dict[str, 
             else:
                 route = ""
                 await asyncio.sleep(0.2)
+
+
+@pytest.mark.sqlite_only
+async def test_a_group_that_becomes_a_supergroup_another_process_leads_plays_on_there(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """A group becomes a supergroup mid-game, and the new id's partition is another process's: the game goes
+    there with it (its table posted anew in the supergroup) and is played to its end, decided there."""
+    place, members, _ = fleet
+    table = Patient(fake, GROUP, [101, 102], seed=9)
+    await table.seat_everyone()
+    await table.start(101)
+    await table.play(until=lambda: table.accepted >= 3)
+    old_lead = owner(place, members, GROUP)
+    new_id = next(chat for chat in range(-1001000000001, -1001000000200, -1)
+                  if owner(place, members, chat) not in (None, old_lead))
+    await fake.migrate_group(GROUP, new_id)
+    await fake.wait_for(lambda: len(fake.chat_messages(new_id)) == 1, 20)  # the table, posted anew there
+    table.group, table.since = new_id, 0
+    result = await table.play_to_the_end(timeout=120)
+    assert result.chat_id == new_id
+    assert place.sql("SELECT chat_id, status FROM games") == [(new_id, "finished")]
+    assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
+    new_lead = next(m for m in members if m.name == owner(place, members, new_id))
+    assert "are decided here now" in (new_lead.folder / "log").read_text()
