@@ -39,10 +39,10 @@ async def test_the_defender_is_served_first_and_a_waiting_hand_folds_quick_moves
     bot, table, (anna, boris, vera), since = await three_at_the_table(fake, tmp_path)
     vera_seen = len(vera.history)
     await table.press(101, anna, "7♠️")
-    await fake.wait_for(lambda: "Defend" in boris.text and "7♠️→?" in vera.text, 3)  # at once: nothing is short
+    await fake.wait_for(lambda: "Defend" in boris.text and "7♠️→?" in vera.text, 10)  # at once: nothing is short
     await table.press(101, anna, "7♦️")  # a second move within Vera's second: she waits for the defender
-    await fake.wait_for(lambda: "7♦️→?" in vera.text and "7♦️→?" in fake.messages[(GROUP, 1)].text, 4)
-    await asyncio.sleep(0.3)
+    await fake.wait_for(lambda: "7♦️→?" in vera.text and "7♦️→?" in fake.messages[(GROUP, 1)].text, 10)
+    await bot.idle()
     assert edits(fake, 102, since)[0] < edits(fake, 103, since)[0], "the defender's hand went out first"
     assert edits(fake, 102, since)[0] < edits(fake, GROUP, since)[0], "and before the table"
     assert len(vera.history) == vera_seen + 2, "one edit of the waiting player's hand per move here"
