@@ -68,7 +68,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
         if hook is None and front is not None:
             assert stored is not None and route is not None
             front.lost_lead = lost_poll
-            poller = asyncio.ensure_future(_poll(app, front, stored, route, settings))
+            poller = asyncio.ensure_future(_poll(app, front, stored, route, settings, lambda: inbox))
         elif hook is None:
             assert app.updater is not None
             await app.updater.start_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
@@ -124,11 +124,12 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
 
 
 async def _poll(app: Application, front: PostgresDatabase, stored: Updates,  # type: ignore[type-arg]
-                route: Callable[[Update], Awaitable[int]], settings: Settings) -> None:
+                route: Callable[[Update], Awaitable[int]], settings: Settings,
+                inbox: Callable[[], Inbox | None]) -> None:
     """Long polling on PostgreSQL: the process that holds the poller's lock (any one, ``PostgresDatabase.lead``)
-    fetches the updates and stores each for the process that leads its game (this one's own inbox included);
-    Telegram's next fetch confirms a batch only once it is stored, so a poller killed before that leaves it to be
-    fetched again by the next."""
+    fetches the updates and stores each for the process that leads its game; Telegram's next fetch confirms a
+    batch only once it is stored, so a poller killed before that leaves it to be fetched again by the next. Its
+    own partitions' updates it hands to its inbox as it stores them (no wake-up, no read back)."""
     await front.lead(lambda: log.info("another durak-bot process polls Telegram: this one decides its share of the "
                                       "games and stands by to poll"))
     await _retried(app.bot.delete_webhook, settings.startup_retries)
@@ -139,8 +140,15 @@ async def _poll(app: Application, front: PostgresDatabase, stored: Updates,  # t
             batch = await app.bot.get_updates(offset=offset, timeout=int(settings.poll_timeout),
                                               allowed_updates=allowed_updates())
             parts = [await route(update) for update in batch]
-            await asyncio.gather(*(stored.store(update.update_id, json.dumps(update.to_dict()), part=part)
-                                   for update, part in zip(batch, parts, strict=True)))
+            here = inbox()
+            led = here.led() if here is not None else ()
+            mine = [here is not None and (led is None or part in led) for part in parts]
+            new = await asyncio.gather(*(stored.store(update.update_id, json.dumps(update.to_dict()), wake=not own,
+                                                      part=part)
+                                         for update, part, own in zip(batch, parts, mine, strict=True)))
+            for update, part, own, fresh in zip(batch, parts, mine, new, strict=True):
+                if here is not None and own and fresh:
+                    here.take(update.update_id, update, part)
         except asyncio.CancelledError:
             raise
         except Exception as e:  # Telegram or the database away for a moment: the same batch is fetched again

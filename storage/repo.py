@@ -33,7 +33,7 @@ from storage.models import (
     User,
 )
 from storage.slots import hand_seat
-from storage.updates import CHANNEL, HANDLING, MARK_HANDLED, mark_handled
+from storage.updates import CHANNEL, HANDLING, MARK_HANDLED, mark_handled, marked
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -197,6 +197,8 @@ class Repo:
             if handling is not None:
                 await conn.execute(MARK_HANDLED, (handling, now))
         self._note(written)
+        if handling is not None:
+            marked()
         return game
 
     async def save_game(self, old: Game, new: Game, *, results: Sequence[ResultRow] = (),
@@ -280,6 +282,8 @@ class Repo:
             return _put_owed(conn, old.id, owed)
 
         await self._with_marks(work, self._note)
+        if handling is not None:
+            marked()
         return replace(new, version=old.version + 1, updated_at=now)
 
     # ------------------------------------------------------------ the outbox
@@ -298,6 +302,7 @@ class Repo:
                 return _put_owed(conn, game_id, owed)
 
             await self.db.run(work, self._note)
+            marked()
         elif len(statements) == 1:
             await self.db.write_one(*statements[0], then=self._note_rows)
         elif statements:

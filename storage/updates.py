@@ -41,6 +41,23 @@ def mark_handled(conn: SqlConnection, update_id: int | None, now: float) -> None
         conn.execute(MARK_HANDLED, (update_id, now))
 
 
+class Mark:
+    """Whether a write committed the mark of the update its task handles (then no mark of its own is needed)."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+
+MARKED: ContextVar[Mark | None] = ContextVar("marked", default=None)  # set by the inbox beside HANDLING
+
+
+def marked() -> None:
+    """A write that marked the task's update handled has committed."""
+    mark = MARKED.get()
+    if mark is not None:
+        mark.done = True
+
+
 class Updates:
     """The updates table. Stores are committed together: the stores that come while one commit waits for the disk
     go in the next (one INSERT of them all), so a slow flush costs every waiting post one wait, not one each."""

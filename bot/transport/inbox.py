@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Collection
 from telegram import Update
 from telegram.ext import Application
 
-from storage.updates import HANDLING, Updates
+from storage.updates import HANDLING, MARKED, Mark, Updates
 
 log = logging.getLogger(__name__)
 PRUNE_SECONDS = 60.0  # how often the handled updates older than storage.updates.KEEP_SECONDS are deleted
@@ -47,9 +47,9 @@ class Inbox:
     def start(self) -> None:
         self._task = asyncio.ensure_future(self._run())
 
-    def take(self, update_id: int, body: str, part: int | None = None) -> None:
-        """Handle an update this process has just stored, without waiting to read it back (if its partition is
-        still led here: one read before a hand-over may list it)."""
+    def take(self, update_id: int, body: str | Update, part: int | None = None) -> None:
+        """Handle an update this process has just stored (its body, or the update itself), without waiting to
+        read it back (if its partition is still led here: one read before a hand-over may list it)."""
         if update_id in self.handling or update_id in self.finished:
             return
         led = self.led()
@@ -143,13 +143,16 @@ class Inbox:
             HANDLING.reset(token)
             self._finished(update.update_id)
 
-    async def _handle(self, update_id: int, body: str) -> None:
+    async def _handle(self, update_id: int, body: str | Update) -> None:
         HANDLING.set(update_id)  # this task's own context: its decision's write marks the update handled
+        mark = Mark()
+        MARKED.set(mark)
         try:
-            update = Update.de_json(json.loads(body), self.app.bot)
+            update = body if isinstance(body, Update) else Update.de_json(json.loads(body), self.app.bot)
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.error("update %s could not be read and is dropped (%s)", update_id, e)
             update = None
         if update is not None:
             await self.app.process_update(update)  # its handlers' failures are logged by the error handler
-        self.updates.handled(update_id)  # if it wrote, its write marked it already
+        if not mark.done:  # its write marked it already
+            self.updates.handled(update_id)
