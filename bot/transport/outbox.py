@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable
@@ -56,6 +57,7 @@ def _seconds(value: object) -> float:
     return float(total()) if callable(total) else float(value)  # type: ignore[arg-type]
 
 
+RETIRE_KEYS = 1 << 62  # the budget's keys of old copies' deletes (no chat id is that large)
 HELD = 1.0  # seconds of the budget's queue from which a held change is worth telling its player (service.press)
 
 
@@ -67,6 +69,7 @@ class Outbox:
         self.repo = repo
         self.ticker = ticker or LoopTicker()  # its time and its waits (a test's moves on at once)
         self.budget = Budget(per_second, ticker=self.ticker)  # the overall budget, shared among chats by need
+        self._retire_keys = itertools.count(RETIRE_KEYS)
         self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
         self._since: dict[int, float] = {}  # chat -> time of its oldest unsent change
         self._turn: dict[int, float] = {}   # chat owed ACTING -> time its player's turn began (budget's order)
@@ -146,7 +149,9 @@ class Outbox:
         task.add_done_callback(self._retiring.discard)
 
     async def _retire(self, chat_id: int, message_id: int) -> None:
-        await self.budget.take(chat_id, ACTING, self.ticker.time())
+        # its slot under a key of its own: under the chat's, it took the place of the chat's worker waiting for one
+        # (the budget keeps one waiter a key), and one of the two waited for ever
+        await self.budget.take(next(self._retire_keys), ACTING, self.ticker.time())
         try:
             await self._delete_quietly(chat_id, message_id)
         except TelegramError as e:  # a network error: the next press on it tries again

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from telegram import Bot
 
+from bot.transport.budget import ACTING, WAITING
 from bot.transport.outbox import Outbox
 from durak import Rules
 from storage.database import open_database
@@ -63,4 +64,30 @@ async def test_a_groups_messages_go_out_at_its_pace_without_real_waiting(
     gaps = [b - a for (_, a), (_, b) in pairwise(shown)]
     assert all(gap >= 20.0 for gap in gaps), f"a group is called at most once in 20 s of its ticker: {gaps}"
     assert asyncio.get_running_loop().time() - started < 5, "the ticker's minute took no real minute"
+    await outbox.close()
+
+
+async def test_an_old_copy_is_deleted_while_its_chats_worker_waits_for_the_budget_too(
+        parts: tuple[FakeTelegram, Repo, Bot]) -> None:
+    """A player presses an old copy of his hand while what his chat is owed waits for a slot of the budget: both
+    get theirs (the copy's delete once waited under his chat's own key and took its worker's place, so one of the
+    two waited for ever)."""
+    fake, repo, bot = parts
+
+    async def nothing(*args: object) -> None:
+        pass
+
+    ticker = SteppedTicker()
+    outbox = Outbox(repo, bot, on_forbidden=nothing, on_migrated=nothing, on_shown=lambda row, message_id: None,
+                    per_second=1.0, ticker=ticker)
+    fake.users[ANNA.id].started = True  # she wrote to the bot once
+    copy = await bot.send_message(ANNA.id, "an old copy of her hand")
+    await outbox.budget.take(GROUP, ACTING, ticker.time())  # a slot just given: the next ones wait
+    worker = asyncio.ensure_future(outbox.budget.take(ANNA.id, WAITING, ticker.time()))  # her chat's worker
+    await asyncio.sleep(0)
+    outbox.retire(ANNA.id, copy.message_id)
+    await asyncio.wait_for(worker, 10)
+    assert await outbox.drain(timeout=10)
+    assert ("deleteMessage", ANNA.id, copy.message_id) in [
+        (m, int(p["chat_id"]), int(p["message_id"])) for m, p in fake.calls if m == "deleteMessage"]
     await outbox.close()
