@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -167,7 +166,6 @@ class PostgresDatabase:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="postgres")
         self._write_lock = asyncio.Lock()
         self._claimed = False
-        self.alive_at = float("-inf")  # when a statement last succeeded (time.monotonic())
         self._watching: asyncio.Future[None] | None = None
         # called (on the database's thread) when the connection was lost and another process leads by now: this
         # one must stop deciding at once (the bot ends the process, bot.app)
@@ -216,9 +214,7 @@ class PostgresDatabase:
             self.conn.raw = self._connect(self.url)
             if self._claimed and not _take_claim(self.conn):
                 self.lost_lead()
-        result = work(self.conn)
-        self.alive_at = time.monotonic()  # the connection (and with it a lead held) was alive just now
-        return result
+        return work(self.conn)
 
     async def migrate(self) -> None:
         """Apply every migration newer than the stored version, each in its own transaction, with the other
@@ -334,14 +330,6 @@ class PostgresDatabase:
             await asyncio.sleep(poll)
         self._claimed = True
         self._watching = asyncio.ensure_future(self._watch_lead(poll))
-
-    async def confirm_lead(self) -> None:
-        """Return only while this process surely leads: a statement succeeded on the lead's connection within
-        ``LEAD_SURE`` seconds (else one is run now). Raises if the connection is lost; a lead found taken by
-        another process ends this one (:attr:`lost_lead`)."""
-        if not self._claimed or time.monotonic() - self.alive_at < LEAD_SURE:
-            return
-        await self._call(lambda conn: conn.raw.execute("SELECT 1"))
 
     async def _watch_lead(self, poll: float) -> None:
         """A leader that has nothing to do still finds out within ``poll`` seconds that its connection (and with

@@ -203,9 +203,6 @@ class SqliteDatabase:
         file has one process: it leads at once (one process per file is the operator's care; the Docker image
         runs one)."""
 
-    async def confirm_lead(self) -> None:
-        """A file's one process always leads (``storage.postgres.PostgresDatabase.confirm_lead``)."""
-
     async def trace(self, callback: Callable[[str], Any] | None) -> None:
         """``callback`` gets every statement run from now on (None: no more)."""
         await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as in sqlite3

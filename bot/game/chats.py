@@ -86,12 +86,7 @@ class Chats:
         """The supergroup's partition is led by another process (``bot.shares``): the group's games are let go
         here, each once its decision in hand is written, and moved to the new id together with a note for that
         process (``chat_arrived``), in one transaction: a kill before it leaves them here, after it there."""
-        gone = []
-        for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == old_id]:
-            async with self.service.store.locked(game_id) as game:
-                if game is not None:
-                    self.service.store.forget(game_id)
-                    gone.append(game_id)
+        gone = await self.service.forget_games(lambda chat: chat == old_id)
         # a group migrates once: its old id names the note (Telegram's own update ids are positive)
         note = {"update_id": -abs(old_id), "message": {
             "message_id": 0, "date": int(time.time()), "chat": {"id": new_id, "type": "supergroup"},

@@ -40,6 +40,9 @@ class Core(Protocol):
     ping_delay: float
     on_moved: Callable[[list[int]], Awaitable[None]]  # games another process decides now: their pages are closed
 
+    async def forget_games(self, leaving: Callable[[int], bool]) -> list[int]:
+        """Forget the games of the chats ``leaving`` names, each once its decision in hand is written."""
+
     async def adopt(self, new: Callable[[int], bool] | None = None) -> int:
         """Load the open games of the chats ``new`` names (led here) and deliver what they owe."""
 

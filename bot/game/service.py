@@ -123,14 +123,20 @@ class GameService:
         """Forget the games of the chats ``leaving`` names (another process leads them next; ``repo.owns`` says
         no to them already): each once its decision in hand is written, and their messages once none is on its
         way to Telegram."""
-        gone = [g.id for g in self.store.games.values() if leaving(g.chat_id)]
-        for game_id in gone:
-            async with self.store.locked(game_id) as game:
-                if game is not None:
-                    self.store.forget(game_id)
+        gone = await self.forget_games(leaving)
         await self.repo.owed()  # their owed rows are not this process's to deliver any more
         await self.outbox.quiet(leaving)
         await self.on_moved(gone)
+
+    async def forget_games(self, leaving: Callable[[int], bool]) -> list[int]:
+        """Forget the games of the chats ``leaving`` names, each once its decision in hand is written; their ids."""
+        gone = []
+        for game_id in [g.id for g in self.store.games.values() if leaving(g.chat_id)]:
+            async with self.store.locked(game_id) as game:
+                if game is not None:
+                    self.store.forget(game_id)
+                    gone.append(game_id)
+        return gone
 
     def on_shown(self, row: OutboxRow, message_id: int) -> None:
         """Telegram shows a slot's content now: presses on its message are valid, and a hand's turn timer

@@ -15,6 +15,7 @@ import psycopg
 import pytest
 
 from storage.partitions import PARTITIONS, Leases, partition_of
+from storage.postgres import FENCE_GRACE, LEAD_SURE
 from tests.places import Place
 
 
@@ -140,6 +141,9 @@ async def test_a_cut_connection_loses_its_leases_and_the_next_round_takes_them_a
         with pytest.raises(psycopg.OperationalError):
             await lease.round()
         assert lease.held == frozenset(), "a cut connection leads nothing: its locks went with it"
+        # the fence (bot.shares): its old lead calls Telegram no later than LEAD_SURE after its last statement that
+        # succeeded, and a new lead makes its first call FENCE_GRACE after it took a partition: later than that
+        assert FENCE_GRACE > LEAD_SURE
         taken, _ = await lease.round()
         assert len(taken) == PARTITIONS
     finally:

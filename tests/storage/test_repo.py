@@ -21,7 +21,7 @@ from durak import Action, Rules, apply, legal_actions, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
 from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
-from storage.postgres import FENCE_GRACE, LEAD_SURE, OWNER_LOCK, PostgresDatabase
+from storage.postgres import OWNER_LOCK
 from storage.repo import MARKS_WAIT, Conflict, CorruptRow, RatingsMoved, Repo
 from storage.sqlite import DatabaseError
 from tests.places import Place, postgres_schema
@@ -679,33 +679,6 @@ async def test_a_standing_by_process_whose_connection_is_cut_stands_by_still_and
             await asyncio.sleep(0.01)
         await leader.db.close()  # the standby's next try meets its cut connection; the one after connects again
         await asyncio.wait_for(taking, 5)  # and, the leader gone, leads
-    finally:
-        await other.close()
-        with contextlib.suppress(Exception):
-            await leader.db.close()
-
-
-async def test_an_old_leader_is_sure_of_its_lead_no_longer_than_lead_sure_and_then_stops(postgres_url: str) -> None:
-    """The fence (issue 44: two leaders at once): the leader calls Telegram only within LEAD_SURE of a statement that
-    succeeded on its lead's connection; its connection cut and the lead taken, it is refused from then on, and told
-    to stop as soon as it connects again. The new leader calls Telegram FENCE_GRACE after taking the lead: later
-    than the old one can."""
-    leader, other = await open_repo(postgres_url), await open_database(postgres_url)
-    stopped: list[bool] = []
-    try:
-        await leader.db.lead()
-        assert isinstance(leader.db, PostgresDatabase)
-        leader.db.lost_lead = lambda: stopped.append(True)  # the bot ends the process here (os._exit)
-        await leader.db.confirm_lead()
-        pid = (await leader.db.one("SELECT pg_backend_pid()"))[0]  # type: ignore[index]
-        Place("postgresql", postgres_url).sql("SELECT pg_terminate_backend(?)", (pid,))
-        await asyncio.wait_for(other.lead(poll=0.05), 5)
-        await asyncio.sleep(LEAD_SURE)  # the contract's own time: past it, a call needs a statement to succeed first
-        with pytest.raises(psycopg.OperationalError):
-            await leader.db.confirm_lead()  # the statement meets the cut connection
-        await leader.db.confirm_lead()  # the next connects again and finds the lead taken
-        assert stopped == [True], "told to stop"
-        assert FENCE_GRACE > LEAD_SURE, "the new leader's first call comes after the old one's last"
     finally:
         await other.close()
         with contextlib.suppress(Exception):
