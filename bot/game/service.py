@@ -107,13 +107,14 @@ class GameService:
             log.error("game %s could not be read and was closed; its row is kept for inspection", game_id)
         loading = new or self.repo.owns
         mine = [game for game in games if loading(game.chat_id) and game.id not in self.store.games]
-        # what they owe from before first: read after the refreshes below, the rows those are delivering would be
-        # read as owed still, and sent twice
-        await self.outbox.resume()
-        for game in mine:
+        for game in mine:  # known before what they owe is delivered: a refused lobby's post closes its lobby
             self.store.add(game, await self.repo.slot_messages(game.id))
             # each seat's ping waits from when his position was written, as before the restart or takeover
             slots.track_turns(game, self.store.ui_of(game.id), game.updated_at, frozenset())
+        # what they owe from before, before the refreshes: read after them, the rows those are delivering would be
+        # read as owed still, and sent twice
+        await self.outbox.resume()
+        for game in mine:
             await self.refresh(game)
         if self.reviewer.deals_max:  # the games a stop (or another process) left unreviewed
             self.reviewer.soon()
