@@ -4,6 +4,7 @@ words card players use ("cover 7♥ with 10♥", "take the cards"), in his langu
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Any
 
 import orjson
@@ -55,9 +56,15 @@ def judged_words(tr: Translator, game: Game, move: dict[str, Any], key: str) -> 
     return move_words(tr, game, action_from_json(move[key]), move["leading"], move["taking"])
 
 
+def percent(share: float) -> int:
+    """A share (0–1) in whole percent, a half rounded up as the Mini App's page rounds it (Python's ``round``
+    rounds a half to even: 12.5 % read 12 in the chat and 13 on the page)."""
+    return math.floor(share * 100 + 0.5)
+
+
 def figures(tr: Translator, seat: dict[str, Any]) -> str:
     """"accuracy 84 %, 1 blunder, 2 mistakes" (or "no mistakes")."""
-    parts = [tr.gettext("accuracy {accuracy} %").format(accuracy=round(seat["accuracy"]))]
+    parts = [tr.gettext("accuracy {accuracy} %").format(accuracy=math.floor(seat["accuracy"] + 0.5))]
     counted = [(seat["blunders"], tr.ngettext("{n} blunder", "{n} blunders", seat["blunders"])),
                (seat["mistakes"], tr.ngettext("{n} mistake", "{n} mistakes", seat["mistakes"])),
                (seat["inaccuracies"], tr.ngettext("{n} inaccuracy", "{n} inaccuracies", seat["inaccuracies"]))]
@@ -85,7 +92,7 @@ def summary(tr: Translator, game: Game, review: Review, seat: int) -> str:
         lines.append(tr.gettext("Costliest move — move {n}: you chose to {played}, but it was better to {best}. "
                                 "It cost {points} % of your chance not to be the durak.").format(
             n=worst["n"], played=judged_words(tr, game, worst, "played"), best=judged_words(tr, game, worst, "best"),
-            points=max(1, round(worst["cost"] * 100))))
+            points=max(1, percent(worst["cost"]))))
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from bot.ui.review_text import percent
 from durak import apply, card_code
 from durak.review import label_of
 from tests.e2e.browser import chromium, open_page
@@ -129,7 +130,7 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             best = [o for o in (await page.evaluate("() => window.durakReview().marks"))[str(worst["n"])]["options"]]
             assert sorted(seen["lifted"]) == sorted(best[0]["cards"]), "the better move's cards are lifted"
             assert seen["dots"] == [m["label"] for m in labelled], "every marked move on the graph, coloured by label"
-            assert f"{worst['label']} (−{max(1, round(worst['cost'] * 100))} %)" in seen["verdict"], seen
+            assert f"{worst['label']} (−{max(1, percent(worst['cost']))} %)" in seen["verdict"], seen
             assert seen["wide"] <= width, "nothing runs off the screen sideways"
             # Retry: each move weighed there, with its chance; the one tapped is drawn on the table
             await page.click("text=↺ Retry")
@@ -141,7 +142,7 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
                                         ".map(p => [...p.querySelectorAll('.card')].map(c => c.dataset.card))")
             assert table == [[a, c] if c else [a] for a, c in best[other]["table"]], "the table that move leaves"
             said = await page.locator("#review .verdict").text_content()
-            assert f"{best[other]['words'].replace('️', '')}: {round(best[other]['value'] * 100)} %" in (
+            assert f"{best[other]['words'].replace('️', '')}: {percent(best[other]['value'])} %" in (
                 said or "").replace("\ufe0e", "").replace("️", ""), said
             if SHOTS:
                 await page.screenshot(path=str(SHOTS / f"review-{width}x{height}-{'dark' if dark else 'light'}.png"),
