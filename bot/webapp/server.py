@@ -71,6 +71,8 @@ class Page:
     quiet_check: asyncio.TimerHandle | None = None
     record: tuple[int, str] | None = None  # (game, his record in its chat): shown under that game's result
     review: bool = False                # the page shows the game's review, not the live game
+    shown: tuple[int, int] = (0, -1)    # the game and its version in the last state frame sent
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 class Close(Exception):
@@ -173,7 +175,7 @@ class WebApp:
                 await self._serve_review(page)
                 return ws
             self.pages.setdefault(page.game_id, set()).add(page)
-            await self._send_state(page, first=True)
+            await self._send_state(page)
             async for message in ws:
                 if message.type is not WSMsgType.TEXT:
                     raise Close(4400, "text frames only")
@@ -369,7 +371,7 @@ class WebApp:
         self._forget(page)
         page.game_id, page.token = game_id, self.token(game_id)
         self.pages.setdefault(game_id, set()).add(page)
-        await self._send_state(page, first=True)
+        await self._send_state(page)
 
     # ------------------------------------------------------------ the review
 
@@ -413,10 +415,19 @@ class WebApp:
     async def _game(self, game_id: int) -> Game | None:
         return self.service.store.games.get(game_id) or await self.service.repo.game(game_id)
 
-    async def _send_state(self, page: Page, game: Game | None = None, first: bool = False) -> None:
-        game = game or await self._game(page.game_id)
-        if game is None:
-            return
+    async def _send_state(self, page: Page, game: Game | None = None) -> None:
+        """Send the page a picture of its game (``game`` if it is that game; else as stored). One frame at a time
+        and never an older version than the last: a frame built from a game read before a move, whose awaits
+        outlast the move's own frame, would show the page the move undone. The first frame of a game carries the
+        page's texts and session."""
+        async with page.sending:
+            if game is None or game.id != page.game_id:  # a frame due to a game the page has left meanwhile
+                game = await self._game(page.game_id)
+            shown_game, shown_version = page.shown
+            if game is not None and (game.id != shown_game or game.version >= shown_version):
+                await self._send_picture(page, game, first=game.id != shown_game)
+
+    async def _send_picture(self, page: Page, game: Game, first: bool) -> None:
         user = await self.service.directory.user(page.user.id)
         language = self.service.directory.user_language(user, page.user.language)
         tr = translator(language)
@@ -438,6 +449,7 @@ class WebApp:
             picture["texts"] = webapp_view.page_texts(tr)
             picture["language"] = language
         page.sent += 1
+        page.shown = (game.id, game.version)
         picture["n"] = page.sent  # what the page acknowledges
         await page.ws.send_str(orjson.dumps(picture).decode())
         if page.quiet_check is None:

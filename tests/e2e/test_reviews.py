@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from pathlib import Path
 
@@ -19,6 +20,11 @@ from tests.places import place_of
 
 DEALS = 64  # the review's deals per move: enough for the test, quick on a 24-card deck
 URL = "https://durak.example/app/"
+
+
+def half_up(share: float) -> int:
+    """A whole percent as the chat and the page show it: a half rounded up (68.5 reads 69)."""
+    return math.floor(share + 0.5)
 
 
 def summaries(fake: FakeTelegram, user: int) -> list[Message]:
@@ -57,7 +63,7 @@ async def test_each_person_gets_his_review_in_private_once_with_a_button_to_it(f
         [summary] = summaries(fake, user)
         assert summary.text.startswith("📊 Review of your game in «Friends»"), summary.text
         figures = seats[seat]
-        assert f"Accuracy {round(figures['accuracy'])} %" in summary.text, summary.text
+        assert f"Accuracy {half_up(figures['accuracy'])} %" in summary.text, summary.text
         for count, word in ((figures["blunders"], "blunder"), (figures["mistakes"], "mistake")):
             assert (f"{count} {word}" in summary.text) == bool(count), summary.text
         labelled = [m for m in moves if m["seat"] == int(seat) and m["label"]]
@@ -79,7 +85,7 @@ async def test_each_person_gets_his_review_in_private_once_with_a_button_to_it(f
     await fake.wait_for(lambda: any(m.text.startswith("🗂 Your last games:") for m in fake.chat_messages(101)))
     history = next(m for m in fake.chat_messages(101) if m.text.startswith("🗂 Your last games:"))
     assert f"#{game_id} · " in history.text and "«Friends»" in history.text, history.text
-    assert f"accuracy {round(seats['0']['accuracy'])} %" in history.text, history.text
+    assert f"accuracy {half_up(seats['0']['accuracy'])} %" in history.text, history.text
     assert [b["text"] for b in history.buttons()] == [f"📊 #{game_id}"]
     await bot.stop()
 

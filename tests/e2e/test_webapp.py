@@ -271,6 +271,32 @@ async def test_two_pages_of_one_player_both_follow(fake: FakeTelegram, served: B
             await page.close()
 
 
+async def test_a_page_is_never_sent_an_older_picture_after_a_newer_one(fake: FakeTelegram, served: BotProcess,
+                                                                       port: int) -> None:
+    """A frame built from the game as it stood before a move can be held up in its awaits (a database read) until
+    the move's own frame went: sent then, it would show the page the move undone (the kill test's pages saw 51
+    moves, then 50). The service's hook is handed such a stale game after the page saw the newer one."""
+    table = await started(fake, [ANNA, BORIS])
+    anna, boris = table.hand_message(ANNA), table.hand_message(BORIS)
+    assert anna is not None and boris is not None
+    page = PageSocket(port)
+    try:
+        await page.open(hello(ANNA, "Anna", anna))
+        before = next(iter(served.service.store.games.values()))
+        assert before.state is not None
+        (leader, lead), (defender, defence) = sorted(((ANNA, anna), (BORIS, boris)),
+                                                     key=lambda p: p[0] != (ANNA, BORIS)[before.state.attacker])
+        await table.press(leader, lead, await table.one_card_lead(leader, lead))
+        led = await page.state_where(lambda f: bool(f["table"]))
+        served.service.on_change(before)  # late: the older picture's frame
+        await fake.wait_for(lambda: "Take" in [b["text"] for b in defence.buttons()])
+        await table.press(defender, defence, "Take")
+        after = await page.next()
+        assert after["moves_made"] > led["moves_made"] > 0, "the next frame the page sees is the newer move"
+    finally:
+        await page.close()
+
+
 async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, served: BotProcess, port: int) -> None:
     table = await started(fake, [ANNA, BORIS])
     anna = table.hand_message(ANNA)
