@@ -34,17 +34,19 @@ async def three_at_the_table(fake: FakeTelegram, tmp_path: Path) -> tuple[BotPro
     return bot, table, hands, len(fake.calls)
 
 
-async def test_the_defender_is_served_first_and_a_waiting_hand_folds_quick_moves(fake: FakeTelegram,
-                                                                                tmp_path: Path) -> None:
+async def test_with_calls_to_spare_a_move_reaches_everyone_at_once_and_a_waiting_hand_folds_quick_moves(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """With calls to spare nothing waits for another: the defender's hand, the table and Vera's hand are called
+    together (the defender's takes the budget's first slot, but which call reaches Telegram first is the
+    network's: the order is asserted where it is the budget's, under a short one, below)."""
     bot, table, (anna, boris, vera), since = await three_at_the_table(fake, tmp_path)
     vera_seen = len(vera.history)
     await table.press(101, anna, "7♠️")
-    await fake.wait_for(lambda: "Defend" in boris.text and "7♠️→?" in vera.text, 10)  # at once: nothing is short
+    await fake.wait_for(lambda: "Defend" in boris.text and "7♠️→?" in vera.text  # at once: nothing is short
+                        and "7♠️→?" in fake.messages[(GROUP, 1)].text, 10)
     await table.press(101, anna, "7♦️")  # a second move within Vera's second: she waits for the defender
     await fake.wait_for(lambda: "7♦️→?" in vera.text and "7♦️→?" in fake.messages[(GROUP, 1)].text, 10)
     await bot.idle()
-    assert edits(fake, 102, since)[0] < edits(fake, 103, since)[0], "the defender's hand went out first"
-    assert edits(fake, 102, since)[0] < edits(fake, GROUP, since)[0], "and before the table"
     assert len(vera.history) == vera_seen + 2, "one edit of the waiting player's hand per move here"
     first, second = (fake.call_times[i] for i in edits(fake, 103, since))
     assert second - first >= 1.0 - 0.05, "but not two within a second: the second move waited"
