@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import sys
 from collections.abc import Iterator
@@ -49,12 +50,40 @@ def _stop_databases_a_failed_test_left_open(request: pytest.FixtureRequest) -> I
             obj.stop()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The end-to-end tests (the real Application, the fake Bot API, a browser) are marked ``e2e``: ``pytest -m
-    "not e2e"`` is the quick edit-test loop."""
+    "not e2e"`` is the quick edit-test loop. Under xdist the ``long`` tests are dealt first (below)."""
     for item in items:
         if "tests/e2e/" in str(item.path).replace("\\", "/"):
             item.add_marker(pytest.mark.e2e)
+    workers = getattr(config, "workerinput", {}).get("workercount")
+    if workers:
+        items[:] = deal_long_tests_first(items, int(workers))
+
+
+def deal_long_tests_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The run's order, so that each worker starts with its share of the ``long(seconds)`` tests, longest first.
+
+    ``--dist worksteal`` gives each worker one contiguous run of the collection at the start and lets a worker
+    that runs out steal the tail of another's. In the collection's own order the multi-process tests (a minute
+    for the kill test) came last and ran alone at the end, with the machine half idle for a minute. Each long
+    test goes to the head of the run whose long tests add up to least (the longest first), the rest fill the
+    runs in their order. Every worker collects the same order (xdist checks that)."""
+    seconds = {item: float(marker.args[0]) for item in items if (marker := item.get_closest_marker("long"))}
+    sizes, left = [], len(items)  # the runs worksteal deals: each node its share of what is left, in turn
+    for k in range(workers):
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in sorted(seconds, key=lambda i: -seconds[i]):
+        k = min((k for k in range(workers) if len(heads[k]) < sizes[k]), key=lambda k: load[k], default=None)
+        if k is None:
+            return items
+        heads[k].append(item)
+        load[k] += seconds[item]
+    rest = iter([item for item in items if item not in seconds])
+    return [item for k in range(workers) for item in [*heads[k], *itertools.islice(rest, sizes[k] - len(heads[k]))]]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -169,6 +169,7 @@ async def ended(*procs: asyncio.subprocess.Process) -> None:
 POLLS, STANDS_BY = b"this process polls Telegram", b"stands by to poll"
 
 
+@pytest.mark.long(14)
 async def test_a_second_bot_process_on_the_same_postgresql_database_shares_the_games_and_takes_the_polling_over(
         fake: FakeTelegram, tmp_path: Path) -> None:
     """With long polling, one process polls and stores each update for the process that leads its game; a second

@@ -7,6 +7,8 @@ import asyncio
 import itertools
 from pathlib import Path
 
+import pytest
+
 from bot.transport.budget import WAITING
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table, refused
@@ -132,6 +134,7 @@ async def test_a_mover_whose_hand_waits_for_the_budget_is_told_his_press_counted
     await bot.stop()
 
 
+@pytest.mark.long(13)
 async def test_under_a_short_budget_a_hand_whose_buttons_stay_waits_behind_the_table(fake: FakeTelegram,
                                                                                      tmp_path: Path) -> None:
     """Everything is covered: Anna and Vera may throw in or say Done. Anna says Done: Vera's buttons stay as

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
@@ -240,6 +242,7 @@ async def test_a_group_speaks_the_language_of_whoever_opens_its_first_lobby(
     await bot.stop()
 
 
+@pytest.mark.long(12)
 async def test_a_lobby_still_owed_at_a_restart_and_then_refused_is_closed(fake: FakeTelegram, tmp_path: Path) -> None:
     """The bot stopped (or died) before Telegram's answer to the lobby came: at the next start the lobby is
     posted again, refused, and closed; nothing is left to block the group's next /newgame."""

@@ -241,7 +241,8 @@ def posted_twice_at_a_kill(fake: FakeTelegram, messages: list[Message], leaders_
 
 
 @pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
-@pytest.mark.parametrize(("how", "games", "every"), [(signal.SIGKILL, 20, 3.0), (signal.SIGTERM, 6, 4.0)])
+@pytest.mark.parametrize(("how", "games", "every"), [pytest.param(signal.SIGKILL, 20, 3.0, marks=pytest.mark.long(65)),
+                                                    pytest.param(signal.SIGTERM, 6, 4.0, marks=pytest.mark.long(30))])
 async def test_games_played_to_the_end_while_processes_die_end_once_with_every_message_sent_once(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder], how: signal.Signals, games: int,
         every: float) -> None:
@@ -337,6 +338,7 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
 
 
 @pytest.mark.sqlite_only
+@pytest.mark.long(12)
 async def test_a_press_posted_again_to_every_process_after_it_was_handled_is_not_handled_again(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
     """Telegram posts an update again when its answer was lost (the process died after its work): whichever
@@ -369,6 +371,7 @@ async def test_a_press_posted_again_to_every_process_after_it_was_handled_is_not
 
 
 @pytest.mark.sqlite_only
+@pytest.mark.long(26)
 async def test_the_processes_share_the_games_and_a_stopped_ones_go_on_at_the_others(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
     """Each process leads a third of the partitions and decides their games; one stopped (a deploy) hands its
@@ -492,6 +495,7 @@ async def open_where_sent(port: int, greeting: dict[str, Any], ports: dict[str, 
 
 
 @pytest.mark.sqlite_only
+@pytest.mark.long(17)
 async def test_a_group_that_becomes_a_supergroup_another_process_leads_plays_on_there(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
     """A group becomes a supergroup mid-game, and the new id's partition is another process's: the game goes

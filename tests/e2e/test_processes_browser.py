@@ -15,6 +15,7 @@ from tests.places import Place
 
 
 @pytest.mark.sqlite_only
+@pytest.mark.long(13)
 async def test_a_page_sent_to_a_process_that_does_not_lead_its_game_plays_at_the_one_that_does(
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:  # noqa: F811
     place, members, _ = fleet

@@ -145,6 +145,7 @@ async def timed_bot(fake: FakeTelegram, tmp_path: Path, clock: ManualClock) -> A
 
 
 @pytest.mark.sqlite_only  # SQLite's busy timeout: PostgreSQL waits for a lock instead of failing
+@pytest.mark.long(27)
 async def test_a_timer_that_fails_once_is_picked_up_by_the_sweep(fake: FakeTelegram, timed_bot: BotProcess,
                                                                   clock: ManualClock) -> None:
     table = await started_table(fake, timed_bot)

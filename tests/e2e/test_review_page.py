@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from bot.ui.review_text import percent
 from durak import apply, card_code
 from durak.review import label_of
@@ -105,6 +107,7 @@ async def test_a_review_not_made_yet_says_so_and_comes_when_it_is(fake: FakeTele
     await bot.stop()
 
 
+@pytest.mark.long(14)
 async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_path: Path) -> None:
     """The page opens on his costliest move with the better move's cards lifted, the graph marks every labelled
     move, Retry draws the table another move leaves and says its chance, ▶ steps on; nothing runs off a phone."""

@@ -157,6 +157,7 @@ async def test_against_computers_only_the_person_is_reviewed_and_only_his_own_ch
     await bot.stop()
 
 
+@pytest.mark.long(12)
 async def test_a_game_whose_record_cannot_be_read_is_left_with_a_log_line_and_the_next_is_reviewed(
         fake: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     database = tmp_path / "durak.sqlite3"

@@ -110,6 +110,7 @@ async def test_a_double_press_is_applied_once(fake: FakeTelegram, bot: BotProces
     assert all(a.get("at") is not None for a in answers), "every press was answered"
 
 
+@pytest.mark.long(13)
 async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTelegram, tmp_path: Path) -> None:
     """With Telegram's 20 edits a minute the table is edited far less often than buttons are pressed, and
     no minute ever sees more: the bot spaces a group's calls 3 s apart instead of letting a burst through."""
@@ -126,6 +127,7 @@ async def test_a_flood_of_presses_stays_within_the_groups_budget(fake: FakeTeleg
     await bot.stop()
 
 
+@pytest.mark.long(10)
 async def test_a_group_call_that_reaches_telegram_late_does_not_bring_the_next_one_closer(
         fake: FakeTelegram, tmp_path: Path) -> None:
     """Telegram counts a call when it arrives. A table edit held up on its way (a slow network, or its content
@@ -149,6 +151,7 @@ async def test_a_group_call_that_reaches_telegram_late_does_not_bring_the_next_o
     await bot.stop()
 
 
+@pytest.mark.long(12)
 async def test_answers_and_hands_never_wait_behind_the_group(fake: FakeTelegram, tmp_path: Path) -> None:
     """The group's table is stuck (its budget spent, a slow network): presses are still answered at once and
     the player who must act still gets his hand; the table catches up later with the newest position."""
@@ -175,6 +178,7 @@ async def test_answers_and_hands_never_wait_behind_the_group(fake: FakeTelegram,
     await bot.stop()
 
 
+@pytest.mark.long(10)
 async def test_429_from_the_group_is_waited_out(fake: FakeTelegram, tmp_path: Path) -> None:
     """A server stricter than the bot's own limiter answers 429; the bot retries and catches up."""
     fake.group_budget, fake.group_window = 4, 3.0
@@ -218,6 +222,7 @@ async def test_a_corrupt_game_row_is_closed_with_a_log_line(fake: FakeTelegram, 
     await second.stop()
 
 
+@pytest.mark.long(10)
 async def test_a_restart_does_not_give_a_group_a_fresh_budget(fake: FakeTelegram, tmp_path: Path) -> None:
     """Telegram counts a group's calls whatever process makes them: right after a restart the bot spaces its
     first call to a group from the last one the process before may have made (here: a lobby cancelled, the

@@ -83,6 +83,7 @@ async def play_from_the_page(page: Page, table: Table) -> int:
     return taps
 
 
+@pytest.mark.long(30)
 async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram, served: BotProcess) -> None:
     table = Table(fake, GROUP, [ANNA, BORIS, VERA], seed=3)
     await table.seat_everyone()

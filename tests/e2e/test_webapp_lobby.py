@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Page
 
 from tests.e2e.browser import chromium, open_page
@@ -30,6 +31,7 @@ async def tap(page: Page, label: str) -> None:
     await page.click(f'#buttons button:has-text("{label}")')
 
 
+@pytest.mark.long(12)
 async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, tmp_path: Path) -> None:
     settings = page_settings(free_port())
     bot = BotProcess(fake, tmp_path / "durak.sqlite3", computer_pause=0, **settings)

@@ -291,6 +291,7 @@ def _duels(preset: str, seeds: range, most: int = 40) -> list[State]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "least", "games", "most"), [("perevodnoy", 0.5, 4, 8), ("circular", 0.0, 2, 3)])
+@pytest.mark.long(9)
 def test_the_exact_endgame_ends_where_positions_repeat(preset: str, least: float, games: int, most: int) -> None:
     # transfers bounce a bout back, hands pass on: these recursed past Python's limit before. круговой's
     # lines wander for hundreds of moves before one repeats: most of its duels give up (None), for the deals,
@@ -397,6 +398,7 @@ def test_hard_with_too_little_time_to_tell_its_moves_apart_plays_the_greedy_move
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["groups", "circular", "perevodnoy"])
+@pytest.mark.long(13)
 def test_the_soak_finds_no_exception_illegal_move_or_stall(capsys: object, preset: str) -> None:
     # groups (thousands of leads), circular and two-player perevodnoy (positions that repeat): the presets
     # where a computer once thought for a minute, recursed without end, or two of them played for ever
