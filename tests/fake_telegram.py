@@ -73,6 +73,7 @@ class ApiError(Exception):
 class FakeTelegram:
     def __init__(self, group_budget: int = 10_000, group_window: float = 60.0) -> None:
         self.users: dict[int, FakeUser] = {}
+        self.closing = False
         self.groups: dict[int, dict[str, Any]] = {}
         self.menu_buttons: dict[Any, Any] = {}  # chat (None: every private chat) -> its menu button
         self.prepared: list[dict[str, Any]] = []  # savePreparedInlineMessage: invitations a Mini App shares
@@ -132,6 +133,7 @@ class FakeTelegram:
 
     async def stop(self) -> None:
         self.webhook = None
+        self.closing = True  # a long poll still held (its bot stopped and left it) ends now, not at its timeout
         for task in list(self._delivering):
             task.cancel()
         if self._poster is not None:
@@ -243,7 +245,7 @@ class FakeTelegram:
         deadline = time.monotonic() + float(p.get("timeout") or 0)
         while True:
             ready = [u for u in self.updates if u["update_id"] >= offset]
-            if ready or time.monotonic() >= deadline:
+            if ready or time.monotonic() >= deadline or self.closing:
                 return ready[:100]
             async with self._changed:
                 with contextlib.suppress(TimeoutError):
