@@ -56,15 +56,20 @@ def judged_words(tr: Translator, game: Game, move: dict[str, Any], key: str) -> 
     return move_words(tr, game, action_from_json(move[key]), move["leading"], move["taking"])
 
 
+def half_up(value: float) -> int:
+    """A whole number, a half rounded up as the Mini App's page rounds it (Python's ``round`` rounds a half to
+    even: 12.5 % read 12 in the chat and 13 on the page)."""
+    return math.floor(value + 0.5)
+
+
 def percent(share: float) -> int:
-    """A share (0–1) in whole percent, a half rounded up as the Mini App's page rounds it (Python's ``round``
-    rounds a half to even: 12.5 % read 12 in the chat and 13 on the page)."""
-    return math.floor(share * 100 + 0.5)
+    """A share (0–1) in whole percent, as the page shows it."""
+    return half_up(share * 100)
 
 
 def figures(tr: Translator, seat: dict[str, Any]) -> str:
     """"accuracy 84 %, 1 blunder, 2 mistakes" (or "no mistakes")."""
-    parts = [tr.gettext("accuracy {accuracy} %").format(accuracy=math.floor(seat["accuracy"] + 0.5))]
+    parts = [tr.gettext("accuracy {accuracy} %").format(accuracy=half_up(seat["accuracy"]))]
     counted = [(seat["blunders"], tr.ngettext("{n} blunder", "{n} blunders", seat["blunders"])),
                (seat["mistakes"], tr.ngettext("{n} mistake", "{n} mistakes", seat["mistakes"])),
                (seat["inaccuracies"], tr.ngettext("{n} inaccuracy", "{n} inaccuracies", seat["inaccuracies"]))]
