@@ -64,12 +64,16 @@ class Shares:
         self._share()
 
     async def page_route(self, chat_id: int) -> str | None:
-        """Where the pages of this chat's games are served: None here, else the route of its partition's lead
-        ("" while none is known)."""
-        if self.owns(chat_id):
+        """Where the pages of this chat's games are served: None here once its games are loaded (a press from the
+        page finds its game), else the route of its partition's lead ("" while none is known, or while this
+        process loads or lets go the partition: come back soon)."""
+        part = partition_of(chat_id)
+        if part in self.taking:
             return None
-        route = await self.service.repo.route(partition_of(chat_id)) or ""
-        return "" if route == self.route else route  # taken here, its games not loaded yet: come back soon
+        if part in self.led:
+            return ""
+        route = await self.service.repo.route(part) or ""
+        return "" if route == self.route else route  # taken here, its games not loaded yet
 
     def leading(self) -> frozenset[int]:
         """The partitions whose updates this process takes now."""

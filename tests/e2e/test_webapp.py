@@ -13,6 +13,7 @@ import pytest
 
 from bot.webapp.auth import game_token
 from durak import card_code
+from storage.partitions import partition_of
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, hello, init_data
@@ -295,6 +296,48 @@ async def test_a_page_is_never_sent_an_older_picture_after_a_newer_one(fake: Fak
         assert after["moves_made"] > led["moves_made"] > 0, "the next frame the page sees is the newer move"
     finally:
         await page.close()
+
+
+@pytest.mark.sqlite_only  # on PostgreSQL whatever TEST_ENGINE says: run once
+async def test_a_page_waits_while_its_games_partition_is_being_loaded_here(fake: FakeTelegram, tmp_path: Path,
+                                                                          postgres_url: str, port: int) -> None:
+    """Taking a partition over (a start, a hand-over), a process leads it a moment before its games are loaded
+    (``bot.shares``: led, then taking). A page let in then was shown the game read from the database, and its tap
+    was answered "This game is over." (CI: a tap held through a restart). Now the page is asked to come back, and
+    served once the game is loaded."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", database_url=postgres_url, webapp_route="b",
+                     **page_settings(port))
+    await bot.start()
+    try:
+        table = await started(fake, [ANNA, BORIS])
+        game = next(iter(bot.service.store.games.values()))
+        assert game.state is not None
+        leader = (ANNA, BORIS)[game.state.attacker]
+        hand = table.hand_message(leader)
+        assert hand is not None
+        shares = bot.app.bot_data.shares  # type: ignore[union-attr]
+        assert shares is not None
+        loaded = shares.taking
+        shares.taking = loaded - {partition_of(GROUP)}  # the moment between its lease and its games' load
+        page = PageSocket(port)
+        try:
+            refused = await page.open(hello(leader, "Leader", hand))
+            assert refused["type"] == "error", "no picture of a game not loaded here yet"
+            assert (await page.next())["code"] == 1013, "come back soon"
+        finally:
+            await page.close()
+        shares.taking = loaded
+        page = PageSocket(port)
+        try:
+            first = await page.open(hello(leader, "Leader", hand))
+            assert first["type"] == "state"
+            card = next(h for h in first["hand"] if h["press"])  # his lead is taken, not answered "over"
+            answer = await page.press(card["press"])
+            assert answer["text"] is None and not answer["refused"], answer
+        finally:
+            await page.close()
+    finally:
+        await bot.stop()
 
 
 async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, served: BotProcess, port: int) -> None:
