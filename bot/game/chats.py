@@ -108,8 +108,8 @@ class Chats:
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.service.directory.set_chat_language(chat_id, language)
-        for game in [g for g in self.service.store.games.values() if g.chat_id == chat_id]:
-            await self.service.refresh(game)
+        for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == chat_id]:
+            await self.service.with_game(game_id, self.service.refresh)  # as stored now: a move may come between
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self.service.repo.set_user_language(user_id, language)
@@ -122,7 +122,11 @@ class Chats:
     async def _user_changed(self, user_id: int) -> None:
         """A user's settings changed: his games are read again and their messages follow."""
         await self.service.directory.refresh_user(user_id)
-        for game_id in [g.id for g in self.service.store.games.values() if g.seat_of(user_id) is not None]:
-            fresh = await self.service.store.reload(game_id, quiet=True)
+
+        async def work(game: Game) -> None:  # under the lock: a move written meanwhile is not read over
+            fresh = await self.service.store.reload(game.id, quiet=True)
             if fresh is not None:
                 await self.service.refresh(fresh)
+
+        for game_id in [g.id for g in self.service.store.games.values() if g.seat_of(user_id) is not None]:
+            await self.service.with_game(game_id, work)

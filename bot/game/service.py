@@ -114,8 +114,8 @@ class GameService:
         # what they owe from before, before the refreshes: read after them, the rows those are delivering would be
         # read as owed still, and sent twice
         await self.outbox.resume()
-        for game in mine:
-            await self.refresh(game)
+        for game in mine:  # as stored now, under its lock: the sweep may have closed it meanwhile (an expired lobby),
+            await self.with_game(game.id, self.refresh)  # and the copy read above would show it open again
         if self.reviewer.deals_max:  # the games a stop (or another process) left unreviewed
             self.reviewer.soon()
         return len(mine)

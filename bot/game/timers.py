@@ -57,7 +57,7 @@ class Timers:
                 if deadline is not None and now >= deadline:
                     await logged(game.id, self.turn_timeout(game.id, game.state.moves))
                 elif deadline is not None and now >= deadline - WARN_SECONDS and game.turn_timeout > 2 * WARN_SECONDS:
-                    await logged(game.id, self._warn(game))
+                    await logged(game.id, self._warn(game.id, game.state.moves))
                 else:
                     await self._ping(game, now)
                 if game.status is Status.PLAYING and now >= game.updated_at + self.service.computer_pause + 1:
@@ -127,13 +127,18 @@ class Timers:
                 return game.deadline + UNSEEN_LIMIT
         return deadline
 
-    async def _warn(self, game: Game) -> None:
-        """Show the last seconds of a turn, once per move."""
-        assert game.state is not None
-        ui = self.service.store.ui_of(game.id)
-        if ui.warned != game.state.moves:
-            ui.warned = game.state.moves
-            await self.service.refresh(game)
+    async def _warn(self, game_id: int, moves: int) -> None:
+        """Show the last seconds of a turn, once per move. Under the game's lock, as stored now: the sweep's copy
+        may be older than a move made while it awaited another game's work (its messages would go back)."""
+        service = self.service
+
+        async def work(game: Game) -> None:
+            ui = service.store.ui_of(game.id)
+            if game.state is not None and game.state.moves == moves and ui.warned != moves:
+                ui.warned = moves
+                await service.refresh(game)
+
+        await service.with_game(game_id, work)
 
     async def turn_timeout(self, game_id: int, moves: int) -> None:
         """The awaited players' time ran out: each makes a careful move. A late or repeated call does nothing."""

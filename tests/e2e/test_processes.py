@@ -320,7 +320,8 @@ async def test_games_played_to_the_end_while_processes_die_end_once_with_every_m
     assert twice <= 2, f"{twice} messages posted twice"
     for group in idle:
         lobby, = fake.bot_messages_in(group)
-        assert sum("The lobby expired" in text for text in lobby.history) == 1, lobby.history
+        assert sum("The lobby expired" in text for text in lobby.history) == 1, (lobby.history, place.sql(
+            "SELECT slot, text, wanted, delivered, message_id FROM outbox WHERE chat_id = ?", (group,)))
     for chat_id, message_id, text in place.sql("SELECT chat_id, message_id, text FROM outbox WHERE "
                                                "message_id IS NOT NULL AND text IS NOT NULL AND deleted = 0"):
         assert fake.messages[(chat_id, message_id)].text == text, "each message shows its last content"

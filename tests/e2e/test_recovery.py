@@ -191,6 +191,32 @@ async def test_the_error_log_names_the_update_and_never_shows_a_hand(caplog: pyt
     assert "Your hand" not in caplog.text and "9♥" not in caplog.text
 
 
+async def test_a_lobby_that_expires_while_its_partition_is_taken_is_not_shown_open_again(fake: FakeTelegram,
+                                                                                          tmp_path: Path) -> None:
+    """A lobby whose time ran out while no process led it is closed by the first sweep of the process that takes
+    its partition over, while that process is still loading it: the copy it read must not write the open lobby
+    over «The lobby expired» (a kill test once saw the group keep the open lobby, its game cancelled)."""
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock, lobby_timeout=30)
+    await bot.start()
+    try:
+        service = bot.service
+        lobby = await Table(fake, GROUP, [101]).newgame(101)
+        game_id, = service.store.games
+        service.store.forget(game_id)  # its partition is taken here now: read from the database, not loaded yet
+        adopting = asyncio.ensure_future(service.adopt(lambda chat: chat == GROUP))
+        while game_id not in service.store.games:  # loaded, and its messages not written yet
+            await asyncio.sleep(0)
+        await clock.advance(31)  # the sweep finds it expired and closes it
+        assert await adopting == 1
+        assert await service.outbox.drain(10)
+        assert lobby.text.startswith("The lobby expired"), lobby.history
+        assert place_of(tmp_path / "durak.sqlite3").sql("SELECT status FROM games WHERE id = ?", (game_id,)) == [
+            ("cancelled",)]
+    finally:
+        await bot.stop()
+
+
 async def test_taking_a_partition_loads_its_games_alone_never_an_old_copy_of_another(fake: FakeTelegram,
                                                                                       tmp_path: Path) -> None:
     """A process that takes a partition (bot/shares.py) loads the open games of that partition's chats only: a
