@@ -19,13 +19,12 @@ import contextlib
 import ctypes
 import logging
 import multiprocessing
-import os
-import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
+from bot.game.thinking import start_thinker, think
 from durak import Action, Ev, Event
-from durak.ai import choose, hard
+from durak.ai import choose
 from durak.cards import parse_card
 from durak.engine import awaited
 from durak.record import Knowledge, Record, knowledge
@@ -33,10 +32,7 @@ from storage.computers import MOST, computer_id, level_of
 from storage.models import Game
 
 PAUSE = 1.0          # seconds between a move and a computer's answer to it
-WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
 THINK_LIMIT = 10.0    # seconds past its budget before a computer's thinking counts as failed
-PAUSE_STEP = 0.0005  # seconds the thinking process sleeps at a time while the bot handles a press
-PAUSE_MOST = 0.05    # the longest it waits at once: a count left high by a failure cannot stop its thinking
 log = logging.getLogger(__name__)
 
 
@@ -70,47 +66,6 @@ def waiting_computer(game: Game) -> tuple[int, str] | None:
         return None
     levels = computer_seats(game)
     return next(((seat, levels[seat]) for seat in awaited(state) if seat in levels), None)
-
-
-def yield_cpu(idle: bool) -> None:
-    """The thinking process runs only on CPU the bot leaves idle (Linux's SCHED_IDLE; elsewhere the lowest
-    niceness): its search is bounded by time, not by work, so on a busy machine a computer thinks less
-    deeply for a move. Without ``idle`` (THINK_ON_IDLE_CPU=false) it keeps the bot's priority: on a host whose
-    CPU is never idle, an idle-class process waits seconds for each slice of it."""
-    if not idle:
-        return
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        os.nice(WORKER_NICENESS)
-
-
-_pressing: ctypes.c_int | None = None  # in the thinking process: the presses the bot is handling (shared memory)
-
-
-def _start_worker(pressing: ctypes.c_int, idle: bool) -> None:
-    global _pressing
-    _pressing = pressing
-    yield_cpu(idle)
-
-
-def _wait_for_presses() -> bool:
-    """The search's pause between two iterations, in the thinking process: it waits while the bot handles a
-    press. Idle CPU alone was not enough: a search running beside the bot on a two-core machine still made the
-    answers to presses slower at p99 (2.6x), sharing caches and memory with it
-    (docs/computers.md, "Computers and presses")."""
-    pressing = _pressing
-    if pressing is None or pressing.value <= 0:
-        return False
-    end = time.monotonic() + PAUSE_MOST
-    while pressing.value > 0 and time.monotonic() < end:
-        time.sleep(PAUSE_STEP)
-    return True
-
-
-def think(k: Knowledge, seed: int, budget_ms: float) -> hard.Thought:
-    """Hard's move, in the thinking process: its search steps aside while the bot handles a press."""
-    return hard.think(k, seed, budget_ms, _wait_for_presses)
 
 
 class Thinker:
@@ -186,7 +141,7 @@ class Thinker:
     async def _think(self, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
         if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker,
+                                             initializer=start_thinker,
                                              initargs=(self.pressing, self.idle_cpu))
         loop = asyncio.get_running_loop()
         thought = await loop.run_in_executor(self._pool, think, k, seed, budget_ms)

@@ -25,15 +25,16 @@ from typing import Any
 
 import orjson
 
-from bot.game.computers import PAUSE_MOST, PAUSE_STEP, end_pool, pool_pids, yield_cpu
+from bot.game.computers import end_pool, pool_pids
 from bot.game.core import PageLinks
 from bot.game.directory import Directory
 from bot.game.slots import markup_json
+from bot.game.thinking import judge_one, start_reviewer, step_aside, to_judge
 from bot.transport.outbox import Outbox
 from bot.ui import review_text
 from bot.ui.i18n import Translator
 from durak.actions import Action, action_to_json
-from durak.review import Decision, Judged, Verdict, decisions_of, judge, seat_review
+from durak.review import Judged, seat_review
 from durak.review.judge import DEALS_MAX
 from durak.state import State
 from storage.computers import is_computer
@@ -50,40 +51,6 @@ log = logging.getLogger(__name__)
 
 def review_slot(seat: int) -> str:
     return f"review:{seat}"
-
-
-# ------------------------------------------------------------ in the reviewing process
-
-_pressing: ctypes.c_int | None = None
-_thinking: ctypes.c_int | None = None
-
-
-def _start_worker(pressing: ctypes.c_int, thinking: ctypes.c_int, idle: bool) -> None:
-    global _pressing, _thinking
-    _pressing, _thinking = pressing, thinking
-    yield_cpu(idle)
-
-
-def _step_aside() -> None:
-    """Between two deals: wait while the bot handles a press or a computer thinks (at most ``PAUSE_MOST`` at once,
-    so that a count a failure left high cannot stop the review)."""
-    pressing, thinking = _pressing, _thinking
-    if pressing is None or thinking is None:
-        return
-    end = time.monotonic() + PAUSE_MOST
-    while (pressing.value > 0 or thinking.value > 0) and time.monotonic() < end:
-        time.sleep(PAUSE_STEP)
-
-
-def to_judge(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int],
-             people: frozenset[int]) -> list[Decision]:
-    """People's own decisions in a game (a move made for a seat is not his), each with what he knew."""
-    return [d for d in decisions_of(deal, moves) if d.seat in people and d.n - 1 not in auto]
-
-
-def judge_one(decision: Decision, deals_max: int, seed: int,
-              between: Callable[[], object] | None = _step_aside) -> Verdict | None:
-    return judge(decision.knowledge, decision.played, seed * 1_000_003 + decision.n, deals_max, between)
 
 
 def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
@@ -103,7 +70,7 @@ def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
 
 def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
                 deals_max: int = DEALS_MAX, seed: int = 0,
-                between: Callable[[], object] | None = _step_aside) -> dict[str, Any]:
+                between: Callable[[], object] | None = step_aside) -> dict[str, Any]:
     """A whole review in one process (the bot shares a game's decisions among its reviewing processes)."""
     judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people)
               if (v := judge_one(d, deals_max, seed, between)) is not None]
@@ -209,7 +176,7 @@ class Reviewer:
             return
         if self._pool is None:  # spawned, not forked: the bot's threads stay out of it
             self._pool = ProcessPoolExecutor(REVIEW_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_start_worker, initargs=self._shared)
+                                             initializer=start_reviewer, initargs=self._shared)
         started = time.monotonic()
         loop, pool = asyncio.get_running_loop(), self._pool
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -266,3 +268,13 @@ async def test_the_load_test_learns_each_hard_moves_budget_and_iterations() -> N
         assert budget == 100.0 and iterations >= 1
     finally:
         thinker.close()
+
+
+def test_the_thinking_and_reviewing_processes_import_the_engine_alone() -> None:
+    """They are spawned and import what their work names (bot.game.thinking): not the bot's Telegram, storage or
+    rendering, which made each reviewing process 54 MB instead of 18."""
+    code = ("import sys, bot.game.thinking; "
+            "print(' '.join(m for m in sys.modules if m.split('.')[0] in ('telegram', 'aiohttp', 'storage', 'handlers')"
+            " or m.startswith(('bot.ui', 'bot.transport', 'bot.game.')) and m != 'bot.game.thinking'))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []
