@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page, Route, async_playwright
+from playwright.async_api import Browser, Page, Playwright, Route, async_playwright
 
 from tests.e2e.webapp_client import init_data
 
@@ -47,14 +47,46 @@ STAND_IN = """
 """
 
 
+class _Shared:
+    """The worker's one Chromium: a launch (Playwright's driver, then the browser) costs a second of CPU, a new
+    context a fifth, and the 33 browser tests launched one each. Every test runs on the worker's one event loop
+    (pyproject.toml), where Playwright's objects live; ``tests/e2e/conftest.py`` closes it at the end."""
+
+    playwright: Playwright | None = None
+    browser: Browser | None = None
+
+    @classmethod
+    async def get(cls) -> Browser:
+        if cls.browser is None or not cls.browser.is_connected():
+            await cls.close()
+            cls.playwright = await async_playwright().start()
+            cls.browser = await cls.playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        return cls.browser
+
+    @classmethod
+    async def close(cls) -> None:
+        browser, playwright, cls.browser, cls.playwright = cls.browser, cls.playwright, None, None
+        if browser is not None:
+            await browser.close()
+        if playwright is not None:
+            await playwright.stop()
+
+
 @asynccontextmanager
 async def chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
+    """The browser; every page opened in the block (each in a context of its own) is closed at its end."""
+    browser = await _Shared.get()
+    before = set(browser.contexts)
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts:
+            if context not in before:
+                await context.close()
+
+
+async def close_chromium() -> None:
+    await _Shared.close()
 
 
 async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark: bool = False,

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -34,3 +35,12 @@ async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     await process.start()
     yield process
     await process.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+async def _close_the_browser() -> AsyncIterator[None]:
+    """The browser the browser tests share (tests/e2e/browser.py: launched by the first of them) ends with the run."""
+    yield
+    browser = sys.modules.get("tests.e2e.browser")
+    if browser is not None:
+        await browser.close_chromium()
