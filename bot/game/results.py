@@ -11,12 +11,13 @@ from storage.repo import Repo
 
 
 def result_rows(game: Game) -> list[ResultRow]:
-    """One row per seat. A player who left counts as a loser (ranked last in free-for-all games)
-    whatever the computer made of his seat; a player who was out with a place before could not leave."""
+    """One row per seat. A player who left counts as a loser (ranked last in free-for-all games, below a draw's
+    last two: tied with them, he would have drawn) whatever the computer made of his seat; a player who was out
+    with a place before could not leave."""
     state = game.state
     assert state is not None and state.over
     rank_of = ranks(state)
-    worst = max(rank_of)
+    worst = max(rank_of) + (1 if state.draw else 0)
     team = game.rules.team_of
     rows = []
     places = places_of(game)

@@ -470,10 +470,10 @@ def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] |
     state = game.state
     assert state is not None
     lines = [tr.gettext("🏁 Game over!")]
-    if state.draw:
-        lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
-    elif seat in _left(game):  # whatever the computer made of his seat after he left
+    if seat in _left(game):  # whatever the computer made of his seat after he left, a draw of the others included
         lines.append(tr.gettext("You left the game: it counts as a loss."))
+    elif state.draw:
+        lines.append(tr.gettext("🤝 A draw: nobody is the durak."))
     elif seat in state.losers:
         lines.append(tr.gettext("🃏 You are the durak this time.") if len(state.losers) == 1
                      else tr.gettext("🃏 Your team lost."))
