@@ -64,35 +64,35 @@ class Member:
         for _ in range(3):
             if await self._listening():
                 return
-            # while it was down its port went to another connection of this machine (an outgoing one may take any
-            # free port as its own): the member comes back on another, and the forwarder follows
+            # while it was down a port of its went to another connection or another test's process of this machine
+            # (an outgoing connection may take any free port as its own): it comes back on others, the forwarder
+            # following its webhook
             new = free_port()
             self.ports[self.ports.index(self.port)] = new
             self.port, self.env["WEBHOOK_PORT"] = new, str(new)
+            self.webapp_port = free_port()
+            self.env["WEBAPP_PORT"] = str(self.webapp_port)
         raise AssertionError(f"{self.name} found no free port")
 
     async def _listening(self) -> bool:
-        """Start the process; False if it could not listen on its port because the port was taken."""
-        log = (self.folder / "log").open("ab")
-        self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=self.env,
-                                                         stdout=log, stderr=log)
-        log.close()
-        for _ in range(300):  # it answers posts from its start, standing by or leading
-            with contextlib.suppress(OSError):
-                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
-                # a connection to a free port of the ephemeral range may be given that very port and meet itself
-                # (TCP's simultaneous open): then nobody listens, and the port is taken from the bot
-                itself = writer.get_extra_info("sockname") == writer.get_extra_info("peername")
-                writer.close()
-                if not itself:
-                    return True
+        """Start the process and wait until it says it started (its webhook and its Mini App listen then); False
+        if it could not listen on a port because the port was taken. A connection to its port is no proof: another
+        test's process may hold that port, and this one would die of it a moment later."""
+        log = self.folder / "log"
+        before = log.stat().st_size if log.exists() else 0
+        with log.open("ab") as out:
+            self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder,
+                                                             env=self.env, stdout=out, stderr=out)
+        for _ in range(300):
+            said = log.read_bytes()[before:].decode(errors="replace")
+            if "Application started" in said and self.proc.returncode is None:
+                return True
             if self.proc.returncode is not None:
-                said = (self.folder / "log").read_text()[-3000:]
-                if "address already in use" in said.splitlines()[-1]:
+                if "address already in use" in said.strip().splitlines()[-1]:
                     return False
-                raise AssertionError(said)
+                raise AssertionError(said[-3000:])
             await asyncio.sleep(0.1)
-        raise AssertionError(f"{self.name} never listened")
+        raise AssertionError(f"{self.name} never started")
 
     async def end(self, how: signal.Signals) -> int:
         assert self.proc is not None
