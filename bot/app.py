@@ -177,6 +177,7 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
     still being made is dropped: the next start makes it again."""
     service: GameService | None = app.bot_data.service
     if service is not None:
+        await service.clock.close()  # no timed work (a turn's end, a computer's move) is decided while stopping
         await service.reviewer.stop()
     shares = app.bot_data.shares
     if shares is not None:  # (bot.serve hands them over before; a bot stopped as run_polling does, here)

@@ -21,24 +21,45 @@ class Clock(Protocol):
 
     def call_at(self, when: float, work: Work) -> None: ...
 
+    async def close(self) -> None:
+        """The bot stops: no timer fires any more (what one was to do, the next start's sweep finds)."""
+
 
 class RealClock:
-    """Wall-clock time; timers on the running event loop (they die with the process, by design)."""
+    """Wall-clock time; timers on the running event loop, until the bot stops (``close``)."""
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        self._handles: set[asyncio.TimerHandle] = set()
+        self._closed = False
 
     def now(self) -> float:
         return time.time()
 
     def call_at(self, when: float, work: Work) -> None:
-        loop = asyncio.get_running_loop()
-        loop.call_later(max(0.0, when - self.now()), self._start, work)
+        if self._closed:
+            return
+
+        def start() -> None:
+            self._handles.discard(handle)
+            self._start(work)
+
+        handle = asyncio.get_running_loop().call_later(max(0.0, when - self.now()), start)
+        self._handles.add(handle)
 
     def _start(self, work: Work) -> None:
         task = asyncio.create_task(_guarded(work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """No timer starts any more; the work of those running now ends first. A stopped bot's sweep ran on
+        every second against its closed database where the event loop outlives it (the tests' bots)."""
+        self._closed = True
+        for handle in self._handles:
+            handle.cancel()
+        self._handles.clear()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 async def _guarded(work: Work) -> None:

@@ -30,5 +30,13 @@ class ManualClock:
         self.t = target
 
     def forget_timers(self) -> None:
-        """A stopped process's timers die with it."""
+        """A killed process's timers die with it."""
         self._pending.clear()
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    async def close(self) -> None:
+        """The bot stopped: its timers go (the clock goes on, for the next start)."""
+        self.forget_timers()

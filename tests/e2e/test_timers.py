@@ -374,3 +374,15 @@ async def test_a_vote_still_open_when_the_game_ends_is_closed_with_it(fake: Fake
     await fake.wait_for(lambda: row(timed_bot)["status"] == "finished")
     await settle(timed_bot)
     assert vote.text == "The game is over." and not vote.buttons(), "no vote left open with its button"
+
+
+async def test_a_stopped_bot_leaves_no_timer_behind(fake: FakeTelegram, tmp_path: Path) -> None:
+    """Its sweep, its computers' moves: where the event loop outlives the bot they ran on against its closed
+    database (a later sweep of the clock ran them: «timed work failed» with its traceback, every second)."""
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock)
+    await bot.start()
+    await Table(fake, GROUP, [101]).newgame(101)
+    assert clock.pending, "its sweep is armed"
+    await bot.stop()
+    assert clock.pending == 0
