@@ -205,7 +205,7 @@ async def test_a_lobby_that_expires_while_its_partition_is_taken_is_not_shown_op
         game_id, = service.store.games
         service.store.forget(game_id)  # its partition is taken here now: read from the database, not loaded yet
         adopting = asyncio.ensure_future(service.adopt(lambda chat: chat == GROUP))
-        while game_id not in service.store.games:  # loaded, and its messages not written yet
+        while game_id not in service.store.games and not adopting.done():  # loaded, its messages not written yet
             await asyncio.sleep(0)
         await clock.advance(31)  # the sweep finds it expired and closes it
         assert await adopting == 1
