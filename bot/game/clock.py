@@ -14,6 +14,7 @@ from typing import Protocol
 
 log = logging.getLogger(__name__)
 Work = Callable[[], Awaitable[None]]
+CLOSE_WAIT = 15.0  # seconds a stop waits for the timed work running then (a hard move thinks up to ~10 s)
 
 
 class Clock(Protocol):
@@ -21,7 +22,7 @@ class Clock(Protocol):
 
     def call_at(self, when: float, work: Work) -> None: ...
 
-    async def close(self) -> None:
+    async def close(self, wait: float = ...) -> None:
         """The bot stops: no timer fires any more (what one was to do, the next start's sweep finds)."""
 
 
@@ -52,14 +53,19 @@ class RealClock:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def close(self) -> None:
-        """No timer starts any more; the work of those running now ends first. A stopped bot's sweep ran on
+    async def close(self, wait: float = CLOSE_WAIT) -> None:
+        """No timer starts any more; the work of those running now ends first, or is cancelled after ``wait``
+        seconds (one stuck on a database that went away must not hold the stop). A stopped bot's sweep ran on
         every second against its closed database where the event loop outlives it (the tests' bots)."""
         self._closed = True
         for handle in self._handles:
             handle.cancel()
         self._handles.clear()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:
+            _, stuck = await asyncio.wait(set(self._tasks), timeout=wait)
+            for task in stuck:
+                task.cancel()
+            await asyncio.gather(*stuck, return_exceptions=True)
 
 
 async def _guarded(work: Work) -> None:

@@ -30,3 +30,22 @@ async def test_a_closed_clock_starts_no_timer_and_waits_for_the_one_running() ->
     asyncio.get_running_loop().call_later(0.1, passed.set)  # after both were due: the loop runs timers in order
     await passed.wait()
     assert ran == ["slow"]
+
+
+async def test_a_timer_stuck_at_the_close_is_cancelled_after_the_wait() -> None:
+    """A timer's work stuck on a database that went away (a process that lost its connection stops) must not hold
+    the stop for ever."""
+    clock, started, ended = RealClock(), asyncio.Event(), []
+
+    async def stuck() -> None:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            ended.append("cancelled")
+            raise
+
+    clock.call_at(clock.now(), stuck)
+    await started.wait()
+    await clock.close(wait=0.05)
+    assert ended == ["cancelled"]

@@ -37,6 +37,6 @@ class ManualClock:
     def pending(self) -> int:
         return len(self._pending)
 
-    async def close(self) -> None:
+    async def close(self, wait: float = 0.0) -> None:
         """The bot stopped: its timers go (the clock goes on, for the next start)."""
         self.forget_timers()
