@@ -37,7 +37,6 @@ from durak.ai import hard
 from storage.database import Database, open_database
 from storage.models import OutboxRow
 from storage.partitions import Leases
-from storage.postgres import PostgresDatabase
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)
@@ -72,6 +71,7 @@ def build_application(settings: Settings, clock: Clock | None = None) -> Applica
         # many handlers at once: a reply waiting for the overall budget (a join's "you joined") must never
         # hold up the presses behind it; each game's own lock keeps its decisions in order
         .concurrent_updates(1024)
+        .job_queue(None)  # the clock (bot.game.clock) times everything; PTB's scheduler would idle beside it
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_started(settings, clock or RealClock(), requests))
@@ -93,7 +93,7 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
-        shared = isinstance(db, PostgresDatabase)  # the processes share the games in partitions (bot.shares)
+        shared = db.engine == "postgresql"  # the processes share the games in partitions (bot.shares)
         metrics = Metrics(settings.metrics_file)
         app.bot_data.metrics = metrics
         if metrics.on:

@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -30,9 +31,12 @@ from bot.settings import Settings
 from bot.shares import partition
 from bot.transport.inbox import Inbox
 from bot.transport.webhook import Webhook
-from storage.postgres import PostgresDatabase, is_postgres_url
+from storage.database import is_postgres_url, open_postgres
 from storage.repo import Repo
 from storage.updates import CHANNEL, Updates
+
+if TYPE_CHECKING:
+    from storage.postgres import PostgresDatabase
 
 log = logging.getLogger(__name__)
 STOP_REPORT_SECONDS = 15.0
@@ -50,7 +54,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, _stopping, stop)
     shared = isinstance(settings.database, str) and is_postgres_url(settings.database)
-    front = await PostgresDatabase.open(str(settings.database)) if shared else None
+    front = await open_postgres(str(settings.database)) if shared else None
     stored = Updates(front) if front is not None else None
     route = _router(Repo(front), app) if front is not None else None
     runner: web.AppRunner | None = None

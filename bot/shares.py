@@ -31,8 +31,7 @@ from bot.transport.limiter import SharedLimiter
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import decode
 from storage.models import Game
-from storage.partitions import POLL, Leases, partition_of
-from storage.postgres import FENCE_GRACE, LEAD_SURE
+from storage.partitions import FENCE_GRACE, LEAD_SURE, POLL, Leases, partition_of
 from storage.repo import Repo
 
 log = logging.getLogger(__name__)

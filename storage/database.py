@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from storage.postgres import PostgresDatabase, is_postgres_url
 from storage.sqlite import SqliteDatabase
 
-Database = SqliteDatabase | PostgresDatabase  # every call the repository makes, on either
+if TYPE_CHECKING:  # storage.postgres is imported when a URL asks for it: a bot on SQLite never loads psycopg
+    from storage.postgres import PostgresDatabase
+
+Database: TypeAlias = "SqliteDatabase | PostgresDatabase"  # every call the repository makes, on either
 SqlRow = Any  # sqlite3.Row or storage.postgres.Row: both read by index and by column name
 
 
@@ -33,9 +35,19 @@ class SqlConnection(Protocol):
     def executemany(self, sql: str, parameters: Any, /) -> SqlCursor: ...
 
 
+def is_postgres_url(target: str) -> bool:
+    return target.startswith(("postgresql://", "postgres://"))
+
+
 async def open_database(target: str | Path) -> Database:
     """Open (and migrate) the database ``target`` names: a ``postgresql://`` URL, or a SQLite file's path.
     Raises :class:`storage.sqlite.DatabaseError` with one clear line when it cannot be used."""
     if isinstance(target, str) and is_postgres_url(target):
-        return await PostgresDatabase.open(target)
+        return await open_postgres(target)
     return await SqliteDatabase.open(target)
+
+
+async def open_postgres(url: str) -> PostgresDatabase:
+    from storage.postgres import PostgresDatabase
+
+    return await PostgresDatabase.open(url)

@@ -23,14 +23,21 @@ import math
 import random
 from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psycopg
+if TYPE_CHECKING:
+    import psycopg  # imported where a lease is taken: a bot on SQLite never loads psycopg
 
 PARTITIONS = 64            # fixed: a chat's partition must not change while the bot runs
 POLL = 0.5                 # seconds between two rounds of taking and handing over
 PARTITION_LOCK = 0x44500000  # + partition: the lease's lock (two keys: this, the schema's hash)
 MEMBER_LOCK = 0x44504D00     # held shared by every live process of the schema
+# The fence between an old lead of a partition and a new one. A process calls Telegram only within LEAD_SURE
+# seconds of a statement that succeeded on the connection that holds its leases (the locks go only with that
+# connection); a new lead makes its first call FENCE_GRACE seconds after it took a partition: by then the old one
+# has stopped, so no chat gets an older message after a newer one.
+LEAD_SURE = 0.4
+FENCE_GRACE = 1.0
 
 
 def partition_of(chat_id: int, partitions: int = PARTITIONS) -> int:
@@ -59,6 +66,8 @@ class Leases:
         await self._call(self._join)
 
     def _join(self) -> None:
+        import psycopg
+
         if self._conn is not None and not self._conn.broken:
             return
         if self._conn is not None:  # cut off: every lease went with it
@@ -70,6 +79,8 @@ class Leases:
     async def round(self) -> tuple[frozenset[int], frozenset[int]]:
         """Take free partitions up to this process's share; (taken, lost) since the last round. A connection
         found cut loses every lease (the call raises; the next round connects again and takes anew)."""
+        import psycopg
+
         before = self.held
         try:
             await self._call(self._round)
@@ -126,6 +137,8 @@ class Leases:
         await self._call(self._ping)
 
     def _ping(self) -> None:
+        import psycopg
+
         if self._conn is None or self._conn.broken:
             raise psycopg.OperationalError("the leases' connection is lost")
         self._conn.execute("SELECT 1")

@@ -33,16 +33,6 @@ T = TypeVar("T")
 MIGRATIONS_LOCK = 0x6475726B  # "durk": one process at a time migrates (pg_advisory_xact_lock)
 OWNER_LOCK = 0x64757262  # "durb": held by the one bot process that polls Telegram on the schema (PostgresDatabase.lead)
 LEAD_POLL = 0.5  # how often a standing-by process tries to take the lead
-# The fence between an old lead of a partition (storage.partitions) and a new one. A process calls Telegram only
-# within LEAD_SURE seconds of a statement that succeeded on the connection that holds its leases (the locks go only
-# with that connection); a new lead makes its first call FENCE_GRACE seconds after it took a partition: by then
-# the old one has stopped, so no chat gets an older message after a newer one.
-LEAD_SURE = 0.4
-FENCE_GRACE = 1.0
-
-
-def is_postgres_url(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
 
 
 def shown(url: str) -> str:

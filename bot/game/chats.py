@@ -12,8 +12,7 @@ from bot.game.core import Core
 from bot.game.decisions import Closing
 from bot.game.store import GameUI
 from storage.models import Away, Game, OutboxRow, Owed, Status
-from storage.partitions import partition_of
-from storage.postgres import FENCE_GRACE
+from storage.partitions import FENCE_GRACE, partition_of
 
 log = logging.getLogger(__name__)
 

@@ -4,6 +4,10 @@ and user an update came from in two sets that only grow (a few hundred bytes a n
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
@@ -39,3 +43,21 @@ async def test_the_bot_notes_nothing_for_the_players_it_meets() -> None:
         assert await noted_after_players(fake, DurakApplication) == 0
     finally:
         await fake.stop()
+
+
+def test_a_bot_on_sqlite_loads_no_postgresql_driver(tmp_path: Path) -> None:
+    """What ``python -m bot`` imports, and its SQLite file opened: psycopg and libpq (some 20 MB and a tenth of
+    the start's CPU) are loaded only for a ``postgresql://`` DATABASE_URL."""
+    code = """
+import asyncio, sys, bot.running
+from storage.database import open_database
+async def main():
+    db = await open_database(sys.argv[1])
+    await db.close()
+    return db.engine
+engine = asyncio.run(main())
+print(engine, *(m for m in sys.modules if m.split(".")[0] in ("psycopg", "psycopg_binary") or m == "storage.postgres"))
+"""
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "durak.db")], capture_output=True, text=True,
+                         check=True, timeout=60).stdout.split()
+    assert out == ["sqlite"]

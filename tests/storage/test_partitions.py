@@ -14,8 +14,7 @@ import time
 import psycopg
 import pytest
 
-from storage.partitions import PARTITIONS, Leases, partition_of
-from storage.postgres import FENCE_GRACE, LEAD_SURE
+from storage.partitions import FENCE_GRACE, LEAD_SURE, PARTITIONS, Leases, partition_of
 from tests.places import Place
 
 
