@@ -90,7 +90,10 @@ async def on_a_small_budget(fake: FakeTelegram, tmp_path: Path, sends_per_second
 
 async def test_under_a_spent_budget_the_player_who_must_act_is_served_before_the_table(fake: FakeTelegram,
                                                                                       tmp_path: Path) -> None:
-    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 2, ping_delay=0)
+    # one slot a second: the defender's worker asks for the ping's slot once his hand's call is answered and its
+    # delivery written, and only a chat waiting when a slot comes can have it; at two a second that write, on
+    # PostgreSQL under the suite's load, once outlasted the spacing and the slot went to Vera's hand
+    bot, table, anna, vera, since = await on_a_small_budget(fake, tmp_path, 1, ping_delay=0)
     await table.press(101, anna, "7♠️")
     await fake.wait_for(lambda: "7♠️→?" in fake.messages[(GROUP, 1)].text and "7♠️→?" in vera.text, 15)
     await fake.wait_for(lambda: any(m == "sendMessage" and int(p["chat_id"]) == 102 for m, p in fake.calls[since:]))
