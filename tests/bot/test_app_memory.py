@@ -46,8 +46,8 @@ async def test_the_bot_notes_nothing_for_the_players_it_meets() -> None:
 
 
 def test_a_bot_on_sqlite_loads_no_postgresql_driver(tmp_path: Path) -> None:
-    """What ``python -m bot`` imports, and its SQLite file opened: psycopg and libpq (some 20 MB and a tenth of
-    the start's CPU) are loaded only for a ``postgresql://`` DATABASE_URL."""
+    """What ``python -m bot`` imports, and its SQLite file opened: psycopg and libpq (12 MB and a quarter of the
+    start's CPU, docs/performance.md) are loaded only for a ``postgresql://`` DATABASE_URL."""
     code = """
 import asyncio, sys, bot.running
 from storage.database import open_database
