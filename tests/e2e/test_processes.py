@@ -410,7 +410,15 @@ async def test_the_processes_share_the_games_and_a_stopped_ones_go_on_at_the_oth
     await asyncio.gather(*(t.play_to_the_end(timeout=200) for t in tables))
     assert place.sql("SELECT status, COUNT(*) FROM games GROUP BY status") == [("finished", 6)]
     assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
-    assert place.sql("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "nothing owed"
+
+    def owed() -> list[Any]:
+        return place.sql("SELECT chat_id, slot, wanted, delivered FROM outbox WHERE delivered < wanted")
+
+    # the result reaches the group while the hands' last edits may still wait for their private chats' pace
+    # (a slow machine once asserted in between): wait for the running process to deliver them
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_for(lambda: not owed(), 30)
+    assert owed() == [], "nothing owed"
     for table in tables:  # each game's table and result once, though its process changed mid-game for some
         assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1
         assert len([m for m in table.group_messages() if not m.text.startswith("🏁")]) == 1
