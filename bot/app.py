@@ -180,7 +180,7 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
         await service.clock.close()  # no timed work (a turn's end, a computer's move) is decided while stopping
         await service.reviewer.stop()
     shares = app.bot_data.shares
-    if shares is not None:  # (bot.serve hands them over before; a bot stopped as run_polling does, here)
+    if shares is not None:  # (bot.serve hands them over before; a bot stopped as PTB's run_polling stops one, here)
         await shares.stop(DRAIN_SECONDS)
     outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None and not await outbox.drain(DRAIN_SECONDS):
@@ -188,11 +188,16 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _stopped(app: Application) -> None:  # type: ignore[type-arg]
+    """Whatever the start got to is let go. A start ended by the stop signal never reached ``_stopping``: its
+    timers and reviews stop here (both stop once, whoever asks first)."""
+    service: GameService | None = app.bot_data.service
+    if service is not None:
+        await service.clock.close()
+        await service.reviewer.stop()
     webapp: WebApp | None = app.bot_data.webapp
     if webapp is not None:
         await webapp.stop()  # the pages reconnect by themselves to the next start
     metrics: Metrics | None = app.bot_data.metrics
-    service: GameService | None = app.bot_data.service
     if metrics is not None:
         metrics.reviews = service.reviewer.made if service is not None else 0
         metrics.write()

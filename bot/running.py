@@ -13,7 +13,7 @@ import sys
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot import serve
-from bot.app import allowed_updates, build_application
+from bot.app import build_application
 from bot.settings import Settings
 from bot.transport.http import let_go_all
 from storage.database import open_database
@@ -58,12 +58,7 @@ def run(settings: Settings) -> int:
     app = build_application(settings)
     _tune_gc()
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
-        # bot/serve.py says why not PTB's run_webhook/run_polling
-        if settings.webhook_url or settings.database_url:
-            asyncio.run(serve.serve(app, settings))
-        else:
-            app.run_polling(allowed_updates=allowed_updates(), timeout=int(settings.poll_timeout),
-                            bootstrap_retries=settings.startup_retries)
+        asyncio.run(serve.serve(app, settings))  # bot/serve.py says why not PTB's run_webhook/run_polling
     except DatabaseError as e:
         print(f"durak-bot cannot start: {e}", file=sys.stderr)
         return 3

@@ -1,11 +1,12 @@
-"""Running the bot until SIGINT or SIGTERM: in webhook mode, and on PostgreSQL in both modes.
+"""Running the bot until SIGINT or SIGTERM, by long polling or on a webhook, on SQLite or PostgreSQL.
 
-python-telegram-bot's ``run_polling`` runs the bot on the SQLite file with long polling. Everything else starts
-here, as ``run_webhook`` and ``run_polling`` would, with two differences: Telegram's posts are answered by
-:class:`bot.transport.webhook.Webhook` (once an update is handled, or stored), and on PostgreSQL the processes
-share the work. With a webhook they share the games (``bot.shares``: each leads a share of the partitions, and
-stores the updates of the others' for them); with long polling one process leads and polls, the others wait to
-take over (``PostgresDatabase.lead``, in ``post_init``), while a stop signal still ends them at once and cleanly.
+It starts as python-telegram-bot's ``run_polling`` and ``run_webhook`` would, with three differences. A stop
+signal that comes while the bot is still starting (resuming its games; on PostgreSQL, waiting for the lead) ends
+the start in order: ``run_polling`` left the start running into the shutdown, on a closed database. Telegram's
+posts are answered by :class:`bot.transport.webhook.Webhook` (once an update is handled, or stored). And on
+PostgreSQL the processes share the work: with a webhook they share the games (``bot.shares``: each leads a share
+of the partitions, and stores the updates of the others' for them); with long polling one process leads and
+polls, the others wait to take over (``PostgresDatabase.lead``, in ``post_init``).
 """
 
 from __future__ import annotations

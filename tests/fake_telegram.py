@@ -131,6 +131,11 @@ class FakeTelegram:
         self.url = f"http://127.0.0.1:{port}"
         return self.url
 
+    def holds_updates(self) -> bool:
+        """Whether an update is still on its way to the bot: not confirmed yet by a getUpdates offset, or being
+        posted to its webhook until it answers 200."""
+        return bool(self.updates or self._delivering)
+
     async def stop(self) -> None:
         self.webhook = None
         self.closing = True  # a long poll still held (its bot stopped and left it) ends now, not at its timeout

@@ -52,7 +52,7 @@ class BotProcess:
         (PTB marks an update done in its queue once its handler returns), every owed message sent. A test that
         shows something did *not* happen waits for this, never for a stretch of time."""
         assert self.app is not None
-        await self.fake.wait_for(lambda: not self.fake.updates, 10)
+        await self.fake.wait_for(lambda: not self.fake.holds_updates(), 10)
         await self.app.update_queue.join()
         await self.service.outbox.drain()
 

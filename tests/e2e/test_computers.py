@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -135,7 +134,7 @@ async def test_a_computer_move_a_stopped_bot_owed_is_played_after_the_restart(fa
     if "Your lead" in hand.text:  # Anna leads first: then the computer must defend
         await table.press(101, hand, await table.one_card_lead(101, hand))
     await fake.wait_for(lambda: awaited(State.from_json(json.loads(table.stored(database)["state"]))) == [1])
-    await asyncio.sleep(0.5)
+    await bot.idle()
     moves = state_moves(table, database)
     await bot.stop()
     again = BotProcess(fake, database, computer_pause=0)

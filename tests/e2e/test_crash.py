@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ import pytest
 
 from durak import State, apply
 from durak.actions import action_from_json
+from storage.partitions import PARTITIONS
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
 from tests.fake_telegram import TOKEN, FakeTelegram, Message
@@ -44,16 +46,31 @@ class BotProgram:
                                      "PRIVATE_SENDS_PER_SECOND=1000\n"
                                      + hook)
         self.place = place_of(folder / "durak.sqlite3")
+        self.log = (folder / "log").open("ab")  # every start's, one after the other
 
-    async def start(self) -> None:
+    def logged(self) -> str:
+        self.log.flush()
+        return (self.folder / "log").read_text()
+
+    async def start(self, up: bool = True) -> None:
+        """``up``: wait until the process has started (resumed its games) and polls, or has set its webhook, and
+        on PostgreSQL leads every partition (it says so in its log: those of a process killed before are taken
+        once PostgreSQL sees it gone, and led a moment later); else only until it is starting (sets its
+        commands)."""
         env = {k: v for k, v in os.environ.items() if k not in (
             "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_LISTEN",
             "WEBHOOK_PORT", "WEBHOOK_SECRET")} | self.place.environment
         self.fake.commands.clear()  # this process's own start is waited for, not the one before
+        since, said = len(self.fake.calls), len(self.logged())
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
                                                          stdout=asyncio.subprocess.DEVNULL,
-                                                         stderr=asyncio.subprocess.DEVNULL)
+                                                         stderr=self.log)
         await self.fake.wait_for(lambda: len(self.fake.commands) >= 2, 30)
+        if up:
+            await self.fake.wait_for(lambda: any(method in ("getUpdates", "setWebhook")
+                                                 for method, _ in self.fake.calls[since:]), 30)
+        if up and self.place.engine == "postgresql":
+            await self.fake.wait_for(lambda: f"leading {PARTITIONS} partitions" in self.logged()[said:], 30)
 
     def kill(self) -> None:
         """kill -9: no clean-up of any kind."""
@@ -64,6 +81,18 @@ class BotProgram:
         assert self.proc is not None
         await asyncio.wait_for(self.proc.wait(), 10)
 
+    async def stop_when_idle(self) -> None:
+        """The barrier of a test that shows something did *not* happen: once Telegram holds no update for the bot
+        (each fetched and confirmed, or posted and answered) and the database none unhandled (the updates stored
+        on PostgreSQL), the process is stopped cleanly (SIGTERM). It finishes every update it took and delivers
+        what it owes before it exits: whatever it would still have done, it has done by then."""
+        await self.fake.wait_for(lambda: not self.fake.holds_updates(), 30)
+        await self.fake.wait_for(lambda: self.query("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], 30)
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(self.proc.wait(), 60) == 0, "stopped cleanly"
+        assert self.query("SELECT COUNT(*) FROM outbox WHERE delivered < wanted") == [(0,)], "with nothing owed"
+
     async def restart_after_kill(self) -> None:
         await self.dead()
         await self.start()
@@ -72,6 +101,7 @@ class BotProgram:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.kill()
             await self.proc.wait()
+        self.log.close()
 
     def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         return self.place.sql(sql, params)
@@ -106,7 +136,7 @@ async def test_killed_before_the_lobby_message_is_sent(fake: FakeTelegram, progr
     await program.restart_after_kill()
     await fake.wait_for(lambda: len(lobbies(table)) == 1, 20)
     await table.join(102)  # the lobby works
-    await asyncio.sleep(0.5)
+    await program.stop_when_idle()
     assert len(lobbies(table)) == 1, "posted once"
     assert program.query("SELECT COUNT(*) FROM games")[0][0] == 1
 
@@ -119,7 +149,7 @@ async def test_killed_after_the_lobby_message_was_sent(fake: FakeTelegram, progr
     program.kill()
     await program.restart_after_kill()
     await table.join(102)
-    await asyncio.sleep(0.5)
+    await program.stop_when_idle()
     assert len(lobbies(table)) == 1, "not posted again"
 
 
@@ -135,7 +165,7 @@ async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotPr
               if m == "sendMessage" and str(p.get("text", "")).startswith("🃏 Durak · ")}
     await program.start()
     await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in table.players), 20)
-    await asyncio.sleep(0.5)
+    await program.stop_when_idle()
     assert len(served) < len(table.players), "the kill came before a hand was posted"
     for player in table.players:
         hands = [m for m in fake.chat_messages(player) if m.text.startswith("🃏 Durak · ")]
@@ -143,6 +173,7 @@ async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotPr
         # whose answer the dead bot never recorded, is posted again; no other hand is ever doubled
         assert len(hands) == 1 or (player in served and len(hands) == 2), f"player {player}: {len(hands)} hands"
     assert program.query("SELECT status FROM games")[0][0] == "playing"
+    await program.start()
     await table.play(until=lambda: State.from_json(json.loads(
         program.query("SELECT state FROM games")[0][0])).moves >= 3, timeout=60)
 
@@ -205,7 +236,7 @@ async def test_killed_before_the_result_is_posted(fake: FakeTelegram, program: B
     assert table.result() is None
     await program.start()
     await fake.wait_for(lambda: table.result() is not None, 20)
-    await asyncio.sleep(0.5)
+    await program.stop_when_idle()
     assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1
     assert "Waiting for" not in table.group_messages()[0].text
 
@@ -223,7 +254,7 @@ async def test_killed_between_a_move_and_its_answer(fake: FakeTelegram, program:
     kill_on(fake, program, "answerCallbackQuery", lambda p: True)
     await fake.press(attacker, hand.chat_id, hand.message_id, card)
     await program.restart_after_kill()
-    await asyncio.sleep(1.0)
+    await program.stop_when_idle()  # the press delivered again is handled by then
     after = State.from_json(json.loads(program.query("SELECT state FROM games")[0][0]))
     assert after.moves == 1, "applied once"
     assert program.query("SELECT n, seat FROM game_moves") == [(0, state.attacker)], "and recorded once"
@@ -239,7 +270,30 @@ async def test_killed_right_after_the_result_was_sent(fake: FakeTelegram, progra
         "SELECT 1 FROM outbox WHERE slot = 'result' AND message_id IS NOT NULL AND delivered = wanted")), 20)
     program.kill()
     await program.restart_after_kill()
-    await asyncio.sleep(1.0)
+    await program.stop_when_idle()
     assert len([m for m in table.group_messages() if m.text.startswith("🏁")]) == 1, "not posted again"
     hands = [m for p in table.players for m in fake.chat_messages(p) if m.text.startswith("🃏 Durak · ")]
     assert len(hands) == 2, "one hand each, never re-posted"
+
+
+async def test_a_stop_signal_while_the_bot_starts_ends_the_start_cleanly(fake: FakeTelegram,
+                                                                       program: BotProgram) -> None:
+    """A deploy that stops the bot a moment after it started (SIGTERM while it resumes its games): the start is
+    abandoned in order, the process ends at once with nothing in its log but the stop, and the next start
+    delivers what the game owes and plays on."""
+    table = Table(fake, GROUP, [101, 102])
+    await table.seat_everyone()
+    await table.start(101)
+    await program.stop_when_idle()
+    program.log.write(b"-- the start that is stopped\n")
+    program.log.flush()
+    fake.trap = lambda method, p: method == "setMyCommands" and p.get("language_code") == "de"  # its last
+    fake.trap_served = True
+    fake.on_trap = lambda: program.proc.send_signal(signal.SIGTERM)  # type: ignore[union-attr]
+    await program.start(up=False)
+    assert await asyncio.wait_for(program.proc.wait(), 30) == 0  # type: ignore[union-attr]
+    stopped = program.logged().split("-- the start that is stopped")[1]
+    assert "Traceback" not in stopped and " ERROR " not in stopped and " WARNING " not in stopped, stopped
+    await program.start()
+    await table.play(until=lambda: State.from_json(json.loads(
+        program.query("SELECT state FROM games")[0][0])).moves >= 2, timeout=60)

@@ -74,8 +74,9 @@ async def test_a_post_without_the_secret_is_refused_and_changes_nothing(fake: Fa
         for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "guess"}):
             async with session.post(fake.webhook["url"], json=update, headers=headers) as response:
                 assert response.status == 403
-    await asyncio.sleep(0.5)
+    await hooked.stop_when_idle()
     assert fake.chat_messages(GROUP) == [] and hooked.place.sql("SELECT COUNT(*) FROM games") == [(0,)]
+    assert hooked.place.sql("SELECT COUNT(*) FROM updates") == [(0,)], "not even kept for later"
 
 
 async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_applied(
@@ -92,10 +93,11 @@ async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_
     await hooked.start()
     await fake.wait_for(lambda: moves(hooked) == 1, 20)
     await fake.wait_for(lambda: fake.deliveries[-1][1] == 200, 20)
-    await asyncio.sleep(0.5)
+    await hooked.stop_when_idle()
     assert moves(hooked) == 1, "applied once"
     if hooked.place.engine == "postgresql":
-        assert hooked.place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "and marked handled"
+        assert hooked.place.sql("SELECT done FROM updates ORDER BY update_id DESC LIMIT 1") == [(1,)], "and marked"
+    await hooked.start()
     await table.play_to_the_end()
 
 
@@ -111,8 +113,9 @@ async def test_a_press_killed_after_its_write_is_posted_again_and_not_applied_tw
         assert hooked.place.sql("SELECT done FROM updates ORDER BY update_id DESC LIMIT 1") == [(1,)]
     await hooked.start()
     await fake.wait_for(lambda: fake.deliveries[-1][1] == 200, 20)
-    await asyncio.sleep(0.5)
+    await hooked.stop_when_idle()
     assert moves(hooked) == 1, "the second delivery was decided on the game as it is: not applied again"
+    await hooked.start()
     await table.play_to_the_end()
 
 
