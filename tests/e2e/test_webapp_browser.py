@@ -183,7 +183,8 @@ async def test_screenshots_of_the_table_in_russian(fake: FakeTelegram, tmp_path:
             page = await open_page(browser, hand_link(hand), ids[seat], fake.users[ids[seat]].first_name,
                                    dark=dark, language="ru")
             await page.wait_for_selector("#table .pair")
-            await asyncio.sleep(0.4)  # the cards' flight onto the table
+            # the cards' flight onto the table is over (the picture is taken below)
+            await page.wait_for_function("!document.getAnimations().some(a => a.playState === 'running')")
             shown = await dom(page)
             assert len(shown["seats"]) == players and shown["table"]
             await fake.wait_for(lambda: hand.text.rsplit("\n\n", 1)[-1] == shown["prompt"], 5)  # the chat's words
