@@ -3,7 +3,8 @@
 The real Application plays against the fake Bot API server of the tests, in this process: in
 each of many groups, a lobby is opened, two players join and start, both leave, and the computer
 finishes the game; every game has two players the bot never met before (``--same-players``: each group
-its own two, as before). Python's tracemalloc counts what stays allocated after a warm-up and then at
+its own two, as before; ``--six``: one group whose six regulars play two at a time, so that nothing grows
+per person and whatever grows is kept per game). Python's tracemalloc counts what stays allocated after a warm-up and then at
 ``--checkpoints`` points over the games, leaving out the fake server's own allocations (tests/, aiohttp),
 and fits a line through them: its slope is what each further game keeps. Prints one JSON line.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
 import json
 import sys
 import tempfile
@@ -32,9 +34,13 @@ def players_of(group: int) -> tuple[int, int]:
     return first, first + 1
 
 
-async def one_game(fake: FakeTelegram, group: int, players: tuple[int, int] | None = None) -> None:
+SIX = tuple(range(7001, 7007))  # --six: the regulars of the one group
+
+
+async def one_game(fake: FakeTelegram, group: int, players: tuple[int, int] | None = None,
+                   regulars: bool = False) -> None:
     PLAYERS = players or players_of(group)
-    if players is not None:  # two people the bot never met: each opens his private chat first
+    if players is not None and not regulars:  # two people the bot never met: each opens his private chat first
         for user, name in zip(players, ("Anna", "Boris"), strict=True):
             fake.add_user(user, name)
             await fake.send_text(user, user, "/start")
@@ -76,7 +82,7 @@ def snapshot() -> tracemalloc.Snapshot:
 
 
 async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: bool = True,
-              checkpoints: int = 5) -> dict[str, object]:
+              checkpoints: int = 5, six: bool = False) -> dict[str, object]:
     fake = FakeTelegram()
     await fake.start()
     ids = [-10_000 - i for i in range(groups)]
@@ -93,11 +99,22 @@ async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: b
 
         newcomers = iter(range(1_000_000, 10_000_000, 2))
 
+        regulars = SIX if six else ()
+        pairs = itertools.cycle(itertools.combinations(regulars, 2)) if six else None
+        if six:
+            for user in regulars:
+                fake.add_user(user, f"Player {user}")
+                await fake.send_text(user, user, "/start")
+                await fake.wait_for(lambda u=user: any(c == u for c, _ in fake.messages), 60)
+
         async def play(count: int) -> None:
             async def worker(group: int, n: int) -> None:
                 for _ in range(n):
-                    first = next(newcomers)
-                    await one_game(fake, group, (first, first + 1) if new_players else None)
+                    if pairs is not None:
+                        await one_game(fake, group, next(pairs), regulars=True)
+                    else:
+                        first = next(newcomers)
+                        await one_game(fake, group, (first, first + 1) if new_players else None)
                     fake.calls.clear()
                     fake.answers.clear()
 
@@ -125,7 +142,7 @@ async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: b
         open_games = len(bot.service.store.games) if hasattr(bot.service, "store") else len(bot.service.games)
         await bot.stop()
     await fake.stop()
-    return {"games": games, "groups": groups, "new_players": new_players, "retained_bytes": after - before,
+    return {"games": games, "groups": groups, "new_players": new_players and not six, "six_regulars": six, "retained_bytes": after - before,
             "bytes_per_game": round((after - before) / games, 1), "slope_bytes_per_game": round(slope(points), 1),
             "retained_at": {n: size - before for n, size in points}, "open_games_left": open_games,
             "seconds": round(seconds, 1), **({"grown_most": grown} if top else {})}
@@ -145,9 +162,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=40)
     parser.add_argument("--top", type=int, default=0, help="also list the N allocation sites that grew most")
     parser.add_argument("--same-players", action="store_true", help="each group's own two players every game")
+    parser.add_argument("--six", action="store_true",
+                        help="one group, the same six players two at a time (implies --groups 1)")
     parser.add_argument("--checkpoints", type=int, default=5, help="measurements over the games, for the slope")
     args = parser.parse_args()
-    result = asyncio.run(run(args.games, args.groups, args.warmup, args.top, not args.same_players, args.checkpoints))
+    result = asyncio.run(run(args.games, 1 if args.six else args.groups, args.warmup, args.top,
+                             not args.same_players, args.checkpoints, args.six))
     print(json.dumps(result, indent=1 if args.top else None))
 
 

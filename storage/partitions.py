@@ -40,6 +40,14 @@ LEAD_SURE = 0.4
 FENCE_GRACE = 1.0
 
 
+# The granted locks of this bot: its schema's, in its database. pg_locks lists the whole server's locks, and an
+# advisory lock belongs to one database: without the database, a bot on another database of the same server (a
+# staging bot beside production, two bots on one managed server) with a schema of the same name counted as a
+# member and its partitions as taken.
+_OURS = ("locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+         "AND objid = hashtext(current_schema())::oid AND objsubid = 2 AND granted")
+
+
 def partition_of(chat_id: int, partitions: int = PARTITIONS) -> int:
     """The partition of a chat: stable across processes and restarts (no per-process hash seed), and spread
     evenly over the chats' ids, which Telegram gives out in runs (Knuth's multiplicative hash, its high bits:
@@ -113,17 +121,15 @@ class Leases:
             "SELECT count(*) FILTER (WHERE classid::bigint = %s), "
             "array_agg(classid::bigint - %s) FILTER (WHERE classid::bigint >= %s AND classid::bigint < %s "
             "AND pid = pg_backend_pid()) "
-            "FROM pg_locks WHERE locktype = 'advisory' AND objid = hashtext(current_schema())::oid "
-            "AND objsubid = 2 AND granted",
+            f"FROM pg_locks WHERE {_OURS}",
             (MEMBER_LOCK, PARTITION_LOCK, PARTITION_LOCK, PARTITION_LOCK + self.partitions)).fetchone()
         assert row is not None
         return int(row[0]), {int(p) for p in row[1] or ()}
 
     def _busy(self, conn: psycopg.Connection[Any]) -> set[int]:
         rows = conn.execute(
-            "SELECT classid::bigint - %s FROM pg_locks WHERE locktype = 'advisory' "
-            "AND classid::bigint >= %s AND classid::bigint < %s AND objid = hashtext(current_schema())::oid "
-            "AND objsubid = 2 AND granted",
+            f"SELECT classid::bigint - %s FROM pg_locks WHERE {_OURS} "
+            "AND classid::bigint >= %s AND classid::bigint < %s",
             (PARTITION_LOCK, PARTITION_LOCK, PARTITION_LOCK + self.partitions)).fetchall()
         return {int(r[0]) for r in rows}
 

@@ -125,13 +125,31 @@ def postgres_schema(name: str, server: str = POSTGRES) -> Iterator[str]:
     try:
         _admin(server, f'CREATE SCHEMA "{schema}"')
     except psycopg.OperationalError as e:
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {server} does not answer: {e}")
-        pytest.skip(f"no PostgreSQL at {server}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
+        _unreachable(server, e)
     try:
         yield in_schema(server, schema)
     finally:
         _admin(server, f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def postgres_database(name: str, server: str = POSTGRES) -> Iterator[str]:
+    """A URL of a new database of ``server`` (dropped afterwards, whoever is still connected): a bot in it keeps
+    its tables in ``public``, as a bot of its own on a shared server does."""
+    database = f"t_{name}_{uuid.uuid4().hex[:10]}"
+    try:
+        _admin(server, f'CREATE DATABASE "{database}"')
+    except psycopg.OperationalError as e:
+        _unreachable(server, e)
+    try:
+        yield urlunsplit(urlsplit(server)._replace(path=f"/{database}"))
+    finally:
+        _admin(server, f'DROP DATABASE "{database}" WITH (FORCE)')
+
+
+def _unreachable(server: str, e: Exception) -> None:
+    if os.environ.get("REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"PostgreSQL is required here (REQUIRE_POSTGRES=1) but {server} does not answer: {e}")
+    pytest.skip(f"no PostgreSQL at {server}: set TEST_DATABASE_URL=postgresql://… to run the PostgreSQL tests")
 
 
 def in_schema(server: str, schema: str) -> str:

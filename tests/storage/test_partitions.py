@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from storage.partitions import FENCE_GRACE, LEAD_SURE, PARTITIONS, Leases, partition_of
-from tests.places import Place
+from tests.places import Place, postgres_database
 
 
 def test_a_chats_partition_is_stable_and_chats_spread_evenly() -> None:
@@ -147,3 +147,27 @@ async def test_a_cut_connection_loses_its_leases_and_the_next_round_takes_them_a
         assert len(taken) == PARTITIONS
     finally:
         await lease.close()
+
+
+async def test_bots_on_two_databases_of_one_server_never_count_each_other() -> None:
+    """A staging and a production bot (or two bots) on one PostgreSQL server, each in a database of its own with
+    its tables in ``public``: each bot's processes share its own partitions only. The server lists every
+    database's advisory locks together; a bot that read them all counted the other bot's process as a member and
+    its partitions as taken, and led only half of its own games."""
+    for first in postgres_database("a"):
+        for second in postgres_database("b"):
+            one = Leases(first, rng=random.Random(1))
+            other = Leases(second, rng=random.Random(2))
+            third = Leases(first, rng=random.Random(3))
+            try:
+                for lease in (one, other):
+                    await lease.join()
+                await settle([one, other])
+                assert (len(one.held), len(other.held)) == (PARTITIONS, PARTITIONS), "each alone in its database"
+                await third.join()  # two processes on the first, one on the second
+                await settle([one, other, third])
+                assert len(owners([one, third])) == PARTITIONS and [len(one.held), len(third.held)] == [32, 32]
+                assert len(other.held) == PARTITIONS
+            finally:
+                for lease in (one, other, third):
+                    await lease.close()
