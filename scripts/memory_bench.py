@@ -4,9 +4,9 @@ The real Application plays against the fake Bot API server of the tests, in this
 each of many groups, a lobby is opened, two players join and start, both leave, and the computer
 finishes the game; every game has two players the bot never met before (``--same-players``: each group
 its own two, as before; ``--six``: one group whose six regulars play two at a time, so that nothing grows
-per person and whatever grows is kept per game). Python's tracemalloc counts what stays allocated after a warm-up and then at
-``--checkpoints`` points over the games, leaving out the fake server's own allocations (tests/, aiohttp),
-and fits a line through them: its slope is what each further game keeps. Prints one JSON line.
+per person and whatever grows is kept per game). Python's tracemalloc counts what stays allocated after a
+warm-up and then at ``--checkpoints`` points over the games, leaving out the fake server's own allocations
+(tests/, aiohttp), and fits a line through them: its slope is what each further game keeps. Prints one JSON line.
 """
 
 from __future__ import annotations
@@ -142,7 +142,8 @@ async def run(games: int, groups: int, warmup: int, top: int = 0, new_players: b
         open_games = len(bot.service.store.games) if hasattr(bot.service, "store") else len(bot.service.games)
         await bot.stop()
     await fake.stop()
-    return {"games": games, "groups": groups, "new_players": new_players and not six, "six_regulars": six, "retained_bytes": after - before,
+    return {"games": games, "groups": groups, "new_players": new_players and not six, "six_regulars": six,
+            "retained_bytes": after - before,
             "bytes_per_game": round((after - before) / games, 1), "slope_bytes_per_game": round(slope(points), 1),
             "retained_at": {n: size - before for n, size in points}, "open_games_left": open_games,
             "seconds": round(seconds, 1), **({"grown_most": grown} if top else {})}
