@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.game.thinking import start_thinker, think
+from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
 from durak import Action, Ev, Event
 from durak.ai import choose
 from durak.cards import parse_card
@@ -115,19 +116,19 @@ class Thinker:
         if level == "hard":
             self.waiting += 1
             self.thinking.value += 1  # the reviews step aside meanwhile (bot.game.reviews)
+            if self._pool is None:
+                self._pool = spawn_pool(1, start_thinker, self.pressing, self.idle_cpu)
+            pool = self._pool
             try:
-                return await asyncio.wait_for(self._think(k, seed, self.budget_ms / self.waiting), self.limit_s)
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # this move itself is called off (the bot stops)
-                # another game's failure closed the pool with this move still queued in it
-                log.warning("game %s: the hard computer's worker was replaced; it plays the normal move", game.id)
-                self.failures += 1
+                return await asyncio.wait_for(self._think(pool, k, seed, self.budget_ms / self.waiting),
+                                              self.limit_s)
             except Exception:
-                log.exception("game %s: the hard computer's thinking failed; it plays the normal move", game.id)
                 self.failures += 1
-                self.close()  # a worker that died or hangs is not used again
+                if pool is self._pool:
+                    log.exception("game %s: the hard computer's thinking failed; it plays the normal move", game.id)
+                    self.close()  # a worker that died or hangs is not used again
+                else:  # another game's failure ended the pool with this move still queued in it
+                    log.warning("game %s: the hard computer's worker was replaced; it plays the normal move", game.id)
             finally:
                 self.waiting -= 1
                 self.thinking.value -= 1
@@ -138,13 +139,8 @@ class Thinker:
             self.failures += 1
             return None
 
-    async def _think(self, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
-        if self._pool is None:  # spawned, not forked: the bot's threads (SQLite, HTTP) stay out of it
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=start_thinker,
-                                             initargs=(self.pressing, self.idle_cpu))
-        loop = asyncio.get_running_loop()
-        thought = await loop.run_in_executor(self._pool, think, k, seed, budget_ms)
+    async def _think(self, pool: ProcessPoolExecutor, k: Knowledge, seed: int, budget_ms: float) -> Action | None:
+        thought = await in_pool(pool, think, k, seed, budget_ms)
         if self.record is not None:
             self.record.append((round(budget_ms, 1), thought.iterations))
         return thought.action
@@ -157,18 +153,3 @@ class Thinker:
         pool, self._pool = self._pool, None
         end_pool(pool)
 
-
-def pool_pids(pool: ProcessPoolExecutor | None) -> list[int]:
-    """The pids of a pool's processes now running."""
-    processes = getattr(pool, "_processes", None) or {}
-    return [p.pid for p in processes.values() if p.pid is not None]
-
-
-def end_pool(pool: ProcessPoolExecutor | None) -> None:
-    """Stop a pool at once, a worker that hangs included."""
-    if pool is None:
-        return
-    # ProcessPoolExecutor has no public way to stop a worker that hangs: end its processes
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.kill()
-    pool.shutdown(wait=False, cancel_futures=True)

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import ctypes
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -25,11 +24,11 @@ from typing import Any
 
 import orjson
 
-from bot.game.computers import end_pool, pool_pids
 from bot.game.core import PageLinks
 from bot.game.directory import Directory
 from bot.game.slots import markup_json
 from bot.game.thinking import judge_one, start_reviewer, step_aside, to_judge
+from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
 from bot.transport.outbox import Outbox
 from bot.ui import review_text
 from bot.ui.i18n import Translator
@@ -174,16 +173,13 @@ class Reviewer:
         if not people:  # nobody to tell: kept empty, so that it is not looked at again
             await self.repo.save_review(game.id, orjson.dumps({"seats": {}, "moves": []}).decode(), [])
             return
-        if self._pool is None:  # spawned, not forked: the bot's threads stay out of it
-            self._pool = ProcessPoolExecutor(REVIEW_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=start_reviewer, initargs=self._shared)
-        started = time.monotonic()
-        loop, pool = asyncio.get_running_loop(), self._pool
+        if self._pool is None:
+            self._pool = spawn_pool(REVIEW_PROCESSES, start_reviewer, *self._shared)
+        started, pool = time.monotonic(), self._pool
         try:
             async with asyncio.timeout(REVIEW_LIMIT):
-                decisions = await loop.run_in_executor(pool, to_judge, game.deal, list(game.moves), game.auto,
-                                                       people)
-                verdicts = await asyncio.gather(*(loop.run_in_executor(pool, judge_one, d, self.deals_max, game.id)
+                decisions = await in_pool(pool, to_judge, game.deal, list(game.moves), game.auto, people)
+                verdicts = await asyncio.gather(*(in_pool(pool, judge_one, d, self.deals_max, game.id)
                                                   for d in decisions))
         except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
             self._close_pool()

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -21,6 +24,8 @@ from durak.state import State
 WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
 PAUSE_STEP = 0.0005  # seconds a process sleeps at a time while the bot handles a press
 PAUSE_MOST = 0.05    # the longest it waits at once: a count left high by a failure cannot stop it
+PR_SET_PDEATHSIG = 1  # linux/prctl.h: the signal the kernel sends a process when its parent ends
+PARENT_POLL = 1.0     # seconds between two looks at the parent where the kernel offers no such signal
 
 _pressing: ctypes.c_int | None = None  # the presses the bot is handling now (shared memory)
 _thinking: ctypes.c_int | None = None  # the hard moves the bot has asked for and not had yet (reviews only)
@@ -39,6 +44,29 @@ def yield_cpu(idle: bool) -> None:
         os.nice(WORKER_NICENESS)
 
 
+def die_with(parent: int) -> None:
+    """End this process when the bot (``parent``) ends, however it ends: a ``kill -9`` or the OOM killer left the
+    workers running for good, and a crash loop piled them up. On Linux the kernel kills it (``PR_SET_PDEATHSIG``);
+    elsewhere a thread looks at the parent every second. A bot that died before this line is seen at once."""
+    if not (sys.platform == "linux" and _kernel_kills_with_parent()):
+        threading.Thread(target=_watch, args=(parent,), name="parent-watch", daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def _kernel_kills_with_parent() -> bool:
+    try:
+        return int(ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(0)
+
+
 def _wait(*counts: ctypes.c_int | None) -> bool:
     """Wait while any count is above zero, at most ``PAUSE_MOST``; whether it waited."""
     if not any(c is not None and c.value > 0 for c in counts):
@@ -52,8 +80,9 @@ def _wait(*counts: ctypes.c_int | None) -> bool:
 # ------------------------------------------------------------ a computer's thinking
 
 
-def start_thinker(pressing: ctypes.c_int, idle: bool) -> None:
+def start_thinker(parent: int, pressing: ctypes.c_int, idle: bool) -> None:
     global _pressing
+    die_with(parent)
     _pressing = pressing
     yield_cpu(idle)
 
@@ -73,8 +102,9 @@ def think(k: Knowledge, seed: int, budget_ms: float) -> hard.Thought:
 # ------------------------------------------------------------ a game's review
 
 
-def start_reviewer(pressing: ctypes.c_int, thinking: ctypes.c_int, idle: bool) -> None:
+def start_reviewer(parent: int, pressing: ctypes.c_int, thinking: ctypes.c_int, idle: bool) -> None:
     global _pressing, _thinking
+    die_with(parent)
     _pressing, _thinking = pressing, thinking
     yield_cpu(idle)
 

@@ -33,8 +33,9 @@ SECRET = "webhook-secret_0123456789"
 class BotProgram:
     """``python -m bot`` in its own process, from its ``.env``."""
 
-    def __init__(self, fake: FakeTelegram, folder: Path, webhook_port: int | None = None) -> None:
-        """``webhook_port``: in webhook mode, listening there (``WEBHOOK_SECRET`` is :data:`SECRET`)."""
+    def __init__(self, fake: FakeTelegram, folder: Path, webhook_port: int | None = None, **settings: object) -> None:
+        """``webhook_port``: in webhook mode, listening there (``WEBHOOK_SECRET`` is :data:`SECRET`); ``settings``:
+        more of its ``.env`` (``review_deals=…``)."""
         self.fake = fake
         self.folder = folder
         self.proc: asyncio.subprocess.Process | None = None
@@ -44,7 +45,8 @@ class BotProgram:
         (folder / ".env").write_text(f"BOT_TOKEN={TOKEN}\nTELEGRAM_API_URL={fake.url}\nPOLL_TIMEOUT=1\n"
                                      "DEFAULT_LANGUAGE=en\nGROUP_EDITS_PER_MINUTE=6000\nSENDS_PER_SECOND=1000\n"
                                      "PRIVATE_SENDS_PER_SECOND=1000\n"
-                                     + hook)
+                                     + hook + "".join(f"{k.upper()}={v}\n" for k, v in settings.items()))
+        self.settings = {k.upper() for k in settings}  # over the tests' own environment (tests/conftest.py)
         self.place = place_of(folder / "durak.sqlite3")
         self.log = (folder / "log").open("ab")  # every start's, one after the other
 
@@ -59,7 +61,7 @@ class BotProgram:
         commands)."""
         env = {k: v for k, v in os.environ.items() if k not in (
             "BOT_TOKEN", "DATABASE_PATH", "DATABASE_URL", "TELEGRAM_API_URL", "WEBHOOK_URL", "WEBHOOK_LISTEN",
-            "WEBHOOK_PORT", "WEBHOOK_SECRET")} | self.place.environment
+            "WEBHOOK_PORT", "WEBHOOK_SECRET", *self.settings)} | self.place.environment
         self.fake.commands.clear()  # this process's own start is waited for, not the one before
         since, said = len(self.fake.calls), len(self.logged())
         self.proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=self.folder, env=env,
