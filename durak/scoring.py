@@ -45,14 +45,16 @@ def ranks(state: State) -> list[int]:
 
 
 def _finishing_ranks(state: State) -> list[int]:
-    """docs/rules.md §11: first out first, the durak last, a draw's last two sharing."""
+    """docs/rules.md §11: first out first, the durak last; in the §6 draw (the last cover empties both hands at
+    once) the last two out share their place. A draw by repetition ends with seats still playing: those out keep
+    the places they went out in, the others share the last (docs/engine.md)."""
     n = len(state.hands)
     if state.rules.team_of(0) is not None:
         if state.draw:
             return [1] * n
         return [2 if seat in state.losers else 1 for seat in range(n)]
     rank = {seat: place for place, seat in enumerate(state.out, 1)}
-    if state.draw and len(state.out) >= 2:
+    if state.draw and len(state.out) == n >= 2:
         rank[state.out[-1]] = rank[state.out[-2]]  # the last attacker and defender emptied together
     last = len(state.out) + 1
     return [rank.get(seat, last) for seat in range(n)]
