@@ -65,8 +65,12 @@ async def one_game(fake: FakeTelegram, group: int, players: tuple[int, int] | No
 
 
 async def settle(bot: BotProcess) -> None:
-    """Wait until the bot has sent everything (the outbox; the notifier of the code before it, to compare)."""
+    """Wait until the bot has reviewed the games played and sent everything (the outbox; the notifier of the code
+    before it, to compare): a review still being made holds its game, read from the database, for a moment."""
     service = bot.service
+    reviewer = getattr(service, "reviewer", None)
+    if reviewer is not None:
+        await reviewer.idle.wait()
     await (service.outbox.drain(30) if hasattr(service, "outbox") else service.notifier.flush())
 
 
