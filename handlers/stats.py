@@ -12,8 +12,6 @@ from bot.stats.service import StatsService
 from bot.ui.callbacks import Press
 from handlers.common import MAX_USERNAME, Context, as_user, in_group, reader_tr, sender_is_admin, service_of
 
-PANEL = "top"
-
 
 def stats_of(context: Context) -> StatsService:
     stats = context.bot_data.stats
@@ -40,7 +38,7 @@ async def stats(update: Update, context: Context) -> None:
         target = await games.directory.see(as_user(replied))
     elif args and any(a.startswith("@") for a in args):
         name = next(a for a in args if a.startswith("@"))
-        found = await games.repo.user_by_username(name) if len(name) <= MAX_USERNAME + 1 else None
+        found = await service.named(name) if len(name) <= MAX_USERNAME + 1 else None
         if found is None:
             shown = name if len(name) <= MAX_USERNAME + 1 else name[:MAX_USERNAME] + "…"
             await message.reply_text(tr.gettext("I don't know {name}.").format(name=shown))
@@ -54,7 +52,7 @@ async def stats(update: Update, context: Context) -> None:
 
 
 async def top(update: Update, context: Context) -> None:
-    games, service = service_of(context), stats_of(context)
+    service = stats_of(context)
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None:
         return
@@ -66,7 +64,7 @@ async def top(update: Update, context: Context) -> None:
     text, markup = await service.top(tr, chat.id, chat_wide, 0)
     sent = await message.reply_text(text, reply_markup=markup)
     if markup is not None:  # its page buttons count on this message only
-        await games.repo.add_panel(chat.id, sent.message_id, PANEL)
+        await service.keep_leaderboard(chat.id, sent.message_id)
 
 
 async def top_page(update: Update, context: Context, press: Press, where: tuple[int, int] | None) -> None:
@@ -74,8 +72,8 @@ async def top_page(update: Update, context: Context, press: Press, where: tuple[
     query = update.callback_query
     if query is None or query.message is None:
         return
-    games = service_of(context)
-    if where is None or not await games.repo.is_panel(*where, PANEL):
+    games, service = service_of(context), stats_of(context)
+    if where is None or not await service.is_leaderboard(*where):
         tr = games.directory.user_tr(await games.directory.user(query.from_user.id), query.from_user.language_code)
         with contextlib.suppress(TelegramError):
             await query.answer(tr.gettext("This button is not valid any more."))
@@ -83,7 +81,7 @@ async def top_page(update: Update, context: Context, press: Press, where: tuple[
     with contextlib.suppress(TelegramError):
         await query.answer()
     chat_id = where[0]
-    text, markup = await stats_of(context).top(await games.directory.chat_tr(chat_id), chat_id, press.arg == "c",
+    text, markup = await service.top(await games.directory.chat_tr(chat_id), chat_id, press.arg == "c",
                                                press.seq)
     with contextlib.suppress(TelegramError):  # the same page again: nothing to change
         await query.edit_message_text(text, reply_markup=markup)

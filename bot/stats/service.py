@@ -18,6 +18,7 @@ from storage.models import PlayedGame, User
 from storage.repo import Repo
 
 CHART_GAMES = 30
+PANEL = "top"  # the leaderboard's messages, whose page buttons count (storage: panels)
 
 
 class People(Protocol):
@@ -32,6 +33,17 @@ class StatsService:
     def __init__(self, repo: Repo, people: People) -> None:
         self.repo = repo
         self.people = people
+
+    async def named(self, username: str) -> User | None:
+        """The user the bot knows by this @username, if any."""
+        return await self.repo.user_by_username(username)
+
+    async def keep_leaderboard(self, chat_id: int, message_id: int) -> None:
+        """This message is a leaderboard: its page buttons count on it."""
+        await self.repo.add_panel(chat_id, message_id, PANEL)
+
+    async def is_leaderboard(self, chat_id: int, message_id: int) -> bool:
+        return await self.repo.is_panel(chat_id, message_id, PANEL)
 
     async def player(self, chat_id: int | None, user: User, preset: str | None = None) -> PlayerStats:
         """A player's stats in a chat, or everywhere (``chat_id`` None), in one game (``preset``) or all."""
