@@ -80,7 +80,7 @@ async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
 
 
 async def test_a_call_the_fence_stops_is_never_sent_and_fails_as_a_network_error() -> None:
-    """Several processes on PostgreSQL: a process not sure it leads sends nothing (issue 44: two leaders at once
+    """Several processes on PostgreSQL: a process not sure it leads sends nothing (two leaders at once
     sent older content after newer). The fence is asked after the pool's wait, just before the request goes."""
     fake = FakeTelegram()
     fake.add_user(101, "Anna").started = True

@@ -67,7 +67,7 @@ async def test_an_update_whose_handler_failed_is_answered_500_and_handled_when_p
     url, handled = endpoint
     assert await post(url, UPDATE) == 500, "Telegram will post it again"
     assert await post(url, UPDATE) == 200
-    assert handled == [7, 7], "handled again: an update is finished only when it was handled (issue 44)"
+    assert handled == [7, 7], "handled again: an update is finished only when it was handled"
 
 
 async def test_a_post_without_the_secret_or_with_no_update_changes_nothing(endpoint: tuple[str, list[int]]) -> None:

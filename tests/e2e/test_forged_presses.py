@@ -1,6 +1,6 @@
 """No forged press is ever accepted: a button counts only on its own message, by a user entitled to it.
 
-Each test here failed on the bot before the game store and the outbox (issue 8, defects 1–7, 15, 18).
+Each test here failed on the bot before the game store and the outbox.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ async def test_a_card_that_covers_two_attacks_asks_which(fake: FakeTelegram, tmp
     await fake.wait_for(lambda: "7♣️→9♥️" in boris.text)
     await table.press(102, boris, "8♠️")  # fits only 7♠️: covered at once
     await fake.wait_for(lambda: "7♠️→8♠️" in boris.text)
-    # the defender who covered everything waits: he is not told to defend with every card ✖ (issue 23)
+    # the defender who covered everything waits: he is not told to defend with every card ✖
     # in two players he waits for Anna, by name; the table does not say who throws in, only the attacker can
     assert "Everything is covered. Wait: Anna may throw in more, or end the bout." in boris.text
     assert "Defend" not in boris.text and "throw-in" not in fake.messages[(GROUP, 1)].text

@@ -1,5 +1,5 @@
 """A whole game in each of the bot's languages, read as its players read it: every message, button and toast
-each player gets is in the group's language (issue 41): Russian, Ukrainian, German and English; and the Mini
+each player gets is in the group's language: Russian, Ukrainian, German and English; and the Mini
 App's page in Ukrainian and German."""
 
 from __future__ import annotations

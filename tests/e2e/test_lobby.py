@@ -175,7 +175,7 @@ async def test_newgame_knows_the_presets_by_their_russian_names_and_points_to_th
 
 
 async def test_the_rules_line_names_the_game_the_options_make(fake: FakeTelegram, bot: BotProcess) -> None:
-    # issue 23: with transfers turned off in Settings the lobby still read «Переводной · …»
+    # with transfers turned off in Settings the lobby still read «Переводной · …»
     table = Table(fake, GROUP, [101])
     await table.newgame(101, "perevodnoy")
     assert table.lobby().text.splitlines()[1].startswith("Perevodnoy · ")

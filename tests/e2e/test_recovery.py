@@ -1,6 +1,6 @@
 """Nothing lost, nothing frozen: failed Telegram calls, deleted messages, stuck timers, stale copies.
 
-Each test here failed on the bot before the game store and the outbox (issue 8, defects 8–12, 14, 16).
+Each test here failed on the bot before the game store and the outbox.
 """
 
 from __future__ import annotations

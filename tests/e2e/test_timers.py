@@ -165,7 +165,7 @@ async def test_a_leaver_is_played_by_the_computer_and_loses(fake: FakeTelegram, 
     places = sorted(p for p in stored.values() if p is not None)
     assert places == list(range(1, len(places) + 1)), "the others' places are counted without the leaver"
     await settle(timed_bot)
-    # what the players read says so too: no place for Boris, whatever the computer made of his seat (issue 23)
+    # what the players read says so too: no place for Boris, whatever the computer made of his seat
     result = next(m for m in table.group_messages() if "Game over" in m.text).text
     assert not re.search(r"^\d+\. Boris", result, re.M), result
     assert "🚪 Boris: left the game" in result or "Durak: Boris" in result, result

@@ -93,7 +93,7 @@ async def test_a_whole_game(fake: FakeTelegram, bot: BotProcess, preset: str, pl
     check_finished(fake, bot, table, players)
 
 
-# What a Russian player must never read (issue 23): the English of a missing translation, «(а)», «ты»-forms,
+# What a Russian player must never read: the English of a missing translation, «(а)», «ты»-forms,
 # a digit where a rank is named, «кон» for a bout, «прикуп» for the stock.
 NOT_RUSSIAN = re.compile(r"\b(the|you|and|press|cards?|game|wait|takes?|leads?|covers?)\b|\((а|ла)\)|\bты\b|"
                          r"все \d|нет \d|\bкон(а|е|у)?\b|прикуп", re.IGNORECASE)

@@ -667,8 +667,8 @@ async def test_a_standing_by_process_takes_the_lead_when_the_leader_goes_and_the
 
 async def test_a_standing_by_process_whose_connection_is_cut_stands_by_still_and_takes_over(
         postgres_url: str) -> None:
-    """A server restart cuts every standby's connection: each must try again, not end (issue 44's first defect:
-    the process exited with psycopg's AdminShutdown)."""
+    """A server restart cuts every standby's connection: each must try again, not end (it once
+    exited with psycopg's AdminShutdown)."""
     leader, other = await open_repo(postgres_url), await open_database(postgres_url)
     try:
         await leader.db.lead()
