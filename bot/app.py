@@ -28,14 +28,13 @@ from bot.stats.service import StatsService
 from bot.transport.budget import OUTBOX_SHARE
 from bot.transport.http import AiohttpRequest, UpdatesRequest
 from bot.transport.limiter import SharedLimiter
-from bot.transport.outbox import Outbox
+from bot.transport.outbox import Outbox, Pace
 from bot.ui import texts
 from bot.ui.i18n import LANGUAGES, translator
 from bot.webapp.auth import Links
 from bot.webapp.server import WebApp
 from durak.ai import hard
 from storage.database import Database, open_database
-from storage.models import OutboxRow
 from storage.partitions import Leases
 from storage.repo import Repo
 
@@ -100,28 +99,9 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
             await db.trace(metrics.statement)
         repo = Repo(db, now=clock.now)
         directory = Directory(repo, app.bot, clock, settings.default_language)
-        service: GameService | None = None
-
-        async def forbidden(chat_id: int) -> None:
-            if service is not None:
-                await service.chats.user_blocked(chat_id)
-
-        async def migrated(old: int, new: int) -> None:
-            if service is not None:
-                await service.chats.chat_migrated(old, new)
-
-        async def refused(row: OutboxRow, why: str) -> None:
-            if service is not None:
-                await service.chats.post_refused(row, why)
-
-        def shown(row: OutboxRow, message_id: int) -> None:
-            if service is not None:
-                service.on_shown(row, message_id)
-
-        outbox = Outbox(repo, app.bot, on_forbidden=forbidden, on_migrated=migrated, on_shown=shown,
-                        on_refused=refused, group_spacing=60 / settings.group_edits_per_minute,
-                        per_second=settings.sends_per_second * OUTBOX_SHARE,
-                        private_spacing=1 / settings.private_sends_per_second,
+        outbox = Outbox(repo, app.bot, Pace(group_spacing=60 / settings.group_edits_per_minute,
+                                             per_second=settings.sends_per_second * OUTBOX_SHARE,
+                                             private_spacing=1 / settings.private_sends_per_second),
                         record=metrics.calls if metrics.on else None)
         service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
                               ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,

@@ -82,6 +82,7 @@ class GameService:
         self.votes = Votes(self)
         self.commands = Commands(self)
         self.chats = Chats(self)
+        outbox.listen(OutboxEvents(self))
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
         self.on_moved: Callable[[list[int]], Awaitable[None]] = _nothing_moved  # games another process leads now
         self.links: PageLinks | None = None  # where a game's Mini App page opens, when it is configured
@@ -542,3 +543,23 @@ class GameService:
             return []
         tr = await self.directory.chat_tr(game.chat_id)
         return [self.votes.message(tr, game, vote, tr.gettext("The game is over."))]
+
+
+class OutboxEvents:
+    """What the outbox tells the game (``bot.transport.outbox.Listener``): a message shown, a user who blocked the
+    bot, a group that became a supergroup, a post refused for good."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def shown(self, row: OutboxRow, message_id: int) -> None:
+        self.service.on_shown(row, message_id)
+
+    async def blocked(self, chat_id: int) -> None:
+        await self.service.chats.user_blocked(chat_id)
+
+    async def migrated(self, old: int, new: int) -> None:
+        await self.service.chats.chat_migrated(old, new)
+
+    async def refused(self, row: OutboxRow, why: str) -> None:
+        await self.service.chats.post_refused(row, why)

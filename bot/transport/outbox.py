@@ -31,8 +31,9 @@ import contextlib
 import itertools
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
@@ -44,10 +45,48 @@ from storage.slots import is_ping
 
 log = logging.getLogger(__name__)
 
-OnForbidden = Callable[[int], Awaitable[None]]
-OnMigrated = Callable[[int, int], Awaitable[None]]
-OnShown = Callable[[OutboxRow, int], None]
-OnRefused = Callable[[OutboxRow, str], Awaitable[None]]
+
+
+class Listener(Protocol):
+    """What the outbox tells the game of the chats it writes to (``bot.game.service.OutboxEvents``)."""
+
+    def shown(self, row: OutboxRow, message_id: int) -> None:
+        """Telegram shows the row's content from now."""
+
+    async def blocked(self, chat_id: int) -> None:
+        """The user blocked the bot (Forbidden)."""
+
+    async def migrated(self, old: int, new: int) -> None:
+        """The group became a supergroup with a new id."""
+
+    async def refused(self, row: OutboxRow, why: str) -> None:
+        """A message never shown was refused for good (no rights, no topic, no group)."""
+
+
+class Unheard:
+    """The listener until the game's is given (:meth:`Outbox.listen`): nothing is told."""
+
+    def shown(self, row: OutboxRow, message_id: int) -> None:
+        pass
+
+    async def blocked(self, chat_id: int) -> None:
+        pass
+
+    async def migrated(self, old: int, new: int) -> None:
+        pass
+
+    async def refused(self, row: OutboxRow, why: str) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Pace:
+    """Telegram's budgets as the outbox keeps them: seconds between two calls to one group, calls a second
+    overall, seconds per call in one private chat after its burst."""
+
+    group_spacing: float = 0.0
+    per_second: float = 1000.0
+    private_spacing: float = 0.0
 MAX_BACKOFF = 60.0
 PRIVATE_BURST = 3  # Telegram allows a private chat about a call a second, with short bursts (a move, the next, a ping)
 
@@ -62,29 +101,24 @@ HELD = 1.0  # seconds of the budget's queue from which a held change is worth te
 
 
 class Outbox:
-    def __init__(self, repo: Repo, bot: Bot, *, on_forbidden: OnForbidden, on_migrated: OnMigrated,
-                 on_shown: OnShown, on_refused: OnRefused | None = None, group_spacing: float = 0.0,
-                 per_second: float = 1000.0, private_spacing: float = 0.0,
-                 record: list[tuple[int, float]] | None = None, ticker: Ticker | None = None) -> None:
+    def __init__(self, repo: Repo, bot: Bot, pace: Pace = Pace(), *, record: list[tuple[int, float]] | None = None,
+                 ticker: Ticker | None = None) -> None:
         self.repo = repo
         self.ticker = ticker or LoopTicker()  # its time and its waits (a test's moves on at once)
-        self.budget = Budget(per_second, ticker=self.ticker)  # the overall budget, shared among chats by need
+        self.budget = Budget(pace.per_second, ticker=self.ticker)  # the overall budget, shared among chats by need
         self._retire_keys = itertools.count(RETIRE_KEYS)
         self._kind: dict[int, int] = {}     # chat -> what its unsent changes are (budget.ACTING first)
         self._since: dict[int, float] = {}  # chat -> time of its oldest unsent change
         self._turn: dict[int, float] = {}   # chat owed ACTING -> time its player's turn began (budget's order)
-        self.private_spacing = private_spacing  # seconds per call in one private chat, after its burst
+        self.private_spacing = pace.private_spacing  # seconds per call in one private chat, after its burst
         self._private: dict[int, tuple[float, float]] = {}  # private chat -> (its burst left, when last answered)
-        self.group_spacing = group_spacing  # seconds between two calls to one group (its budget)
+        self.group_spacing = pace.group_spacing  # seconds between two calls to one group (its budget)
         self._last_call: dict[int, float] = {}  # group -> when its last call was answered (its ticker's time)
         # a group not called since the start is assumed called at the start: the process before may have
         # spent its budget just before it stopped, and Telegram counts calls, not processes
         self._started = float("-inf")
         self.bot = bot
-        self.on_forbidden = on_forbidden
-        self.on_migrated = on_migrated
-        self.on_shown = on_shown
-        self.on_refused = on_refused  # a message never shown was refused for good (no rights, no topic, no group)
+        self.listener: Listener = Unheard()
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._retiring: set[asyncio.Task[None]] = set()  # old copies of messages being deleted (retire)
         self._dirty: set[int] = set()      # chats with rows owed since their worker last looked
@@ -99,6 +133,10 @@ class Outbox:
         self._started = self.ticker.time()
         for chat_id in {row.chat_id for row in await self.repo.owed()}:
             self.kick(chat_id)
+
+    def listen(self, listener: Listener) -> None:
+        """Tell ``listener`` what happens to the messages from now (the game service, once it is made)."""
+        self.listener = listener
 
     def kick(self, *chat_ids: int, lazy: Iterable[int] = ()) -> None:
         """Rows were written for these chats: make sure a worker delivers them. A chat in ``lazy`` was
@@ -340,7 +378,7 @@ class Outbox:
                         log.info("message %s in chat %s is gone: posting it again", row.message_id, row.chat_id)
                         await self._send(row, markup, old=None)
                         return None
-                self.on_shown(row, row.message_id)
+                self.listener.shown(row, row.message_id)
                 await self.repo.delivered(row, row.message_id)
                 return None
             await self._send(row, markup, old=row.message_id)
@@ -352,11 +390,11 @@ class Outbox:
                 await self.repo.delivered(row, row.message_id)
             else:
                 await self.repo.delivered(row, row.message_id)
-                await self.on_forbidden(row.chat_id)
+                await self.listener.blocked(row.chat_id)
             return None
         except ChatMigrated as e:
             log.info("chat %s became supergroup %s", row.chat_id, e.new_chat_id)
-            await self.on_migrated(row.chat_id, e.new_chat_id)
+            await self.listener.migrated(row.chat_id, e.new_chat_id)
             return None
         except RetryAfter as e:
             log.warning("chat %s is over its budget; waiting %s s", row.chat_id, e.retry_after)
@@ -372,8 +410,8 @@ class Outbox:
 
     async def _refused(self, row: OutboxRow, error: TelegramError) -> None:
         """Before the row is marked given up: a crash in between leaves it owed, refused again at the start."""
-        if row.message_id is None and self.on_refused is not None:
-            await self.on_refused(row, error.message)
+        if row.message_id is None:
+            await self.listener.refused(row, error.message)
 
     async def _send(self, row: OutboxRow, markup: str | None, old: int | None) -> None:
         assert row.text is not None
@@ -383,7 +421,7 @@ class Outbox:
         message = await self._api("sendMessage", chat_id=row.chat_id, text=row.text, reply_markup=markup,
                                   message_thread_id=row.thread_id or None)
         message_id = int(message["message_id"])
-        self.on_shown(row, message_id)  # Telegram shows it from now, whenever the local record is written
+        self.listener.shown(row, message_id)  # Telegram shows it from now, whenever the local record is written
         await self.repo.delivered(row, message_id)
         if old is not None:  # /hand: the old copy goes once the new one is there, so one hand has live buttons
             await self._delete_quietly(row.chat_id, old)

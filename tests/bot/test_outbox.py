@@ -13,7 +13,7 @@ import pytest
 from telegram import Bot
 
 from bot.transport.budget import ACTING, WAITING
-from bot.transport.outbox import Outbox
+from bot.transport.outbox import Outbox, Pace, Unheard
 from durak import Rules
 from storage.database import open_database
 from storage.models import NewLobby, OutboxRow, Owed, User
@@ -47,14 +47,12 @@ async def test_a_groups_messages_go_out_at_its_pace_without_real_waiting(
     ticker = SteppedTicker()
     shown: list[tuple[str, float]] = []
 
-    def on_shown(row: OutboxRow, message_id: int) -> None:
-        shown.append((row.slot, ticker.time()))
+    class Watching(Unheard):
+        def shown(self, row: OutboxRow, message_id: int) -> None:
+            shown.append((row.slot, ticker.time()))
 
-    async def nothing(*args: object) -> None:
-        pass
-
-    outbox = Outbox(repo, bot, on_forbidden=nothing, on_migrated=nothing, on_shown=on_shown, group_spacing=20.0,
-                    ticker=ticker)
+    outbox = Outbox(repo, bot, Pace(group_spacing=20.0), ticker=ticker)
+    outbox.listen(Watching())
     notes = [Owed(GROUP, "table", "the lobby"), *(Owed(GROUP, f"note:{n}", f"note {n}") for n in range(3))]
     await repo.create_lobby(NewLobby(GROUP, 0, ANNA, Rules(), 6), owed=lambda g: notes)
     started = asyncio.get_running_loop().time()
@@ -74,12 +72,8 @@ async def test_an_old_copy_is_deleted_while_its_chats_worker_waits_for_the_budge
     two waited for ever)."""
     fake, repo, bot = parts
 
-    async def nothing(*args: object) -> None:
-        pass
-
     ticker = SteppedTicker()
-    outbox = Outbox(repo, bot, on_forbidden=nothing, on_migrated=nothing, on_shown=lambda row, message_id: None,
-                    per_second=1.0, ticker=ticker)
+    outbox = Outbox(repo, bot, Pace(per_second=1.0), ticker=ticker)
     fake.users[ANNA.id].started = True  # she wrote to the bot once
     copy = await bot.send_message(ANNA.id, "an old copy of her hand")
     await outbox.budget.take(GROUP, ACTING, ticker.time())  # a slot just given: the next ones wait
