@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import gzip
 import hashlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -540,11 +539,12 @@ def _page_file(name: str) -> bytes:
 
 
 def _language_hint(hello: dict[str, Any]) -> str | None:
-    """The language an unproven hello's initData names: only to word its refusal, never to trust it."""
+    """The language an unproven hello's initData names: only to word its refusal, never to trust it. Read with
+    orjson, which refuses JSON nested deeper than 1,024 (the standard parser overflowed Python's stack on it)."""
     try:
-        user = json.loads(dict(parse_qsl(str(hello.get("init_data") or ""))).get("user", "{}"))
+        user = orjson.loads(dict(parse_qsl(str(hello.get("init_data") or ""))).get("user", "{}"))
         code = user.get("language_code") if isinstance(user, dict) else None
-    except ValueError:
+    except ValueError:  # orjson.JSONDecodeError is one
         return None
     return code if isinstance(code, str) else None
 
