@@ -29,6 +29,7 @@ from bot.transport.budget import OUTBOX_SHARE
 from bot.transport.http import AiohttpRequest, UpdatesRequest
 from bot.transport.limiter import SharedLimiter
 from bot.transport.outbox import Outbox, Pace
+from bot.transport.webhook import refused_for_good
 from bot.ui import texts
 from bot.ui.i18n import LANGUAGES, translator
 from bot.webapp.auth import Links
@@ -201,6 +202,9 @@ async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         data = update.callback_query.data if update.callback_query else None
         what = (f"update {update.update_id} (chat {chat.id if chat else None}, user {user.id if user else None}"
                 f"{f', button {data!r}' if data else ''})")
+    if refused_for_good(context.error):  # one line: Telegram gives the same answer to any retry
+        log.warning("%s: Telegram refused the answer (%s); not tried again", what, context.error)
+        return
     log.error("%s failed", what, exc_info=context.error)
 
 

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from telegram import Update
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application, ContextTypes
 
 from bot.transport.inbox import Inbox
@@ -35,6 +36,13 @@ log = logging.getLogger(__name__)
 
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def refused_for_good(error: object) -> bool:
+    """A refusal Telegram repeats however often the update is handled again (no right to write in the chat, the
+    bot blocked or kicked, a message gone): its update is answered as handled, or Telegram would post it for ever.
+    A network error, a flood wait or our own failure is worth Telegram's next post."""
+    return isinstance(error, (BadRequest, Forbidden))
 
 
 class Webhook:
@@ -55,7 +63,7 @@ class Webhook:
         app.add_error_handler(self._failed)
 
     async def _failed(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if isinstance(update, Update):
+        if isinstance(update, Update) and not refused_for_good(context.error):
             self.failed.add(update.update_id)
 
     def application(self) -> web.Application:

@@ -129,3 +129,19 @@ async def test_a_stop_signal_ends_webhook_mode_cleanly_with_nothing_owed_left(fa
     await hooked.start()  # and the next start goes on with the game
     await fake.wait_for(lambda: fake.webhook is not None, 20)
     await table.play_to_the_end()
+
+
+async def test_a_command_where_the_bot_may_not_write_is_answered_once_with_one_line(fake: FakeTelegram,
+                                                                                     hooked: BotProgram) -> None:
+    """The group's admins took the bot's right to write: its answer to /help is refused, and would be refused
+    however often Telegram posted the command again. Telegram is told it was handled (no repost for ever), and
+    the log says so in one line, not with a traceback."""
+    said = len(hooked.logged())
+    fake.mute(GROUP)
+    await fake.send_text(101, GROUP, "/help")
+    await fake.wait_for(lambda: bool(fake.deliveries), 20)
+    await hooked.stop_when_idle()
+    assert [status for _, status in fake.deliveries] == [200], fake.deliveries
+    logged = hooked.logged()[said:]
+    assert "Traceback" not in logged and " ERROR " not in logged, logged
+    assert "Telegram refused the answer (Not enough rights to send text messages" in logged, logged
