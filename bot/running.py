@@ -10,6 +10,7 @@ import logging
 import signal
 import sys
 
+from aiohttp.http_exceptions import HttpProcessingError
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot import serve
@@ -25,6 +26,20 @@ class _NoTraceback(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.getMessage().startswith("Network Retry Loop"):
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+class _MalformedHttp(logging.Filter):
+    """aiohttp logs a request it could not even parse (no Host, a line too long, both Content-Length and
+    Transfer-Encoding) with a traceback, and anyone can send one, no secret needed: one warning line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            why = str(error.message).strip().splitlines()[0] if error.message else type(error).__name__
+            record.msg, record.args = "a malformed HTTP request was refused (%s %s)", (error.code, why[:200])
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info, record.exc_text = None, None
         return True
 
@@ -48,6 +63,7 @@ def run(settings: Settings) -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_NoTraceback())
+    logging.getLogger("aiohttp.server").addFilter(_MalformedHttp())
     # `kill -USR1` writes every thread's stack to stderr, even while the event loop is stuck
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:

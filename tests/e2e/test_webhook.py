@@ -145,3 +145,28 @@ async def test_a_command_where_the_bot_may_not_write_is_answered_once_with_one_l
     logged = hooked.logged()[said:]
     assert "Traceback" not in logged and " ERROR " not in logged, logged
     assert "Telegram refused the answer (Not enough rights to send text messages" in logged, logged
+
+
+MALFORMED = [
+    b"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+    b"POST /hook HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 10_000 + b"\r\n\r\n",
+    b"GET /" + b"a" * 10_000 + b" HTTP/1.1\r\n\r\n",
+]
+
+
+async def test_malformed_http_is_refused_with_one_line_each(fake: FakeTelegram, hooked: BotProgram) -> None:
+    """Requests aiohttp cannot even parse (no secret needed to send them) get 400 and one line each in the log,
+    not a traceback."""
+    assert fake.webhook is not None
+    port = int(fake.webhook["url"].split(":")[2].split("/")[0])
+    said = len(hooked.logged())
+    for raw in MALFORMED:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(raw)
+        await writer.drain()
+        assert (await reader.read(64)).startswith(b"HTTP/1.0 400"), raw[:40]
+        writer.close()
+    await hooked.stop_when_idle()
+    logged = hooked.logged()[said:]
+    assert "Traceback" not in logged and " ERROR " not in logged, logged
+    assert logged.count("a malformed HTTP request was refused (400") == len(MALFORMED), logged
