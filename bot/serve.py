@@ -202,7 +202,8 @@ async def _name_what_holds_the_stop() -> None:
 
 
 async def _listen(hook: Webhook, settings: Settings) -> web.AppRunner:
-    runner = web.AppRunner(hook.application(), access_log=None)
+    # the body as posted: Telegram sends it plain, and a compressed one (a gzip bomb) is refused unread
+    runner = web.AppRunner(hook.application(), access_log=None, auto_decompress=False)
     await runner.setup()
     await web.TCPSite(runner, settings.webhook_listen, settings.webhook_port).start()
     return runner

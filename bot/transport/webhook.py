@@ -19,6 +19,7 @@ partitions owe and hands them over.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+BODY_SECONDS = 5.0  # the longest a post's body may take to arrive: one sent by half holds no stop for a minute
 
 
 class Unreadable(Exception):
@@ -118,7 +120,15 @@ class Webhook:
         if not hmac.compare_digest(request.headers.get(SECRET_HEADER, "").encode(), self.secret):
             log.warning("a webhook request without the right secret was refused")
             return web.Response(status=403)
-        body = await request.read()
+        if request.headers.get("Content-Encoding", "identity").lower() != "identity":
+            log.warning("a webhook post with a compressed body was refused unread")
+            return web.Response(status=415)
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                body = await request.read()
+        except TimeoutError:
+            log.warning("a webhook post whose body did not arrive within %.0f s was dropped", BODY_SECONDS)
+            return web.Response(status=408)
         try:
             update = read_update(body, self.app.bot)
         except Unreadable as why:  # posted again it would be refused again: Telegram is told it was handled

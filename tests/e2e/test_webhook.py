@@ -4,6 +4,7 @@ short by a kill -9 is posted again to the next start, and applied once."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import signal
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot.transport.webhook import BODY_SECONDS, SECRET_HEADER
 from durak import State
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import Table
@@ -170,3 +172,40 @@ async def test_malformed_http_is_refused_with_one_line_each(fake: FakeTelegram, 
     logged = hooked.logged()[said:]
     assert "Traceback" not in logged and " ERROR " not in logged, logged
     assert logged.count("a malformed HTTP request was refused (400") == len(MALFORMED), logged
+
+
+def rss_kb(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+
+
+async def test_a_compressed_post_is_refused_unread(fake: FakeTelegram, hooked: BotProgram) -> None:
+    """A gzip bomb (100 MB of zeros in 100 kB) posted with the secret: refused, never inflated in memory."""
+    assert fake.webhook is not None and hooked.proc is not None
+    bomb = gzip.compress(b"\0" * 100_000_000, compresslevel=9)
+    headers = {SECRET_HEADER: SECRET, "Content-Encoding": "gzip", "Content-Type": "application/json"}
+    before = rss_kb(hooked.proc.pid)
+    async with aiohttp.ClientSession() as session:
+        for _ in range(5):
+            async with session.post(fake.webhook["url"], data=bomb, headers=headers) as response:
+                assert response.status == 415
+    grown = rss_kb(hooked.proc.pid) - before
+    await hooked.stop_when_idle()
+    assert grown < 5_000, f"the bot grew by {grown} kB"
+    assert "a webhook post with a compressed body was refused unread" in hooked.logged()
+
+
+async def test_a_post_sent_by_half_holds_no_stop(fake: FakeTelegram, hooked: BotProgram) -> None:
+    """A post whose body never arrives whole is dropped after a few seconds: a stop meanwhile ends cleanly in
+    about that time, not aiohttp's minute."""
+    assert fake.webhook is not None and hooked.proc is not None
+    port = int(fake.webhook["url"].split(":")[2].split("/")[0])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"POST /hook HTTP/1.1\r\nHost: x\r\n{SECRET_HEADER}: {SECRET}\r\nContent-Length: 1000\r\n"
+                 f"Content-Type: application/json\r\n\r\n{{\"update_id\": ".encode())
+    await writer.drain()
+    answer = asyncio.ensure_future(reader.read(64))
+    hooked.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(hooked.proc.wait(), BODY_SECONDS + 10) == 0, "stopped cleanly"
+    assert (await answer).startswith(b"HTTP/1.1 408"), "its poster was told"
+    writer.close()
