@@ -102,7 +102,10 @@ class Member:
             return await asyncio.wait_for(self.proc.wait(), 60)
         except TimeoutError:
             self.proc.send_signal(signal.SIGUSR1)  # its threads' stacks into its log
-            await asyncio.sleep(1)
+            with contextlib.suppress(TimeoutError):  # written at once, but by another process: look until it is
+                async with asyncio.timeout(5):
+                    while "most recent call first" not in (self.folder / "log").read_text():
+                        await asyncio.sleep(0.05)
             raise AssertionError(f"{self.name} did not end: {(self.folder / 'log').read_text()[-6000:]}") from None
 
 
