@@ -114,11 +114,11 @@ class Thinker:
             self.failures += 1
             return None
         if level == "hard":
-            self.waiting += 1
-            self.thinking.value += 1  # the reviews step aside meanwhile (bot.game.reviews)
             if self._pool is None:
                 self._pool = spawn_pool(1, start_thinker, self.pressing, self.idle_cpu)
             pool = self._pool
+            self.waiting += 1
+            self.thinking.value += 1  # the reviews step aside meanwhile (bot.game.reviews)
             try:
                 return await asyncio.wait_for(self._think(pool, k, seed, self.budget_ms / self.waiting),
                                               self.limit_s)
