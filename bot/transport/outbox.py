@@ -46,7 +46,6 @@ from storage.slots import is_ping
 log = logging.getLogger(__name__)
 
 
-
 class Listener(Protocol):
     """What the outbox tells the game of the chats it writes to (``bot.game.service.OutboxEvents``)."""
 
@@ -87,6 +86,8 @@ class Pace:
     group_spacing: float = 0.0
     per_second: float = 1000.0
     private_spacing: float = 0.0
+
+
 MAX_BACKOFF = 60.0
 PRIVATE_BURST = 3  # Telegram allows a private chat about a call a second, with short bursts (a move, the next, a ping)
 

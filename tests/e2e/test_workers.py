@@ -1,7 +1,8 @@
 """The bot's worker processes (a hard computer's thinking, the reviews) as an operator meets them: a bot killed
 (``kill -9``, the OOM killer) leaves none of them behind, and a clean stop while they work says nothing after it.
 
-The bot runs as its own process (``python -m bot``); its processes are read from ``/proc``.
+The bot runs as its own process (``python -m bot``); its processes are read from ``/proc`` (Linux, where the bot
+runs: the kernel's parent-death signal is what ends the workers).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from tests.e2e.harness import Table
 from tests.e2e.test_computers import add_computer
 from tests.e2e.test_crash import BotProgram
 from tests.fake_telegram import FakeTelegram
-
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
 
 GONE_WITHIN = 5.0  # seconds after its bot died: what the issue asks
 SLOW_REVIEW = 10_000_000  # deals per move: a review that is still being made when the test acts
