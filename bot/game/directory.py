@@ -64,8 +64,10 @@ class Directory:
     # ------------------------------------------------------------ users
 
     async def user(self, user_id: int) -> User | None:
+        """The user as last recorded. A cached "no private chat" is read again: his /start may have been handled
+        by another process (the one leading his private chat), and a stale "no" would refuse him a game."""
         known = self.users.get(user_id)
-        if known is None:
+        if known is None or not known.private_chat:
             known = await self.repo.user(user_id)
             if known is not None:
                 self.users.put(user_id, known)

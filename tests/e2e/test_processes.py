@@ -530,3 +530,34 @@ async def test_a_group_that_becomes_a_supergroup_another_process_leads_plays_on_
     assert place.sql("SELECT COUNT(*) FROM updates WHERE done = 0") == [(0,)], "every update handled"
     new_lead = next(m for m in members if m.name == owner(place, members, new_id))
     assert "are decided here now" in (new_lead.folder / "log").read_text()
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.long(10)
+async def test_a_creator_who_opened_his_private_chat_at_another_process_can_start_his_game(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """Alice opens a game in the group before she ever wrote to the bot (the group's process learns it cannot
+    write to her) and cancels it; she opens her private chat with /start, which the process leading that chat
+    records, and opens a game again: the group's process starts it, it does not refuse "I can't write to
+    Alice" from what it had learnt before."""
+    place, members, _ = fleet
+    group = -8000
+    lead = owner(place, members, group)
+    alice, bob = [user for user in range(2000, 2400) if owner(place, members, user) not in (None, lead)][:2]
+    fake.add_user(alice, "Alice")
+    fake.add_user(bob, "Bob")
+    fake.add_group(group, "Friends", admins=[alice])
+    table = Patient(fake, group, [alice, bob], seed=4)
+    first = await table.newgame(alice)
+    seen = len(first.history)
+    await table.press(alice, first, "Cancel")
+    await fake.wait_for(lambda: len(first.history) > seen, 15)
+    await fake.send_text(alice, alice, "/start")
+    await fake.wait_for(lambda: place.sql("SELECT private_chat FROM users WHERE id = ?", (alice,)) == [(1,)], 15)
+    await table.newgame(alice)
+    await table.join(bob)
+    answer = await table.press(alice, table.lobby(), "Start")
+    assert not answer.get("text"), answer
+    await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in (alice, bob))
+                        or "I can't write to" in table.lobby().text, 15)
+    assert "I can't write to" not in table.lobby().text
