@@ -110,6 +110,7 @@ class Reviewer:
         self.idle = asyncio.Event()  # set while no game waits for its review (tests wait on it)
         self.idle.set()
         self._stopped = False
+        self._saving = asyncio.Lock()  # held while a review is written: a hand-over waits for it (:meth:`settle`)
 
     def soon(self) -> None:
         """A game finished (or the bot started): review what waits, after the reviews in hand."""
@@ -186,10 +187,20 @@ class Reviewer:
             raise NotReviewable(f"game {game_id}: {e!r}") from e
         review = kept([Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None], people)
         owed = await self._announcements(game, review)
-        if await self.repo.save_review(game.id, orjson.dumps(review).decode(), owed):
-            self.made += 1
-            self.outbox.kick(*{o.chat_id for o in owed}, lazy={o.chat_id for o in owed})
-            log.info("game %s reviewed in %.1f s", game.id, time.monotonic() - started)
+        async with self._saving:
+            if not self.repo.owns(game.chat_id):  # handed over while it was judged: its new lead reviews it
+                log.info("game %s is reviewed where its chat is led now", game.id)
+                return
+            if await self.repo.save_review(game.id, orjson.dumps(review).decode(), owed):
+                self.made += 1
+                self.outbox.kick(*{o.chat_id for o in owed}, lazy={o.chat_id for o in owed})
+                log.info("game %s reviewed in %.1f s", game.id, time.monotonic() - started)
+
+    async def settle(self) -> None:
+        """Return once no review is being written: one begun before this process let its chat go is in the
+        database by then (the chat's next lead delivers its messages), and one after finds the chat not led here."""
+        async with self._saving:
+            pass
 
     def review_link(self, game_id: int) -> str:
         assert self.links is not None

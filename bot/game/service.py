@@ -126,6 +126,7 @@ class GameService:
         no to them already): each once its decision in hand is written, and their messages once none is on its
         way to Telegram."""
         gone = await self.forget_games(leaving)
+        await self.reviewer.settle()  # a review of theirs is announced by their next lead, never by both
         await self.repo.owed()  # their owed rows are not this process's to deliver any more
         await self.outbox.quiet(leaving)
         await self.on_moved(gone)

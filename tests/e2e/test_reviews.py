@@ -179,3 +179,35 @@ async def test_a_game_whose_record_cannot_be_read_is_left_with_a_log_line_and_th
     assert any(f"game {first}" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR), \
         [r.getMessage() for r in caplog.records]
     await bot.stop()
+
+
+@pytest.mark.sqlite_only  # hands its group over as bot.shares does on PostgreSQL, where its own rounds would too
+@pytest.mark.long(10)
+async def test_a_review_judged_while_its_chat_was_handed_over_is_announced_by_the_next_lead_alone(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    """A process lets the group go (to another process) while it judges the group's finished game: it keeps no
+    review and tells nobody; the process that leads the group next reviews the game and tells each player once."""
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", review_deals=0)
+    await bot.start()
+    await played_group_game(fake, seed=5)
+    await bot.idle()
+    service, reviewer = bot.service, bot.service.reviewer
+    reviewer.deals_max = DEALS
+    service.thinker.pressing.value += 1  # as while a press is handled: the judging waits after its first deal
+    reviewer.soon()
+    await fake.wait_for(lambda: reviewer.workers() != [], 30)
+    service.repo.owns = lambda chat_id: chat_id != GROUP  # what the hand-over does (bot.shares)
+    await service.let_go(lambda chat_id: chat_id == GROUP)
+    service.thinker.pressing.value -= 1
+    await reviewer.idle.wait()
+    await bot.idle()
+    assert kept(tmp_path / "durak.sqlite3") == [] and not summaries(fake, 101) and not summaries(fake, 102)
+
+    service.repo.owns = lambda chat_id: True  # the group is led here again: the game is reviewed here, once
+    await service.adopt(lambda chat_id: chat_id == GROUP)
+    await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
+    await reviewer.idle.wait()
+    await bot.idle()
+    assert len(kept(tmp_path / "durak.sqlite3")) == 1
+    assert len(summaries(fake, 101)) == len(summaries(fake, 102)) == 1
+    await bot.stop()
