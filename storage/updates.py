@@ -123,6 +123,11 @@ class Updates:
             f"SELECT update_id, body, part FROM updates WHERE update_id IN ({listed}) ORDER BY update_id", wanted)
         return [(int(r[0]), str(r[1]), None if r[2] is None else int(r[2])) for r in rows]
 
+    async def was_handled(self, update_id: int) -> bool:
+        """Whether the update is known and marked handled."""
+        row = await self.db.one("SELECT done FROM updates WHERE update_id = ?", (update_id,))
+        return row is not None and bool(row["done"])
+
     def handled(self, update_id: int) -> None:
         """Mark an update handled, soon: the marks of the moment go in one statement, not flushed to the disk
         before it returns (a mark lost in a crash only lets an update that wrote nothing be handled again)."""

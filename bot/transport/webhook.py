@@ -11,8 +11,10 @@ applied twice. Requests without Telegram's secret header are refused (403).
 On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and they share the
 games: each leads the partitions it holds (``bot.shares``). An update of a partition led here is handled at once
 and answered once handled, as above, its decision's write marking the update handled (posted again to any
-process, it is known); one of another partition, or any update while this process is still starting, is stored
-(``storage.updates``) for that partition's lead, which PostgreSQL's NOTIFY wakes, and answered 200 once stored.
+process, it is known; a press is answered again there, without a toast: the process that wrote its move may have
+died before it answered). One of another partition, or any update while this process is still starting, is
+stored (``storage.updates``) for that partition's lead, which PostgreSQL's NOTIFY wakes, and answered 200 once
+stored.
 A process stopped cleanly (SIGTERM) stops taking updates, finishes the ones it is handling, delivers what its
 partitions owe and hands them over.
 """
@@ -28,7 +30,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 from telegram import Update
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.transport.inbox import Inbox
@@ -137,9 +139,9 @@ class Webhook:
         if self.route is not None:
             part = await self.route(update)
             if self.inbox is None or part not in self.led():  # another process leads its game: kept for it
-                return await self._store(update.update_id, body.decode(), part)
+                return await self._store(update, body.decode(), part)
         elif self.updates is not None and self.inbox is None:  # standing by: kept for the leader
-            return await self._store(update.update_id, body.decode())
+            return await self._store(update, body.decode())
         if self.inbox is not None:
             await self.inbox.handle_here(update)
         else:
@@ -151,11 +153,25 @@ class Webhook:
             return web.Response(status=500)  # Telegram delivers it again
         return web.Response(status=200)
 
-    async def _store(self, update_id: int, body: str, part: int | None = None) -> web.Response:
+    async def _store(self, update: Update, body: str, part: int | None = None) -> web.Response:
         assert self.updates is not None
         try:
-            await self.updates.store(update_id, body, part=part)
+            if not await self.updates.store(update.update_id, body, part=part) and update.callback_query:
+                await self._answer_again(update)
         except Exception:
-            log.exception("update %s could not be stored; Telegram posts it again", update_id)
+            log.exception("update %s could not be stored; Telegram posts it again", update.update_id)
             return web.Response(status=500)
         return web.Response(status=200)
+
+    async def _answer_again(self, update: Update) -> None:
+        """A press posted again after it was handled: its poster got no 200, so the process that handled it may
+        have died between writing the move and answering the press, and the player's button would spin on. It
+        is answered here (the move shows in his hand); if it was answered before, Telegram refuses this one."""
+        assert self.updates is not None and update.callback_query is not None
+        if not await self.updates.was_handled(update.update_id):
+            return  # stored, not handled yet: its lead answers it
+        try:
+            await update.callback_query.answer()
+        except TelegramError as e:
+            log.info("press %s, posted again after it was handled, could not be answered again (%s)",
+                     update.update_id, e)
