@@ -11,6 +11,11 @@ old), so the taker waits ``FENCE_GRACE`` before it loads the partition's games a
 Handing one over (a process joined, or this one stops): the partition stops taking updates here first, the
 updates in hand are finished, its games are let go once their decisions are written, its messages once none is
 on its way; then the lease is released and the next process takes it at its next round.
+
+A move costs a partition's games a pause (the fence, then each group's pace starting anew), so a surplus is
+handed over unhurried: the partitions with no open game first, one with games only once it has been led here
+``SETTLED`` seconds (a process restarted after a crash gets its share back from the idle ones at once; the
+games its partitions moved with are not moved a second time within seconds).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from storage.repo import Repo
 
 log = logging.getLogger(__name__)
 JOIN_LINK = re.compile(r"/start(?:@\w+)? join_([0-9]{1,12})")
+SETTLED = 30.0  # seconds a partition with open games is led here before it is handed over as a surplus
 
 
 class Shares:
@@ -55,6 +61,7 @@ class Shares:
         self.led: frozenset[int] = frozenset()  # whose games are decided here (loaded, or being let go)
         self.taking: frozenset[int] = frozenset()  # whose updates are taken here: once loaded, until handed over
         self.inbox: Inbox | None = None
+        self._taken_at: dict[int, float] = {}  # partition -> when it was loaded here (time.monotonic())
         self._alive_at = 0.0
         self._confirming = asyncio.Lock()
         self._stopped = False
@@ -116,7 +123,7 @@ class Shares:
                 self.lost()
                 return
             try:
-                surplus = await self.leases.surplus()
+                surplus = self._movable(len(await self.leases.surplus()))
                 if taken:
                     if self.route:  # pages of its games come here from now (and wait for the games to be loaded)
                         await self.service.repo.set_routes(taken, self.route)
@@ -135,9 +142,19 @@ class Shares:
         self._share()
         count = await self.service.adopt(lambda chat_id: partition_of(chat_id) in taken)
         self.taking |= taken  # its games loaded: a press on them finds them
+        self._taken_at |= dict.fromkeys(taken, time.monotonic())
         log.info("leading %d partitions (took %d: %d open games)", len(self.led), len(taken), count)
         if self.inbox is not None:
             self.inbox.wake()
+
+    def _movable(self, count: int) -> frozenset[int]:
+        """``count`` partitions to hand over (fewer if they are not due yet): those with no open game first, then
+        those with games led here ``SETTLED`` seconds at least, the highest first."""
+        busy = {partition_of(game.chat_id) for game in self.service.store.games.values()}
+        settled = time.monotonic() - SETTLED
+        idle = sorted(self.taking - busy, reverse=True)
+        due = sorted((p for p in self.taking & busy if self._taken_at.get(p, 0.0) <= settled), reverse=True)
+        return frozenset((idle + due)[:count])
 
     async def _hand_over(self, parts: frozenset[int]) -> None:
         self.taking -= parts
@@ -145,6 +162,8 @@ class Shares:
             await self.inbox.settle()  # the updates in hand here may still be of these partitions
         self.led -= parts
         self._share()
+        for part in parts:
+            self._taken_at.pop(part, None)
 
         def leaving(chat_id: int) -> bool:
             return partition_of(chat_id) in parts

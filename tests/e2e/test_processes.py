@@ -589,3 +589,33 @@ async def test_a_press_whose_move_was_written_when_its_process_died_is_answered_
     assert lead.proc.returncode is not None, "the lead died before it answered"
     assert sum(State.from_json(json.loads(state)).moves
                for state, in place.sql("SELECT state FROM games WHERE state IS NOT NULL")) == 1
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.long(12)
+async def test_a_process_back_after_a_crash_gets_idle_partitions_back_and_a_game_is_not_moved_twice(
+        fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
+    """The process leading a group with an open lobby is killed; another takes the group's partition. When the
+    killed one is back, the others hand it its share from their partitions with no game at once, and the
+    group stays where it went (each move pauses its messages: the fence, and the group's pace anew)."""
+    place, members, _ = fleet
+    group = next(chat for chat in range(-9000, -9999, -1) if partition_of(chat) == PARTITIONS - 1)
+    fake.add_user(4000, "Anna")
+    fake.add_group(group, "Late", admins=[4000])
+    table = Patient(fake, group, [4000], seed=1)
+    await table.newgame(4000)  # the highest partition: the first a process handed its surplus over by number
+    crashed = next(m for m in members if m.name == owner(place, members, group))
+    assert crashed.proc is not None
+    crashed.proc.kill()
+    await crashed.proc.wait()
+    await fake.wait_for(lambda: sum(leading(place, members).values()) == PARTITIONS, 20)
+    taker = owner(place, members, group)
+    assert taker not in (None, crashed.name)
+    await crashed.start()
+    share = PARTITIONS // len(members) - 2  # each survivor hands its surplus over but the group's partition
+    await fake.wait_for(lambda: leading(place, members).get(crashed.name, 0) >= share, 20)
+    assert owner(place, members, group) == taker, "the group moved again at once"
+    lobby = table.lobby()
+    seen = len(lobby.history)
+    await table.press(4000, lobby, "🤖+ normal")
+    await fake.wait_for(lambda: len(lobby.history) > seen, 10)
