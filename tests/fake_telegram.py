@@ -108,6 +108,7 @@ class FakeTelegram:
         # webhook mode (setWebhook): each update is posted to the bot until it answers 200, as Telegram does
         self.webhook: dict[str, Any] | None = None
         self.deliveries: list[tuple[int, int]] = []  # (update id, the bot's HTTP status, or 0: no answer)
+        self.posting: set[int] = set()                 # updates posted to the webhook, their answer not come yet
         self.retry_after = 0.5                          # seconds before an update not answered 200 is posted again
         self._delivering: set[asyncio.Task[None]] = set()
         self._poster: aiohttp.ClientSession | None = None
@@ -130,6 +131,12 @@ class FakeTelegram:
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         self.url = f"http://127.0.0.1:{port}"
         return self.url
+
+    def open_connections(self) -> int:
+        """The bot's HTTP connections still open here: once a dead bot's are closed, every call it had sent has been
+        served (its answer lost), and nothing more comes from it."""
+        assert self._runner is not None and self._runner.server is not None
+        return len(self._runner.server.connections)
 
     def holds_updates(self) -> bool:
         """Whether an update is still on its way to the bot: not confirmed yet by a getUpdates offset, or being
@@ -449,9 +456,14 @@ class FakeTelegram:
             status = 0
             if self._poster is None or self._poster.closed:
                 self._poster = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60))
-            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
-                async with self._poster.post(self.webhook["url"], json=update, headers=headers) as response:
-                    status = response.status
+            self.posting.add(update["update_id"])
+            await self._notify(None)
+            try:
+                with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                    async with self._poster.post(self.webhook["url"], json=update, headers=headers) as response:
+                        status = response.status
+            finally:
+                self.posting.discard(update["update_id"])
             self.deliveries.append((update["update_id"], status))
             if status == 200:
                 return

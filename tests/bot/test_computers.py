@@ -161,9 +161,10 @@ async def test_moves_queued_behind_a_worker_that_hangs_get_the_normal_move_too()
         thinker.limit_s = 1.5
         thinker.budget_ms = 5000  # the move to hang cannot end before the stop reaches it, however slow the machine
         first = asyncio.create_task(thinker.move(game, seat, "hard"))
+        while thinker.waiting == 0:  # until the first move is handed to the worker
+            await asyncio.sleep(0.01)
         for pid in await _wait_for_worker(thinker):
             os.kill(pid, signal.SIGSTOP)  # a worker that hangs on the first game's move
-        await asyncio.sleep(0.5)
         # three more wait behind it in the one worker: handed to it already, or still in the pool's queue
         queued = [asyncio.create_task(thinker.move(other, seat, "hard")) for other in others]
         assert await asyncio.wait_for(first, 10) == _normal_move(game, seat)

@@ -218,8 +218,9 @@ class Table:
         async def player(user: int) -> None:
             while not self.over() and not until():
                 message = self.hand_message(user)
-                if message is None:
-                    await asyncio.sleep(0.05)
+                if message is None:  # his hand is not posted yet
+                    await self.fake.wait_for(lambda: self.hand_message(user) is not None or self.over() or until(),
+                                             timeout)
                     continue
                 seen = len(message.history)
                 options = playable(message, self.waits())
@@ -228,9 +229,9 @@ class Table:
                     continue
                 data = (choose or self.choose)(options)
                 answer = await self.press(user, message, data)
-                if refused(answer):  # a stale button, a wrong card: look again at once
+                if refused(answer):  # a stale button, a wrong card: look again once it changed (at once if it has)
                     self.refused += 1
-                    await asyncio.sleep(0.01)
+                    await self._wait_change(message, seen)
                     continue
                 self.accepted += 1
                 await self._wait_change(message, seen)

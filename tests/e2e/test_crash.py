@@ -161,7 +161,8 @@ async def test_killed_while_dealing_the_hands(fake: FakeTelegram, program: BotPr
     kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) in table.players)
     await table.fake.press(101, GROUP, table.lobby().message_id, table.button(table.lobby(), "Start"))
     await program.dead()
-    await asyncio.sleep(0.2)  # requests the dead bot had already sent are still served, as Telegram would
+    # requests the dead bot had already sent are still served, as Telegram would: until its connections close
+    await fake.wait_for(lambda: fake.open_connections() == 0)
     # hands Telegram posted for the dead bot: their answers never reached it
     served = {int(p["chat_id"]) for m, p in fake.calls
               if m == "sendMessage" and str(p.get("text", "")).startswith("🃏 Durak · ")}

@@ -87,7 +87,7 @@ async def test_a_press_cut_short_by_a_kill_before_its_write_is_posted_again_and_
     player, hand, button = await lead(table)
     with hooked.place.writes_held():  # the move's write waits for the database: the kill comes before it
         await fake.press(player, player, hand.message_id, button)
-        await asyncio.sleep(1.0)
+        await fake.wait_for(lambda: bool(fake.posting))  # posted: Telegram waits for the bot's answer
         hooked.kill()
         await hooked.dead()
     assert moves(hooked) == 0, "nothing was written before the kill"
