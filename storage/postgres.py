@@ -3,9 +3,9 @@
 Why psycopg 3 and not asyncpg: the repository writes a move as one function of a plain connection
 (``Database.run``), run on the database's own thread in one trip, and commits are noted in the order they
 happen. psycopg's synchronous connection on one thread of our own keeps that shape exactly, so every
-statement of ``storage/repo.py`` is the same on both engines (``?`` placeholders become ``%s`` here); asyncpg
-would need every write written twice. psycopg also takes ``postgresql://`` URLs as libpq does (``PGPASSWORD``,
-``~/.pgpass``, ``sslmode``), and its binary wheel brings libpq along.
+statement of the repository (``storage.rows``) is the same on both engines (``?`` placeholders become ``%s``
+here); asyncpg would need every write written twice. psycopg also takes ``postgresql://`` URLs as libpq does
+(``PGPASSWORD``, ``~/.pgpass``, ``sslmode``), and its binary wheel brings libpq along.
 
 Flags are integer columns on both engines; a Python ``bool`` is sent as 0 or 1.
 """
@@ -365,7 +365,7 @@ class PostgresDatabase:
         """``callback`` gets every statement of the repository run from now on (None: no more)."""
         self.conn.trace = callback
 
-    # the few places where the two dialects differ (storage/repo.py)
+    # the few places where the two dialects differ (the repository, storage.rows)
     @staticmethod
     def json_text(column: str, key: str) -> str:
         return f"({column}::json ->> '{key}')"

@@ -207,7 +207,7 @@ class SqliteDatabase:
         """``callback`` gets every statement run from now on (None: no more)."""
         await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as in sqlite3
 
-    # the few places where the two dialects differ (storage/repo.py; storage/postgres.py has PostgreSQL's)
+    # the few places where the two dialects differ (the repository, storage.rows; storage/postgres.py has PostgreSQL's)
     @staticmethod
     def json_text(column: str, key: str) -> str:
         return f"json_extract({column}, '$.{key}')"

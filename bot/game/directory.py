@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 from bot.game.clock import Clock
 from bot.ui.i18n import Translator, pick_language, translator
 from storage.models import User
-from storage.repo import Repo
+from storage.people import People
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -52,7 +52,7 @@ class Lru(Generic[K, V]):
 
 
 class Directory:
-    def __init__(self, repo: Repo, bot: Bot, clock: Clock, default_language: str, size: int = 5000) -> None:
+    def __init__(self, repo: People, bot: Bot, clock: Clock, default_language: str, size: int = 5000) -> None:
         self.repo = repo
         self.bot = bot
         self.clock = clock

@@ -39,8 +39,9 @@ from telegram import Bot
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.transport.budget import ACTING, TABLE, WAITING, Budget, LoopTicker, Ticker
+from bot.transport.http import api_call
 from storage.models import OutboxRow
-from storage.repo import Repo
+from storage.outbox_rows import OutboxRows
 from storage.slots import is_ping
 
 log = logging.getLogger(__name__)
@@ -102,8 +103,8 @@ HELD = 1.0  # seconds of the budget's queue from which a held change is worth te
 
 
 class Outbox:
-    def __init__(self, repo: Repo, bot: Bot, pace: Pace = Pace(), *, record: list[tuple[int, float]] | None = None,
-                 ticker: Ticker | None = None) -> None:
+    def __init__(self, repo: OutboxRows, bot: Bot, pace: Pace = Pace(), *,
+                 record: list[tuple[int, float]] | None = None, ticker: Ticker | None = None) -> None:
         self.repo = repo
         self.ticker = ticker or LoopTicker()  # its time and its waits (a test's moves on at once)
         self.budget = Budget(pace.per_second, ticker=self.ticker)  # the overall budget, shared among chats by need
@@ -431,9 +432,8 @@ class Outbox:
         """One Bot API call through PTB's request path (rate limiter, errors), with the stored keyboard JSON
         sent as it is and the answer left as JSON: turning the keyboard into PTB objects and back and
         parsing every answer into a Message was a fifth of the bot's CPU under load (docs/performance.md, "Under load").
-        ``Bot._post`` is PTB's own entry of every method (pinned below 23 in pyproject.toml)."""
-        data = {key: value for key, value in params.items() if value is not None}
-        return await self.bot._post(method, data)
+        """
+        return await api_call(self.bot, method, {key: value for key, value in params.items() if value is not None})
 
     async def _delete_quietly(self, chat_id: int, message_id: int) -> None:
         try:

@@ -10,7 +10,7 @@ import pytest
 from telegram import Bot, Update
 from telegram.error import NetworkError, TelegramError
 
-from bot.transport.http import AiohttpRequest, UpdatesRequest
+from bot.transport.http import AiohttpRequest, UpdatesRequest, api_call
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 KEYBOARD = {"inline_keyboard": [[{"text": "7♠️", "callback_data": "v1:c:12:0:7S"}] * 6] * 5}
@@ -65,11 +65,11 @@ async def test_a_message_is_sent_as_json_and_arrives_as_written() -> None:
     try:
         await bot.initialize()
         text = "🃏 Дурак · ход Анны: побить 7♠️ «тузом»"
-        sent = await bot._post("sendMessage", {"chat_id": 101, "text": text,
+        sent = await api_call(bot, "sendMessage", {"chat_id": 101, "text": text,
                                                "reply_markup": json.dumps(KEYBOARD, ensure_ascii=False)})
         message = fake.messages[(101, sent["message_id"])]
         assert message.text == text and message.markup == KEYBOARD
-        await bot._post("editMessageText", {"chat_id": 101, "message_id": sent["message_id"], "text": "Ход: Борис"})
+        await api_call(bot, "editMessageText", {"chat_id": 101, "message_id": sent["message_id"], "text": "Ход: Борис"})
         assert message.text == "Ход: Борис"
         method, params = fake.calls[-1]
         assert method == "editMessageText" and params["message_id"] == sent["message_id"]
@@ -96,15 +96,15 @@ async def test_a_call_the_fence_stops_is_never_sent_and_fails_as_a_network_error
     try:
         await bot.initialize()
         request.fence = fence
-        await bot._post("sendMessage", {"chat_id": 101, "text": "one"})
+        await api_call(bot, "sendMessage", {"chat_id": 101, "text": "one"})
         sure[0] = False
         calls = len(fake.calls)
         for _ in range(70):  # more than the pool's 64 connections: each stopped call gives its own back
             with pytest.raises(NetworkError, match="not sure to lead"):
-                await asyncio.wait_for(bot._post("sendMessage", {"chat_id": 101, "text": "two"}), 5)
+                await asyncio.wait_for(api_call(bot, "sendMessage", {"chat_id": 101, "text": "two"}), 5)
         assert len(fake.calls) == calls and [m.text for m in fake.chat_messages(101)] == ["one"]
         sure[0] = True  # the lead confirmed again: calls go on
-        await asyncio.wait_for(bot._post("sendMessage", {"chat_id": 101, "text": "three"}), 5)
+        await asyncio.wait_for(api_call(bot, "sendMessage", {"chat_id": 101, "text": "three"}), 5)
         assert [m.text for m in fake.chat_messages(101)] == ["one", "three"]
     finally:
         await bot.shutdown()

@@ -21,8 +21,9 @@ from durak import Action, Rules, apply, legal_actions, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
 from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
+from storage.outbox_rows import MARKS_WAIT
 from storage.postgres import OWNER_LOCK
-from storage.repo import MARKS_WAIT, Conflict, CorruptRow, RatingsMoved, Repo
+from storage.repo import Conflict, CorruptRow, RatingsMoved, Repo
 from storage.sqlite import DatabaseError
 from tests.places import Place, postgres_schema
 

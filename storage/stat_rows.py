@@ -1,0 +1,67 @@
+"""Ratings and their history, the finished games' results as the tables count them, and the panels (/top, /stats
+messages whose buttons page them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from storage.database import SqlRow
+from storage.models import PlayedGame
+from storage.rows import Rows
+
+
+class StatRows(Rows):
+    async def ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        marks = ", ".join("?" for _ in user_ids)
+        rows = await self.db.all(f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND user_id IN ({marks})",
+                                 (scope, *user_ids))
+        return {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
+
+    async def all_ratings(self, scope: int) -> dict[int, tuple[float, float]]:
+        rows = await self.db.all("SELECT user_id, mu, sigma FROM ratings WHERE scope = ?", (scope,))
+        return {r["user_id"]: (r["mu"], r["sigma"]) for r in rows}
+
+    async def rating_history(self, scope: int, user_id: int, last: int) -> list[float]:
+        rows: list[SqlRow] = await self.db.all(
+            "SELECT h.ordinal FROM rating_history h JOIN games g ON g.id = h.game_id WHERE h.scope = ? AND "
+            "h.user_id = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?", (scope, user_id, last))
+        return [r["ordinal"] for r in reversed(rows)]
+
+    async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None
+                     ) -> list[tuple[int, PlayedGame]]:
+        """(user id, game) for every seat of finished games, in a chat or everywhere, of one game (preset) or all,
+        oldest first."""
+        where: list[str] = ["g.status = 'finished'"]
+        params: list[int | str] = []
+        if preset is not None:
+            where.append(f"{self.db.json_text('g.rules', 'preset')} = ?")
+            params.append(preset)
+        if chat_id is not None:
+            where.append("g.chat_id = ?")
+            params.append(chat_id)
+        if user_id is not None:
+            where.append("r.user_id = ?")
+            params.append(user_id)
+        rows = await self.db.all(
+            "SELECT r.*, g.chat_id, g.finished_at, (SELECT COUNT(*) FROM game_results x WHERE x.game_id = r.game_id) "
+            "AS players, (SELECT MAX(place) FROM game_results x WHERE x.game_id = r.game_id) AS last_place, "
+            f"(SELECT {self.db.joined('x.user_id')} FROM game_results x WHERE x.game_id = r.game_id) AS seated "
+            f"FROM game_results r JOIN games g ON g.id = r.game_id WHERE {' AND '.join(where)} "
+            "ORDER BY g.finished_at, g.id", params)
+        return [(r["user_id"], _played(r)) for r in rows]
+
+    async def add_panel(self, chat_id: int, message_id: int, kind: str) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("INSERT INTO panels (chat_id, message_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                               (chat_id, message_id, kind))
+
+    async def is_panel(self, chat_id: int, message_id: int, kind: str) -> bool:
+        return await self.db.one("SELECT 1 FROM panels WHERE chat_id = ? AND message_id = ? AND kind = ?",
+                                 (chat_id, message_id, kind)) is not None
+
+
+def _played(r: SqlRow) -> PlayedGame:
+    gave = bool(r["pogony"]) and r["place"] is not None and r["place"] == r["last_place"]
+    return PlayedGame(r["game_id"], r["chat_id"], r["finished_at"] or 0.0, r["players"], r["place"], r["rank"],
+                      bool(r["loser"]), bool(r["draw"]), bool(r["pogony"]), bool(r["left_game"]), r["penalty"], gave,
+                      tuple(int(u) for u in str(r["seated"] or "").split(",") if u))
