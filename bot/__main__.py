@@ -18,7 +18,7 @@ def main() -> int:
         print(f"durak-bot cannot start:\n{e}", file=sys.stderr)
         return 2
     # the bot itself is imported only once its settings are good: a refused start says why in a tenth of the time
-    from bot.running import run
+    from bot.run.start import run
 
     return run(settings)
 

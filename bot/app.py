@@ -19,11 +19,11 @@ import handlers
 from bot.game.clock import Clock, RealClock
 from bot.game.directory import Directory
 from bot.game.service import GameService
+from bot.game.shares import Shares, lost_leases
 from bot.ops.health import Heartbeat
 from bot.ops.metrics import Metrics
 from bot.parts import Parts
 from bot.settings import Settings
-from bot.shares import Shares, lost_leases
 from bot.stats.service import StatsService
 from bot.transport.budget import OUTBOX_SHARE
 from bot.transport.http import AiohttpRequest, UpdatesRequest
@@ -93,7 +93,7 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
-        shared = db.engine == "postgresql"  # the processes share the games in partitions (bot.shares)
+        shared = db.engine == "postgresql"  # the processes share the games in partitions (bot.game.shares)
         metrics = Metrics(settings.metrics_file)
         app.bot_data.metrics = metrics
         if metrics.on:
@@ -161,7 +161,7 @@ async def _stopping(app: Application) -> None:  # type: ignore[type-arg]
         await service.clock.close()  # no timed work (a turn's end, a computer's move) is decided while stopping
         await service.reviewer.stop()
     shares = app.bot_data.shares
-    if shares is not None:  # (bot.serve hands them over before; a bot stopped as PTB's run_polling stops one, here)
+    if shares is not None:  # (bot.run.serve hands them over before; a bot stopped as PTB's run_polling stops one, here)
         await shares.stop(DRAIN_SECONDS)
     outbox: Outbox | None = app.bot_data.outbox
     if outbox is not None and not await outbox.drain(DRAIN_SECONDS):

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.game.service import GameService
+from bot.game.shares import Shares
 from bot.ops.metrics import Metrics
-from bot.shares import Shares
 from bot.stats.service import StatsService
 from bot.transport.outbox import Outbox
 from bot.webapp.server import WebApp

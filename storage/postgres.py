@@ -302,7 +302,7 @@ class PostgresDatabase:
         return await self._call(_stored_version)
 
     async def lead(self, standing_by: Callable[[], None] = lambda: None, poll: float = LEAD_POLL) -> None:
-        """Return once this process holds the schema's one lock (the poller's, with long polling: bot.serve), for
+        """Return once this process holds the schema's one lock (the poller's, with long polling: bot.run.serve), for
         as long as its connection lives; the other processes wait here, trying every ``poll`` seconds, to take
         over the moment its holder's connection goes (a process killed lets go with it). ``standing_by`` is
         called once if another process holds it now."""

@@ -82,7 +82,7 @@ class Chats:
         self.service.outbox.kick(new_id)
 
     async def _hand_over(self, old_id: int, new_id: int) -> None:
-        """The supergroup's partition is led by another process (``bot.shares``): the group's games are let go
+        """The supergroup's partition is led by another process (``bot.game.shares``): the group's games are let go
         here, each once its decision in hand is written, and moved to the new id together with a note for that
         process (``chat_arrived``), in one transaction: a kill before it leaves them here, after it there."""
         gone = await self.service.forget_games(lambda chat: chat == old_id)

@@ -237,7 +237,7 @@ class GameService:
             async with self.store.locked(game_id) as game:
                 if game is None:
                     return None
-                if not self.repo.owns(game.chat_id):  # its partition is being handed over (bot.shares): the next
+                if not self.repo.owns(game.chat_id):  # its partition is being handed over (bot.game.shares): the next
                     log.info("game %s is handed over to another process: not decided here", game_id)  # process
                     self.store.forget(game_id)  # decides what its timers or computers owe
                     return None

@@ -57,7 +57,7 @@ class AiohttpRequest(BaseRequest):
 
     ``fence``, when set, is awaited once a request has its connection, just before it is written, and stops it
     by raising: several processes on PostgreSQL call Telegram only while sure they lead
-    (``bot.shares.Shares.confirm``); a call it stops fails as a network error would."""
+    (``bot.game.shares.Shares.confirm``); a call it stops fails as a network error would."""
 
     def __init__(self, pool: int = 64, *, read_timeout: float | None = READ) -> None:
         self._pool = pool

@@ -28,7 +28,7 @@ class Inbox:
                  led: Callable[[], Collection[int] | None] = lambda: None,
                  route: Callable[[Update], Awaitable[int]] | None = None) -> None:
         """``led``: the partitions whose updates this process handles now (None: all of them, one leader).
-        ``route``: an update's partition (``bot.shares.partition``), given to the updates stored without one."""
+        ``route``: an update's partition (``bot.game.shares.partition``), given to the updates stored without one."""
         self.app = app
         self.updates = updates
         self.led = led

@@ -1,5 +1,5 @@
 """PTB's rate limiter with an overall budget that can be shared: a process that leads a part of the games
-(``bot.shares``) spends that part of the token's calls a second, its outbox's and its direct answers' alike, so
+(``bot.game.shares``) spends that part of the token's calls a second, its outbox's and its direct answers' alike, so
 that the processes together stay within Telegram's ~30 a second."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ it is by then (the card is no longer in the hand, the turn has passed), so it is
 applied twice. Requests without Telegram's secret header are refused (403).
 
 On PostgreSQL any number of processes may serve the same webhook behind a load balancer, and they share the
-games: each leads the partitions it holds (``bot.shares``). An update of a partition led here is handled at once
+games: each leads the partitions it holds (``bot.game.shares``). An update of a partition led here is handled at once
 and answered once handled, as above, its decision's write marking the update handled (posted again to any
 process, it is known; a press is answered again there, without a toast: the process that wrote its move may have
 died before it answered). One of another partition, or any update while this process is still starting, is

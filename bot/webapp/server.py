@@ -113,7 +113,7 @@ class WebApp:
         self._pushing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self.assets = {name: Asset.of(name, _page_file(name)) for name in TYPES}
-        # several processes sharing the games (bot.shares): where a chat's pages are served, None for here
+        # several processes sharing the games (bot.game.shares): where a chat's pages are served, None for here
         self.page_route: Callable[[int], Awaitable[str | None]] | None = None
         service.on_change = self.changed
         service.on_moved = self.moved

@@ -49,7 +49,7 @@ def test_a_bot_on_sqlite_loads_no_postgresql_driver(tmp_path: Path) -> None:
     """What ``python -m bot`` imports, and its SQLite file opened: psycopg and libpq (12 MB and a quarter of the
     start's CPU, docs/performance.md) are loaded only for a ``postgresql://`` DATABASE_URL."""
     code = """
-import asyncio, sys, bot.running
+import asyncio, sys, bot.run.start
 from storage.database import open_database
 async def main():
     db = await open_database(sys.argv[1])

@@ -1,4 +1,4 @@
-"""Where an update is decided when the processes share the games (bot/shares.py): its group's partition, or in a
+"""Where an update is decided when the processes share the games (bot/game/shares.py): its group's partition, or in a
 private chat the partition of the game it is about."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import Bot, Update
 
-from bot.shares import partition
+from bot.game.shares import partition
 from bot.ui.callbacks import Verb, encode
 from durak import Rules
 from storage.database import open_database

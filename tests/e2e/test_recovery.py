@@ -219,7 +219,7 @@ async def test_a_lobby_that_expires_while_its_partition_is_taken_is_not_shown_op
 
 async def test_taking_a_partition_loads_its_games_alone_never_an_old_copy_of_another(fake: FakeTelegram,
                                                                                       tmp_path: Path) -> None:
-    """A process that takes a partition (bot/shares.py) loads the open games of that partition's chats only: a
+    """A process that takes a partition (bot/game/shares.py) loads the open games of that partition's chats only: a
     game of a chat it already led is in its store, or was closed meanwhile, and a copy of it read from the
     database before it closed would show the closed game's table as open again."""
     bot = BotProcess(fake, tmp_path / "durak.sqlite3")

@@ -181,7 +181,7 @@ async def test_a_game_whose_record_cannot_be_read_is_left_with_a_log_line_and_th
     await bot.stop()
 
 
-@pytest.mark.sqlite_only  # hands its group over as bot.shares does on PostgreSQL, where its own rounds would too
+@pytest.mark.sqlite_only  # hands its group over as bot.game.shares does on PostgreSQL, where its own rounds would too
 @pytest.mark.long(10)
 async def test_a_review_judged_while_its_chat_was_handed_over_is_announced_by_the_next_lead_alone(
         fake: FakeTelegram, tmp_path: Path) -> None:
@@ -196,7 +196,7 @@ async def test_a_review_judged_while_its_chat_was_handed_over_is_announced_by_th
     service.thinker.pressing.value += 1  # as while a press is handled: the judging waits after its first deal
     reviewer.soon()
     await fake.wait_for(lambda: reviewer.workers() != [], 30)
-    service.repo.owns = lambda chat_id: chat_id != GROUP  # what the hand-over does (bot.shares)
+    service.repo.owns = lambda chat_id: chat_id != GROUP  # what the hand-over does (bot.game.shares)
     await service.let_go(lambda chat_id: chat_id == GROUP)
     service.thinker.pressing.value -= 1
     await reviewer.idle.wait()

@@ -308,7 +308,7 @@ async def test_a_page_is_never_sent_an_older_picture_after_a_newer_one(fake: Fak
 async def test_a_page_waits_while_its_games_partition_is_being_loaded_here(fake: FakeTelegram, tmp_path: Path,
                                                                           postgres_url: str, port: int) -> None:
     """Taking a partition over (a start, a hand-over), a process leads it a moment before its games are loaded
-    (``bot.shares``: led, then taking). A page let in then was shown the game read from the database, and its tap
+    (``bot.game.shares``: led, then taking). A page let in then was shown the game read from the database, and its tap
     was answered "This game is over." (CI: a tap held through a restart). Now the page is asked to come back, and
     served once the game is loaded."""
     bot = BotProcess(fake, tmp_path / "durak.sqlite3", database_url=postgres_url, webapp_route="b",

@@ -140,7 +140,7 @@ async def test_a_cut_connection_loses_its_leases_and_the_next_round_takes_them_a
         with pytest.raises(psycopg.OperationalError):
             await lease.round()
         assert lease.held == frozenset(), "a cut connection leads nothing: its locks went with it"
-        # the fence (bot.shares): its old lead calls Telegram no later than LEAD_SURE after its last statement that
+        # the fence (bot.game.shares): its old lead calls Telegram no later than LEAD_SURE after its last statement that
         # succeeded, and a new lead makes its first call FENCE_GRACE after it took a partition: later than that
         assert FENCE_GRACE > LEAD_SURE
         taken, _ = await lease.round()

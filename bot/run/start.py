@@ -13,8 +13,8 @@ import sys
 from aiohttp.http_exceptions import HttpProcessingError
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
-from bot import serve
 from bot.app import build_application
+from bot.run import serve
 from bot.settings import Settings
 from bot.transport.http import let_go_all
 from storage.database import open_database
@@ -74,7 +74,7 @@ def run(settings: Settings) -> int:
     app = build_application(settings)
     _tune_gc()
     try:  # PTB retries network errors at start (bootstrap_retries), doubling the wait up to 30 s
-        asyncio.run(serve.serve(app, settings))  # bot/serve.py says why not PTB's run_webhook/run_polling
+        asyncio.run(serve.serve(app, settings))  # bot/run/serve.py says why not PTB's run_webhook/run_polling
     except DatabaseError as e:
         print(f"durak-bot cannot start: {e}", file=sys.stderr)
         return 3

@@ -4,7 +4,7 @@ It starts as python-telegram-bot's ``run_polling`` and ``run_webhook`` would, wi
 signal that comes while the bot is still starting (resuming its games; on PostgreSQL, waiting for the lead) ends
 the start in order: ``run_polling`` left the start running into the shutdown, on a closed database. Telegram's
 posts are answered by :class:`bot.transport.webhook.Webhook` (once an update is handled, or stored). And on
-PostgreSQL the processes share the work: with a webhook they share the games (``bot.shares``: each leads a share
+PostgreSQL the processes share the work: with a webhook they share the games (``bot.game.shares``: each leads a share
 of the partitions, and stores the updates of the others' for them); with long polling one process leads and
 polls, the others wait to take over (``PostgresDatabase.lead``, in ``post_init``).
 """
@@ -27,9 +27,9 @@ from telegram.error import NetworkError
 from telegram.ext import Application
 
 from bot.app import DRAIN_SECONDS, allowed_updates
+from bot.game.shares import partition
 from bot.ops.metrics import Metrics
 from bot.settings import Settings
-from bot.shares import partition
 from bot.transport.inbox import Inbox
 from bot.transport.webhook import Webhook
 from storage.database import is_postgres_url, open_postgres
