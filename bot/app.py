@@ -93,7 +93,7 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         db = await open_database(settings.database)
         app.bot_data.db = db
-        shared = db.engine == "postgresql"  # the processes share the games in partitions (bot.game.shares)
+        shared = db.shared  # the processes share the games in partitions (bot.game.shares)
         metrics = Metrics(settings.metrics_file)
         app.bot_data.metrics = metrics
         if metrics.on:

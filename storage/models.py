@@ -10,6 +10,7 @@ from typing import Any
 from durak import Rules, State
 from durak.actions import Action
 from durak.setup import Previous
+from storage.slots import Slot
 
 DEFAULT_TURN_SECONDS = 60  # a move's time limit unless the lobby or the chat set another
 
@@ -171,7 +172,7 @@ class Owed:
     """A message the bot owes Telegram: the content one slot of a game should show."""
 
     chat_id: int
-    slot: str                    # table, hand:<seat>, result, vote:<n>, note:<...>
+    slot: Slot                   # which of the game's messages (storage.slots)
     text: str | None             # None with ``deleted``: the message is to go
     markup: str | None = None    # the inline keyboard as Bot API JSON
     thread_id: int = 0
@@ -186,7 +187,7 @@ class OutboxRow:
 
     id: int
     game_id: int | None
-    slot: str
+    slot: Slot
     chat_id: int
     thread_id: int
     text: str | None

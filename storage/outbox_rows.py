@@ -14,7 +14,7 @@ from typing import TypeVar
 from storage.database import Database, SqlConnection, SqlRow
 from storage.models import OutboxRow, Owed
 from storage.rows import Rows
-from storage.slots import hand_seat
+from storage.slots import TABLE, Slot, hand_seat
 from storage.updates import HANDLING, mark_handled, marked
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ class OutboxRows(Rows):
 
         def work(conn: SqlConnection) -> list[OutboxRow]:
             marked = [outbox_row(r) for r in conn.execute(*mark).fetchall()]
-            if row.game_id is not None and row.slot == "table":
+            if row.game_id is not None and row.slot == TABLE:
                 conn.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, row.game_id))
             elif row.game_id is not None and (seat := hand_seat(row.slot)) is not None:
                 conn.execute("UPDATE seats SET message_id = ? WHERE game_id = ? AND seat = ?",
@@ -183,11 +183,11 @@ class OutboxRows(Rows):
                 if not chat:
                     del self._owed[row.chat_id]
 
-    async def slot_messages(self, game_id: int) -> dict[str, tuple[int, int]]:
+    async def slot_messages(self, game_id: int) -> dict[Slot, tuple[int, int]]:
         """The Telegram messages of a game's slots: slot -> (chat, message id)."""
         rows = await self.db.all("SELECT slot, chat_id, message_id FROM outbox WHERE game_id = ? "
                                  "AND message_id IS NOT NULL AND deleted = 0", (game_id,))
-        return {r["slot"]: (r["chat_id"], r["message_id"]) for r in rows}
+        return {Slot.parse(r["slot"]): (r["chat_id"], r["message_id"]) for r in rows}
 
 
 _GONE = ("UPDATE outbox SET text = NULL, markup = NULL, deleted = 1, wanted = wanted + 1 "
@@ -209,8 +209,8 @@ def owed_statements(game_id: int | None, owed: Sequence[Owed]) -> list[tuple[str
     deleting a slot that was never written (a seat never pinged) writes nothing. One statement per kind
     (a game owes at most a few dozen slots), each returning the rows it changed."""
     owed = list({o.slot: o for o in owed}.values())  # a slot's newest content: one row of a statement each
-    gone = [o.slot for o in owed if o.deleted]
-    kept = [(game_id, o.slot, o.chat_id, o.thread_id, o.text, o.markup, int(o.resend), game_id, o.chat_id)
+    gone = [str(o.slot) for o in owed if o.deleted]
+    kept = [(game_id, str(o.slot), o.chat_id, o.thread_id, o.text, o.markup, int(o.resend), game_id, o.chat_id)
             for o in owed if not o.deleted]
     statements: list[tuple[str, tuple[object, ...]]] = []
     if gone:
@@ -241,6 +241,6 @@ def _write_marks(conn: SqlConnection, marks: dict[int, tuple[int, int | None]]) 
 
 
 def outbox_row(r: SqlRow) -> OutboxRow:
-    return OutboxRow(r["id"], r["game_id"], r["slot"], r["chat_id"], r["thread_id"], r["text"], r["markup"],
+    return OutboxRow(r["id"], r["game_id"], Slot.parse(r["slot"]), r["chat_id"], r["thread_id"], r["text"], r["markup"],
                      bool(r["deleted"]), bool(r["resend"]), r["wanted"], r["delivered"], r["message_id"],
                      r["chat_id"] if r["home"] is None else r["home"])

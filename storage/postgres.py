@@ -149,6 +149,7 @@ class PostgresDatabase:
     made; writes go through :meth:`write`, :meth:`run` or :meth:`write_one`, one transaction at a time."""
 
     engine = "postgresql"
+    shared = True  # several bot processes may serve one database: they share its games (storage.partitions)
 
     def __init__(self, conn: psycopg.Connection[Row], url: str) -> None:
         self.conn = Connection(conn)
@@ -366,6 +367,14 @@ class PostgresDatabase:
         self.conn.trace = callback
 
     # the few places where the two dialects differ (the repository, storage.rows)
+    @staticmethod
+    def wake(channel: str) -> str:
+        return f"pg_notify('{channel}', '')"
+
+    @staticmethod
+    def lazy_commit() -> str:
+        return "SET LOCAL synchronous_commit TO OFF"
+
     @staticmethod
     def json_text(column: str, key: str) -> str:
         return f"({column}::json ->> '{key}')"

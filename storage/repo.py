@@ -22,8 +22,8 @@ class Repo(GameRows, ReviewRows, StatRows, People):
             if note is not None:
                 await conn.execute("INSERT INTO updates (update_id, body, received, part) VALUES (?, ?, ?, ?) "
                                    "ON CONFLICT (update_id) DO NOTHING", (*note[:2], self.now(), note[2]))
-                if self.db.engine == "postgresql":  # its lead is woken at the commit
-                    await conn.execute(f"SELECT pg_notify('{CHANNEL}', '')")
+                if (wake := self.db.wake(CHANNEL)) is not None:  # its lead is woken at the commit
+                    await conn.execute(f"SELECT {wake}")
             # a row of the new id wins over the old one's (sqlite's UPDATE OR IGNORE, in SQL both engines speak)
             await conn.execute("UPDATE chats SET id = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM chats WHERE id = ?)",
                                (new_id, old_id, new_id))

@@ -45,6 +45,7 @@ class SqliteDatabase:
     """A connection in autocommit mode; writes go through :meth:`write` one at a time."""
 
     engine = "sqlite"
+    shared = False  # one bot process on a file: nobody else to wake, no partitions
     integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
@@ -208,6 +209,14 @@ class SqliteDatabase:
         await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # None stops it, as in sqlite3
 
     # the few places where the two dialects differ (the repository, storage.rows; storage/postgres.py has PostgreSQL's)
+    @staticmethod
+    def wake(channel: str) -> None:
+        return None
+
+    @staticmethod
+    def lazy_commit() -> None:
+        return None
+
     @staticmethod
     def json_text(column: str, key: str) -> str:
         return f"json_extract({column}, '$.{key}')"

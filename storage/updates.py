@@ -86,8 +86,9 @@ class Updates:
             rows = ", ".join(["(?, ?, ?, ?)"] * len(batch))
             insert = (f"INSERT INTO updates (update_id, body, received, part) VALUES {rows} "
                       "ON CONFLICT (update_id) DO NOTHING RETURNING update_id")
-            if self.db.engine == "postgresql" and any(wake for _, _, wake, _, _ in batch):
-                insert = f"WITH stored AS ({insert}) SELECT update_id, pg_notify('{CHANNEL}', '') FROM stored"
+            wake = self.db.wake(CHANNEL)
+            if wake is not None and any(wakes for _, _, wakes, _, _ in batch):
+                insert = f"WITH stored AS ({insert}) SELECT update_id, {wake} FROM stored"
             now = self.now()
             try:
                 stored = {int(r[0]) for r in await self.db.write_one(
@@ -141,8 +142,8 @@ class Updates:
             update = f"UPDATE updates SET done = 1 WHERE update_id IN ({', '.join('?' * len(marks))}) AND done = 0"
 
             def work(conn: SqlConnection, update: str = update, marks: list[int] = marks) -> None:
-                if self.db.engine == "postgresql":
-                    conn.execute("SET LOCAL synchronous_commit TO OFF")
+                if (lazy := self.db.lazy_commit()) is not None:
+                    conn.execute(lazy)
                 conn.execute(update, marks)
 
             try:

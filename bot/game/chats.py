@@ -13,6 +13,7 @@ from bot.game.decisions import Closing
 from bot.game.store import GameUI
 from storage.models import Away, Game, OutboxRow, Owed, Status
 from storage.partitions import FENCE_GRACE, partition_of
+from storage.slots import TABLE, note_slot
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ class Chats:
                 if game.status is not Status.PLAYING or seat is None or game.seats[seat].away is not Away.PLAYING:
                     return
                 tr = await self.service.directory.chat_tr(game.chat_id)
-                note = Owed(game.chat_id, f"note:unreachable:{seat}", tr.gettext(
+                note = Owed(game.chat_id, note_slot("unreachable", seat), tr.gettext(
                     "I can't reach {name} any more (the bot was blocked?): the computer plays for them.").format(
                     name=user.name), None, game.thread_id)
                 await self.service.advance(game, [], {seat: (0, Away.UNREACHABLE)}, extra=[note])
@@ -45,7 +46,7 @@ class Chats:
         once, so the next /newgame opens one instead of pointing to a message nobody sees, and its creator
         is told why in private."""
         game = self.service.store.open_in(row.chat_id, row.thread_id)
-        if row.slot != "table" or game is None:
+        if row.slot != TABLE or game is None:
             return
 
         async def work(game: Game) -> None:
@@ -58,7 +59,7 @@ class Chats:
                     if "rights" in why.lower() else
                     tr.gettext("I could not post the new game in the group (Telegram answered: {why}). "
                                "Send /newgame there again.").format(why=why))
-            note = Owed(game.creator_id, f"note:refused:{game.id}", text, None)
+            note = Owed(game.creator_id, note_slot("refused", game.id), text, None)
             await self.service.close(game, Status.CANCELLED, Closing.REFUSED,
                                      extra=[note] if creator is not None and creator.private_chat else ())
 

@@ -39,6 +39,7 @@ from durak.state import State
 from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Status
 from storage.repo import CorruptRow, Repo
+from storage.slots import review_slot
 
 HISTORY_GAMES = 10  # games /history lists
 REVIEW_LIMIT = 600.0  # seconds a game's review may take before its processes count as hung
@@ -46,10 +47,6 @@ RETRY_SECONDS = 30.0  # after a failure of the database, the reviews are tried a
 REVIEW_PROCESSES = min(2, os.cpu_count() or 1)  # a game's decisions are judged side by side, on idle CPU alone
 REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most are reviewed
 log = logging.getLogger(__name__)
-
-
-def review_slot(seat: int) -> str:
-    return f"review:{seat}"
 
 
 def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:

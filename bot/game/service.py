@@ -43,7 +43,7 @@ from durak.setup import Previous
 from storage.computers import is_computer
 from storage.models import DEFAULT_TURN_SECONDS, Away, Game, NewLobby, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
-from storage.slots import hand_seat, hand_slot
+from storage.slots import RESULT, TABLE, Slot, hand_seat, hand_slot, note_slot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -298,14 +298,15 @@ class GameService:
     def _pressed_on_its_message(self, game: Game, ui: GameUI, press: Press, user: User,
                                 where: tuple[int, int] | None) -> bool:
         """A button counts only on the message it was sent on: the lobby/table, the presser's hand, the vote."""
+        slot: Slot | None
         if press.verb is Verb.VOTE:
-            slot = ui.vote.slot if ui.vote else ""
+            slot = ui.vote.slot if ui.vote else None
         elif press.verb in GAME_VERBS or (press.verb is Verb.LEAVE and game.status is Status.PLAYING):
             seat = game.seat_of(user.id)
-            slot = "" if seat is None else hand_slot(seat)
+            slot = None if seat is None else hand_slot(seat)
         else:
-            slot = "table"
-        return where is not None and ui.messages.get(slot) == where
+            slot = TABLE
+        return where is not None and slot is not None and ui.messages.get(slot) == where
 
     @staticmethod
     def _an_older_copy_of_his_hand(game: Game, ui: GameUI, press: Press, user: User, where: tuple[int, int]) -> bool:
@@ -401,7 +402,7 @@ class GameService:
         tr = self.directory.user_tr(game.seats[seat].user)
         text = (tr.gettext("You were removed from the game in the group “{group}”.").format(group=game.title)
                 if game.title else tr.gettext("You were removed from the game."))
-        return [Owed(user_id, f"note:kicked:{user_id}", text)]
+        return [Owed(user_id, note_slot("kicked", user_id), text)]
 
     async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         kind = intent.kind
@@ -470,10 +471,10 @@ class GameService:
                       page: bool = False) -> Decision:
         """Play again: only on the result message of that game, in its own chat, or on the Mini App page of one
         of its players."""
-        result = (await self.repo.slot_messages(game_id)).get("result")
+        result = (await self.repo.slot_messages(game_id)).get(RESULT)
         if result != where and where is not None:  # the result may be so new that its id is being recorded
             await self.outbox.settle(where[0], SETTLE_SECONDS)
-            result = (await self.repo.slot_messages(game_id)).get("result")
+            result = (await self.repo.slot_messages(game_id)).get(RESULT)
         if not page and (result is None or where != result):
             return Decision(tr.gettext("This button is not valid any more."))
         old = await self.repo.game(game_id)
@@ -516,7 +517,7 @@ class GameService:
         return (await self.repo.chat(chat_id)).rules or Rules()
 
     def table_message(self, game: Game) -> int | None:
-        found = self.store.ui_of(game.id).messages.get("table")
+        found = self.store.ui_of(game.id).messages.get(TABLE)
         return None if found is None else found[1]
 
     # ------------------------------------------------------------ endings

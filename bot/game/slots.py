@@ -25,7 +25,7 @@ from durak.cards import Card
 from durak.engine import awaited
 from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Seat, Status
-from storage.slots import hand_slot, ping_slot
+from storage.slots import RESULT, TABLE, hand_slot, ping_slot
 
 PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pinged
 LATER = 3.0       # an attacker the game waits for only to say Done or Pass is pinged this many delays later
@@ -232,7 +232,7 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
     solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, then the hand,
     # which keeps the last moves and his own place when the result comes below it)
     if closing is not None:
-        slots = [Owed(game.chat_id, "table", closing, None, game.thread_id)]
+        slots = [Owed(game.chat_id, TABLE, closing, None, game.thread_id)]
         if game.state is not None:
             slots += [Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo else
                       Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
@@ -246,11 +246,11 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
         if links and (solo or links[1]):
             opener = {"web_app": {"url": links[0]}} if solo else {"url": links[1]}
             rows = [*rows, [{"text": tr.gettext("🃏 Open the table"), **opener}]]
-        return [Owed(game.chat_id, "table", text, markup_json(rows), game.thread_id)]
+        return [Owed(game.chat_id, TABLE, text, markup_json(rows), game.thread_id)]
     over = game.status is Status.FINISHED
     table_link = [[{"text": tr.gettext("🃏 Open the table"), "url": links[1]}]] if links and links[1] else None
-    slots = [Owed(game.chat_id, "table", None, deleted=True) if solo else
-             Owed(game.chat_id, "table", render.table(tr, game, now), markup_json(table_link), game.thread_id,
+    slots = [Owed(game.chat_id, TABLE, None, deleted=True) if solo else
+             Owed(game.chat_id, TABLE, render.table(tr, game, now), markup_json(table_link), game.thread_id,
                   lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers, short)
     common: render.Common = {}
@@ -272,5 +272,5 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
               for p in pings(game, default_language, ui, now, write.ping_delay)]
     if over:
         text, result_markup = render.result(tr, game)
-        slots.append(Owed(game.chat_id, "result", text, markup_json(result_markup), game.thread_id))
+        slots.append(Owed(game.chat_id, RESULT, text, markup_json(result_markup), game.thread_id))
     return slots

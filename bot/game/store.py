@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from bot.ui.seat_view import NOTHING, SeatView
 from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
 from storage.repo import Conflict, Repo
+from storage.slots import Slot
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 class Vote:
     """A /stop vote among the seated players."""
 
-    slot: str
+    slot: Slot
     deadline: float
     voters: set[int]
     starter: str = ""  # who asked for it (/stop), named in its message
@@ -47,8 +48,8 @@ class GameUI:
     warned: int = -1                                         # the move whose last seconds were shown
     unseen: set[int] = field(default_factory=set)            # seats whose hand has not shown the last write yet
     shown_at: dict[int, float] = field(default_factory=dict)  # seat -> when his hand first showed it
-    messages: dict[str, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
-    written: dict[str, tuple[object, ...]] = field(default_factory=dict)  # slot -> what this process last owed
+    messages: dict[Slot, tuple[int, int]] = field(default_factory=dict)  # slot -> (chat, message id)
+    written: dict[Slot, tuple[object, ...]] = field(default_factory=dict)  # slot -> what this process last owed
     turn_since: dict[int, float] = field(default_factory=dict)  # seat that must act -> when his position was written
     quiet: set[int] = field(default_factory=set)             # seats that must act again right after their own move
     watched: set[int] = field(default_factory=set)           # seats reading a live Mini App page: their hand waits
@@ -83,7 +84,7 @@ class GameStore:
         self._topics: dict[tuple[int, int], int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
-    def add(self, game: Game, messages: dict[str, tuple[int, int]] | None = None) -> None:
+    def add(self, game: Game, messages: dict[Slot, tuple[int, int]] | None = None) -> None:
         self.games[game.id] = game
         self._topics[(game.chat_id, game.thread_id)] = game.id
         ui = self.ui.setdefault(game.id, GameUI())

@@ -10,6 +10,7 @@ from bot.game.timers import logged
 from bot.ui import render
 from bot.ui.i18n import Translator
 from storage.models import Away, Game, Owed, Status, User
+from storage.slots import Slot, vote_slot
 
 VOTE_SECONDS = 60
 
@@ -54,7 +55,7 @@ class Votes:
                 await service.close(game, Status.CANCELLED, Closing.VOTED)
                 return None
             ui.votes_held += 1
-            vote = ui.vote = Vote(f"vote:{ui.votes_held}", service.clock.now() + VOTE_SECONDS, {user.id},
+            vote = ui.vote = Vote(vote_slot(ui.votes_held), service.clock.now() + VOTE_SECONDS, {user.id},
                                   render.name_of(game, game.seat_of(user.id) or 0))
             service.clock.call_at(vote.deadline, lambda: logged(game.id, self.expired(game.id, vote.slot)))
             await service.refresh(game, [self.message(tr, game, vote)])
@@ -83,7 +84,7 @@ class Votes:
             return
         await self.service.refresh(game, [self.message(tr, game, vote)])
 
-    async def expired(self, game_id: int, slot: str) -> None:
+    async def expired(self, game_id: int, slot: Slot) -> None:
         async def work(game: Game) -> None:
             ui = self.service.store.ui_of(game_id)
             if ui.vote is None or ui.vote.slot != slot:

@@ -18,6 +18,7 @@ from durak import Rules
 from storage.database import open_database
 from storage.models import NewLobby, OutboxRow, Owed, User
 from storage.repo import Repo
+from storage.slots import TABLE, note_slot
 from tests.bot.stepped import SteppedTicker
 from tests.fake_telegram import TOKEN, FakeTelegram
 
@@ -53,7 +54,7 @@ async def test_a_groups_messages_go_out_at_its_pace_without_real_waiting(
 
     outbox = Outbox(repo, bot, Pace(group_spacing=20.0), ticker=ticker)
     outbox.listen(Watching())
-    notes = [Owed(GROUP, "table", "the lobby"), *(Owed(GROUP, f"note:{n}", f"note {n}") for n in range(3))]
+    notes = [Owed(GROUP, TABLE, "the lobby"), *(Owed(GROUP, note_slot(n), f"note {n}") for n in range(3))]
     await repo.create_lobby(NewLobby(GROUP, 0, ANNA, Rules(), 6), owed=lambda g: notes)
     started = asyncio.get_running_loop().time()
     outbox.kick(GROUP)

@@ -13,6 +13,7 @@ from storage.copy import main
 from storage.database import open_database
 from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
 from storage.repo import Repo
+from storage.slots import TABLE, hand_slot
 from tests.places import Place
 
 ANNA, BORIS = User(1, "Anna", "anna"), User(2, "Boris")
@@ -30,14 +31,14 @@ async def an_installation(path: Path) -> tuple[int, int]:
         ResultRow(1, 2, None, 2, True, False, False, False, False, 0, None)],
         ratings=[RatingUpdate(0, 1, 27.1, 7.9, 3.4), RatingUpdate(0, 2, 22.9, 7.9, -0.8)])
     playing = await repo.create_lobby(NewLobby(-5, 0, BORIS, Rules(), 6, players=[BORIS, ANNA]),
-                                      owed=lambda g: [Owed(-5, "table", "lobby")])
+                                      owed=lambda g: [Owed(-5, TABLE, "lobby")])
     state = new_game(Rules(), 2, seed=4)
     seat = state.attacker
     assert seat is not None
     state, _ = apply(state, seat, legal_actions(state, seat)[0])
     await repo.save_game(playing, replace(playing, status=Status.PLAYING, state=state, deadline=1e9,
                                           log=({"k": "lead", "s": seat},)),
-                         owed=[Owed(2, "hand:0", "your cards"), Owed(-5, "table", "the table")])
+                         owed=[Owed(2, hand_slot(0), "your cards"), Owed(-5, TABLE, "the table")])
     await repo.db.close()
     return done.id, playing.id
 

@@ -24,6 +24,7 @@ from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
 from storage.outbox_rows import MARKS_WAIT
 from storage.postgres import OWNER_LOCK
 from storage.repo import Conflict, CorruptRow, RatingsMoved, Repo
+from storage.slots import TABLE, hand_slot, note_slot, ping_slot, review_slot
 from storage.sqlite import DatabaseError
 from tests.places import Place, postgres_schema
 
@@ -63,9 +64,9 @@ async def test_users_chats_and_games_survive_reopening(place: Place) -> None:
     state = new_game(Rules(), 2, seed=1)
     game = await repo.save_game(game, replace(game, status=Status.PLAYING, state=state, log=({"k": "lead", "s": 0},)))
     for seat in (0, 1):
-        await repo.put_owed(game.id, [Owed(seat + 1, f"hand:{seat}", "hand")])
+        await repo.put_owed(game.id, [Owed(seat + 1, hand_slot(seat), "hand")])
     for row in await repo.owed():
-        await repo.delivered(row, 10 + int(row.slot[5:]))
+        await repo.delivered(row, 10 + int(row.slot.key))
     await repo.db.close()
 
     repo = await open_repo(path)
@@ -220,15 +221,15 @@ async def test_an_owed_message_is_kept_until_delivered_and_unchanged_content_is_
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6),
-                                   owed=lambda g: [Owed(-5, "table", f"lobby {g.id}")])
+                                   owed=lambda g: [Owed(-5, TABLE, f"lobby {g.id}")])
     [row] = await repo.owed()
-    assert (row.game_id, row.slot, row.text, row.message_id) == (game.id, "table", f"lobby {game.id}", None)
+    assert (row.game_id, row.slot, row.text, row.message_id) == (game.id, TABLE, f"lobby {game.id}", None)
     await repo.delivered(row, 77)
     assert await repo.owed() == []
     assert (await repo.game(game.id)).message_id == 77  # type: ignore[union-attr]
-    await repo.put_owed(game.id, [Owed(-5, "table", f"lobby {game.id}")])
+    await repo.put_owed(game.id, [Owed(-5, TABLE, f"lobby {game.id}")])
     assert await repo.owed() == [], "the same content is not owed twice"
-    await repo.put_owed(game.id, [Owed(-5, "table", "changed")])
+    await repo.put_owed(game.id, [Owed(-5, TABLE, "changed")])
     [row] = await repo.owed()
     assert row.text == "changed" and row.message_id == 77, "an edit of the same message"
     await repo.db.close()
@@ -241,16 +242,16 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(place: Plac
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()  # read once, as the outbox does at the start
-    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, TABLE, "lobby")])
     rng = random.Random(3)
     chats = [-5, 101, 102, 103]
     for step in range(400):
         roll = rng.random()
         if roll < 0.45:
-            owed = [Owed(chat, "table" if chat < 0 else f"hand:{chat}", rng.choice(["a", "b", "c"]),
+            owed = [Owed(chat, TABLE if chat < 0 else hand_slot(chat), rng.choice(["a", "b", "c"]),
                          rng.choice([None, '{"inline_keyboard":[]}'])) for chat in rng.sample(chats, 2)]
-            owed += [Owed(chat, f"ping:{chat}", None, deleted=True) if rng.random() < 0.5
-                     else Owed(chat, f"ping:{chat}", "🔔") for chat in rng.sample(chats[1:], 1)]
+            owed += [Owed(chat, ping_slot(chat), None, deleted=True) if rng.random() < 0.5
+                     else Owed(chat, ping_slot(chat), "🔔") for chat in rng.sample(chats[1:], 1)]
             await repo.put_owed(game.id, owed)
         elif roll < 0.9:
             row, _ = await repo.next_owed(rng.choice(chats))
@@ -260,7 +261,7 @@ async def test_the_owed_rows_kept_in_memory_are_always_the_databases(place: Plac
                     await repo.put_owed(row.game_id, [Owed(row.chat_id, row.slot, f"newer {step}")])
                 await repo.delivered(row, row.message_id if row.message_id and rng.random() < 0.7 else 1000 + step)
         elif roll < 0.97:
-            await repo.put_owed(None, [Owed(rng.choice(chats), f"note:{step}", "a notice")])
+            await repo.put_owed(None, [Owed(rng.choice(chats), note_slot(step), "a notice")])
         elif -5 in chats:
             await repo.migrate_chat(-5, -1005)
             chats[0] = -1005
@@ -280,10 +281,10 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
     repo = await open_repo(path)
     await repo.save_user(ANNA)
     await repo.owed()
-    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, TABLE, "lobby")])
     [row] = await repo.owed()
     await repo.delivered(row, 70)  # a new message: written at once
-    await repo.put_owed(game.id, [Owed(-5, "table", "lobby, Boris joined")])
+    await repo.put_owed(game.id, [Owed(-5, TABLE, "lobby, Boris joined")])
     [edit] = await repo.owed()
     await repo.delivered(edit, 70)
     assert await repo.next_owed(-5) == (None, False), "the sender sees it delivered at once"
@@ -293,7 +294,7 @@ async def test_a_delivered_edit_is_written_with_the_next_move_or_a_moment_later(
 
     assert stored_delivered() == edit.wanted - 1, "not written yet"
     assert (await Repo(repo.db).next_owed(-5))[0] is not None, "lost at a crash: owed again"
-    await repo.save_game(game, replace(game, max_players=4), owed=[Owed(-5, "table", "lobby, 4 seats")])
+    await repo.save_game(game, replace(game, max_players=4), owed=[Owed(-5, TABLE, "lobby, 4 seats")])
     assert stored_delivered() == edit.wanted, "written with the move"
     [newer] = await repo.owed()
     await repo.delivered(newer, 70)
@@ -312,12 +313,12 @@ async def test_a_delivered_edit_is_written_once_when_many_moves_queue_for_the_di
     await repo.save_user(ANNA)
     await repo.owed()
     games = [await repo.create_lobby(NewLobby(-chat, 0, ANNA, Rules(), 6),
-                                     owed=lambda g: [Owed(g.chat_id, "table", "lobby")])
+                                     owed=lambda g: [Owed(g.chat_id, TABLE, "lobby")])
              for chat in range(1, 6)]
     for row in await repo.owed():
         await repo.delivered(row, 70)
     for game in games:
-        await repo.put_owed(game.id, [Owed(game.chat_id, "table", "lobby, Boris joined")])
+        await repo.put_owed(game.id, [Owed(game.chat_id, TABLE, "lobby, Boris joined")])
     for row in await repo.owed():
         await repo.delivered(row, 70)  # five edits waiting for a write
     statements: list[str] = []
@@ -336,13 +337,13 @@ async def test_two_failed_moves_give_back_the_newest_delivered_edit_not_an_older
     repo = await open_repo(place.target)
     await repo.save_user(ANNA)
     await repo.owed()
-    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, "table", "lobby")])
+    game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(-5, TABLE, "lobby")])
     [row] = await repo.owed()
     await repo.delivered(row, 70)
     moved = await repo.save_game(game, replace(game, max_players=5))  # ``game`` is now an old version
-    await repo.put_owed(game.id, [Owed(-5, "table", "Boris joined")])
+    await repo.put_owed(game.id, [Owed(-5, TABLE, "Boris joined")])
     older, _ = await repo.next_owed(-5)
-    await repo.put_owed(game.id, [Owed(-5, "table", "Carl joined")])
+    await repo.put_owed(game.id, [Owed(-5, TABLE, "Carl joined")])
     newer, _ = await repo.next_owed(-5)
     assert older is not None and newer is not None and newer.wanted > older.wanted
     await repo.delivered(older, 70)  # an edit pending as the first move queues
@@ -379,7 +380,7 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
     await repo.save_user(ANNA)
     await repo.owed()
     games = {g.id: g for g in [await repo.create_lobby(NewLobby(chat, 0, ANNA, Rules(), 6), owed=lambda g: [
-        Owed(g.chat_id, "table", "lobby")]) for chat in (-5, -6)]}
+        Owed(g.chat_id, TABLE, "lobby")]) for chat in (-5, -6)]}
     chats = [-5, -6, 101, 102]
     senders = {chat: asyncio.Lock() for chat in chats}
 
@@ -387,7 +388,7 @@ async def test_the_owed_rows_kept_in_memory_follow_the_commits_of_writes_running
         rng = random.Random(seed)
         for step in range(80):
             game_id = rng.choice(list(games))
-            owed = [Owed(chat, "table" if chat < 0 else f"hand:{chat}", f"{seed}.{step}") for chat in
+            owed = [Owed(chat, TABLE if chat < 0 else hand_slot(chat), f"{seed}.{step}") for chat in
                     rng.sample(chats, rng.choice([1, 1, 2]))]  # one statement (write_one) or a transaction
             roll = rng.random()
             if roll < 0.35:
@@ -427,13 +428,14 @@ async def test_an_edit_recorded_late_never_brings_back_a_message_sent_anew_since
     try:
         await repo.save_user(ANNA)
         await repo.owed()
-        game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6), owed=lambda g: [Owed(1, "hand:0", "cards")])
+        game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6),
+                                       owed=lambda g: [Owed(1, hand_slot(0), "cards")])
         [row] = await repo.owed()
         await repo.delivered(row, 70)
-        await repo.put_owed(game.id, [Owed(1, "hand:0", "cards, newer")])
+        await repo.put_owed(game.id, [Owed(1, hand_slot(0), "cards, newer")])
         [edit] = await repo.owed()
         await repo.delivered(edit, 70)  # an edit: recorded with the next write
-        await repo.put_owed(game.id, [Owed(1, "hand:0", "cards, newest")])
+        await repo.put_owed(game.id, [Owed(1, hand_slot(0), "cards, newest")])
         anew, _ = await repo.next_owed(1)  # (reading them all again would write the edit first)
         assert anew is not None
         await repo.delivered(anew, 80)  # sent anew (the old one was deleted, say): recorded at once
@@ -487,7 +489,7 @@ async def test_a_move_that_lost_a_race_writes_nothing_of_it(place: Place) -> Non
     await repo.save_game(game, replace(game, max_players=4))
     before = await repo.owed()
     with pytest.raises(Conflict):
-        await repo.save_game(game, replace(game, log=({"k": "lead", "s": 0},)), owed=[Owed(1, "hand:0", "hi")])
+        await repo.save_game(game, replace(game, log=({"k": "lead", "s": 0},)), owed=[Owed(1, hand_slot(0), "hi")])
     assert await repo.db.all("SELECT * FROM game_events") == []
     assert await repo.db.all("SELECT * FROM outbox WHERE slot = 'hand:0'") == []
     assert (await repo.next_owed(1))[0] is None and await repo.owed() == before
@@ -501,7 +503,7 @@ async def test_a_write_whose_caller_is_cancelled_is_still_kept_in_memory(place: 
     await repo.save_user(ANNA)
     game = await repo.create_lobby(NewLobby(-5, 0, ANNA, Rules(), 6))
     await repo.owed()
-    saving = asyncio.create_task(repo.save_game(game, replace(game, max_players=4), owed=[Owed(1, "hand:0", "hi")]))
+    saving = asyncio.create_task(repo.save_game(game, replace(game, max_players=4), owed=[Owed(1, hand_slot(0), "hi")]))
     await asyncio.sleep(0)  # the transaction is on its way to the thread
     saving.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -724,11 +726,12 @@ async def test_a_review_is_kept_and_announced_once_and_the_history_shows_it(plac
     assert await repo.unreviewed(0) == [game.id], "finished, recorded and unreviewed"
     assert [(e.game_id, e.recorded, e.review) for e in await repo.history(1, 10)] == [(old.id, False, None),
                                                                                       (game.id, True, None)]
-    summary = Owed(1, "review:0", "📊 Review of your game")
+    summary = Owed(1, review_slot(0), "📊 Review of your game")
     assert await repo.save_review(game.id, '{"seats": {}, "moves": []}', [summary])
     assert not await repo.save_review(game.id, '{"seats": {}, "moves": [1]}', [summary]), "kept once"
     assert await repo.review(game.id) == '{"seats": {}, "moves": []}'
-    assert [(r.slot, r.text) for r in await repo.owed()] == [("review:0", "📊 Review of your game")], "announced once"
+    assert [(r.slot, r.text) for r in await repo.owed()] == [(review_slot(0), "📊 Review of your game")], \
+        "announced once"
     assert await repo.unreviewed(0) == []
     [_, entry] = await repo.history(1, 10)
     assert (entry.game_id, entry.title, entry.review) == (game.id, "Friends", '{"seats": {}, "moves": []}')

@@ -7,6 +7,7 @@ import asyncio
 from storage.database import open_database
 from storage.models import Owed
 from storage.repo import Repo
+from storage.slots import note_slot
 from storage.updates import HANDLING, KEEP_SECONDS, Updates
 from tests.places import Place
 
@@ -60,7 +61,7 @@ async def test_a_decision_marks_its_update_handled_in_its_own_write(place: Place
                 await repo.put_owed(None, [])  # nothing owed: nothing written, nothing marked
                 assert place.sql("SELECT COUNT(*) FROM updates WHERE update_id = ? AND done = 1",
                                  (update_id,)) == [(0,)]
-                await repo.put_owed(None, [Owed(101, f"note:{update_id}", "hello")])
+                await repo.put_owed(None, [Owed(101, note_slot(update_id), "hello")])
             finally:
                 HANDLING.reset(token)
         assert place.sql("SELECT update_id, done FROM updates ORDER BY update_id") == [(41, 1), (42, 1)]
