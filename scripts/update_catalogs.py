@@ -2,7 +2,7 @@
 
     python scripts/update_catalogs.py
 
-New messages arrive untranslated; tests/bot/test_i18n.py fails until each has a translation.
+New messages arrive untranslated; tests/bot/ui/test_i18n.py fails until each has a translation.
 """
 
 from __future__ import annotations

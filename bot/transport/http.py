@@ -30,7 +30,7 @@ async def api_call(bot: Bot, method: str, data: dict[str, Any]) -> Any:
     """One Bot API call with its parameters as JSON is written and its answer left as JSON, through PTB's request
     path all the same (the rate limiter, the errors mapped). PTB's public ``do_api_request`` warns at every call
     of a method it knows, so this calls ``Bot._post``, its entry of every method: the one use of it, and
-    tests/bot/test_http.py fails here first should a release of PTB (pinned below 23) change it."""
+    tests/bot/transport/test_http.py fails here first should a release of PTB (pinned below 23) change it."""
     return await bot._post(method, data)
 
 

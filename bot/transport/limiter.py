@@ -20,5 +20,5 @@ class SharedLimiter(AIORateLimiter):
     def share(self, part: float) -> None:
         """Spend ``part`` (0–1] of the overall budget from now on (the calls already waiting keep their slot)."""
         # PTB keeps the overall limiter in this attribute (pinned below 23 in pyproject.toml): a new one with the
-        # new spacing replaces it; tests/bot/test_limiter.py checks the calls it lets through
+        # new spacing replaces it; tests/bot/transport/test_limiter.py checks the calls it lets through
         self._base_limiter = AsyncLimiter(max_rate=1, time_period=1 / (self.per_second * part))

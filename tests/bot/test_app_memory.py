@@ -12,7 +12,7 @@ from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageHandler, filters
 
 from bot.app import DurakApplication
-from tests.bot.test_webhook import UPDATE
+from tests.bot.transport.test_webhook import UPDATE
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 
 from bot.ui.i18n import LANGUAGES, pick_language, translator
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 PLACEHOLDER = re.compile(r"\{\w+[^{}]*\}")
 

@@ -20,7 +20,7 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, MessageH
 from bot.transport.inbox import Inbox
 from storage.database import open_database
 from storage.updates import Updates
-from tests.bot.test_webhook import UPDATE
+from tests.bot.transport.test_webhook import UPDATE
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 
