@@ -18,7 +18,7 @@ from telegram.ext import (
 import handlers
 from bot.game.clock import Clock, RealClock
 from bot.game.directory import Directory
-from bot.game.service import GameService
+from bot.game.service import GameService, Pacing
 from bot.game.shares import Shares, lost_leases
 from bot.ops.health import Heartbeat
 from bot.ops.metrics import Metrics
@@ -104,10 +104,9 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
                                              per_second=settings.sends_per_second * OUTBOX_SHARE,
                                              private_spacing=1 / settings.private_sends_per_second),
                         record=metrics.calls if metrics.on else None)
-        service = GameService(repo, directory, outbox, lobby_timeout=settings.lobby_timeout, clock=clock,
-                              ping_delay=settings.ping_delay, computer_pause=settings.computer_pause,
-                              computer_budget_ms=settings.computer_budget_ms, review_deals=settings.review_deals,
-                              think_on_idle_cpu=settings.think_on_idle_cpu)
+        service = GameService(repo, directory, outbox, clock, Pacing(
+            settings.lobby_timeout, settings.ping_delay, settings.computer_pause, settings.computer_budget_ms,
+            settings.review_deals, settings.think_on_idle_cpu))
         service.timers.heartbeat = Heartbeat(settings.health_file)
         if metrics.on:
             service.thinker.record = metrics.thoughts

@@ -57,9 +57,7 @@ def deal_decks(rules: Rules, players: int, decks: list[list[Card]], attacker: in
         if dealt is not None:
             if attacker is None:
                 return start_dealt(rules, dealt, None)
-            return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, _seat(attacker, players),
-                          first_bout=True, set_aside=dealt.set_aside, secret=dealt.secret, trumps=dealt.trumps,
-                          second_card=dealt.second_card)
+            return _start(rules, dealt, _seat(attacker, players), first_bout=True)
     raise RulesError("decks", "the deal was void and no deck order is left to deal again")
 
 
@@ -114,8 +112,7 @@ def deal(rules: Rules, players: int, cards: list[Card]) -> Dealt | None:
 
 def start_dealt(rules: Rules, dealt: Dealt, previous: Previous | None) -> State:
     attacker = _first_attacker(rules, dealt.hands, dealt.trump, previous, dealt.trumps)
-    return _start(rules, dealt.hands, dealt.stock, dealt.trump, dealt.trump_card, attacker, first_bout=True,
-                  set_aside=dealt.set_aside, secret=dealt.secret, trumps=dealt.trumps, second_card=dealt.second_card)
+    return _start(rules, dealt, attacker, first_bout=True)
 
 
 def _seat(seat: int, players: int) -> int:
@@ -161,7 +158,7 @@ def position(
         attacker = _first_attacker(rules, hands, trump, None)
     elif not 0 <= attacker < len(hands):
         raise RulesError("attacker", f"no seat {attacker}")
-    return _start(rules, [h[:] for h in hands], stock[:], trump, trump_card, attacker, first_bout, secret=secret)
+    return _start(rules, Dealt([h[:] for h in hands], stock[:], trump, trump_card, [], secret), attacker, first_bout)
 
 
 def _two_trumps_position(rules: Rules, hands: list[list[Card]], stock: list[Card], trumps: tuple[Suit, Suit] | None,
@@ -177,17 +174,16 @@ def _two_trumps_position(rules: Rules, hands: list[list[Card]], stock: list[Card
         attacker = _first_attacker(rules, hands, None, None, trumps)
     elif not 0 <= attacker < len(hands):
         raise RulesError("attacker", f"no seat {attacker}")
-    return _start(rules, [h[:] for h in hands], stock[:], None, first, attacker, first_bout, trumps=trumps,
-                  second_card=second)
+    return _start(rules, Dealt([h[:] for h in hands], stock[:], None, first, [], None, trumps, second), attacker,
+                  first_bout)
 
 
-def _start(rules: Rules, hands: list[list[Card]], stock: list[Card], trump: Suit | None,
-           trump_card: Card | None, attacker: int, first_bout: bool, set_aside: list[Card] | None = None,
-           secret: Card | None = None, trumps: tuple[Suit, Suit] | None = None,
-           second_card: Card | None = None) -> State:
-    state = State(rules, trump, trump_card, hands, stock, [], [], [], attacker, None,
-                  first_bout=first_bout, set_aside=set_aside or [], secret=secret, trumps=trumps,
-                  second_card=second_card)
+def _start(rules: Rules, dealt: Dealt, attacker: int, first_bout: bool) -> State:
+    """The game's first position: the cards as dealt (or given), ``attacker`` to lead."""
+    hands, stock = dealt.hands, dealt.stock
+    state = State(rules, dealt.trump, dealt.trump_card, hands, stock, [], [], [], attacker, None,
+                  first_bout=first_bout, set_aside=dealt.set_aside, secret=dealt.secret, trumps=dealt.trumps,
+                  second_card=dealt.second_card)
     n = len(hands)
     if rules.ranking is Ranking.POGONY:
         state.pogons = ((),) * n

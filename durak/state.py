@@ -77,7 +77,7 @@ class State:
 
     def copy(self) -> State:
         """A state a move can change without changing this one. Built field by field on a bare instance: the
-        dataclass's ``__init__`` with 44 arguments cost twice as much, and a press copies the state once. The
+        dataclass's ``__init__`` with its 44 arguments is much slower, and a press copies the state once. The
         hands, stock and table are copied; ``discard``, ``out``, ``set_aside`` and ``bypassed`` are shared, as
         the engine never changes them in place (a move that changes one gives the state a new list)."""
         n = State.__new__(State)

@@ -47,7 +47,8 @@ async def newgame(update: Update, context: Context) -> None:
         if wanted and preset is None:
             await message.reply_text(lobby.unknown_game(tr, wanted))
             return
-        if await service.open_lobby(chat.id, thread, user, preset, title="" if solo else chat.title or "") is not None:
+        title = "" if solo else chat.title or ""
+        if await service.lobbies.open_lobby(chat.id, thread, user, preset, title=title) is not None:
             return
     answer, table = service.commands.point_to_open_game(chat.id, thread)
     if not answer:
@@ -67,7 +68,7 @@ async def start(update: Update, context: Context) -> None:
     arg = context.args[0] if context.args else ""
     link = JOIN_LINK.fullmatch(arg)
     if private and link:
-        await message.reply_text(await service.join(int(link.group(1)), user))
+        await message.reply_text(await service.lobbies.join(int(link.group(1)), user))
         return
     await message.reply_text(texts.help_text(tr))
 

@@ -138,10 +138,10 @@ class SqliteDatabase:
         future returned. ``work`` runs on aiosqlite's thread, given the connection, between ``BEGIN
         IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` if it raises).
 
-        Why: each trip to that thread costs ~100 µs of CPU in thread switches for a statement of ~10 µs,
-        and a move's write through :meth:`write` took six; and holding the writes' turn until the result
-        is back made every write of every game wait for the event loop to come round to the one before
-        it (hundreds of ms at 200 games). One thread runs the queue in order, so transactions queued
+        Why: each trip to that thread costs far more CPU in thread switches than a statement does, and a
+        move's write through :meth:`write` took six; and holding the writes' turn until the result is back
+        made every write of every game wait for the event loop to come round to the one before it
+        (docs/performance.md, "Under load"). One thread runs the queue in order, so transactions queued
         one after another cannot mix; the turn is needed only to stay out of a :meth:`write` in progress.
 
         ``then`` gets the result in the event loop once committed, in the order of the commits and before

@@ -1,21 +1,21 @@
 """What the service's helpers (chats, table commands, timers, votes) may ask of it: the game's lock and its
-writes, the intents, and the parts they share. They depend on this, not on the service, so the service only
-routes and nothing imports it back."""
+writes, the intents, and the parts they share, each as narrow as they use it (a few rows beyond the game's, the
+outbox's wake-up, the computer's move). They depend on this, not on the service, so the service only routes and
+nothing imports it back; and none of them reaches the whole repository or the outbox."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from bot.game import play
 from bot.game.clock import Clock
-from bot.game.computers import Thinker
 from bot.game.decisions import Closing, Intent
 from bot.game.directory import Directory
 from bot.game.store import GameStore, GameUI
-from bot.transport.outbox import Outbox
+from durak import Action
 from storage.models import Away, Game, Owed, Status, User
-from storage.repo import Repo
+from storage.slots import Slot
 
 T = TypeVar("T")
 
@@ -28,13 +28,63 @@ class PageLinks(Protocol):
     def table(self, game_id: int, bot_username: str) -> str | None: ...
 
 
+class Rows(Protocol):
+    """The rows the helpers write beyond a game's own writes: a chat that moved, a user's choices, a hand posted
+    again; and whether this process leads a chat."""
+
+    owns: Callable[[int], bool]
+
+    async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None: ...
+
+    async def slot_messages(self, game_id: int) -> dict[Slot, tuple[int, int]]: ...
+
+    async def set_user_language(self, user_id: int, language: str) -> None: ...
+
+    async def set_notify(self, user_id: int, notify: bool) -> None: ...
+
+    async def put_owed(self, game_id: int | None, owed: Sequence[Owed]) -> None: ...
+
+
+class Delivery(Protocol):
+    """The outbox as the helpers see it: told what was written, asked what is on its way."""
+
+    def kick(self, *chat_ids: int, lazy: Iterable[int] = ()) -> None: ...
+
+    async def quiet(self, homes: Callable[[int], bool]) -> None: ...
+
+    def owes(self, chat_id: int) -> bool: ...
+
+
+class Computers(Protocol):
+    """The computer players as the timers see them: whose is thinking, and a move."""
+
+    busy: set[int]
+
+    async def move(self, game: Game, seat: int, level: str) -> Action | None: ...
+
+
+class LobbyIntents(Protocol):
+    """The lobbies (bot.game.lobbies) as the helpers use them: a decided intent carried out on a lobby."""
+
+    async def intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None: ...
+
+
 class Core(Protocol):
-    repo: Repo
+    @property
+    def repo(self) -> Rows: ...
+
+    @property
+    def outbox(self) -> Delivery: ...
+
+    @property
+    def thinker(self) -> Computers: ...
+
+    @property
+    def lobbies(self) -> LobbyIntents: ...
+
     store: GameStore
-    outbox: Outbox
     directory: Directory
     clock: Clock
-    thinker: Thinker
     computer_pause: float
     lobby_timeout: float
     ping_delay: float
@@ -68,6 +118,3 @@ class Core(Protocol):
 
     async def carry_out(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
         """Carry out a decided intent of a running game."""
-
-    async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
-        """Carry out a decided intent of a lobby."""

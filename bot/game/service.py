@@ -12,25 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from bot.game import computers, lobby, play, slots
 from bot.game.chats import Chats
 from bot.game.clock import Clock
-from bot.game.computers import next_computer
 from bot.game.core import PageLinks
 from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
-from bot.game.lobby_options import table_max
+from bot.game.lobbies import SETTLE_SECONDS, Lobbies
 from bot.game.results import new_ratings, result_rows
 from bot.game.reviews import Reviewer
 from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
 from bot.game.timers import Timers
-from bot.game.turns import TIMEOUTS
 from bot.game.votes import Votes
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import Press, Verb, unpack
@@ -38,19 +35,14 @@ from bot.ui.i18n import Translator
 from durak import Rules, parse_card
 from durak.ai import hard
 from durak.review.judge import DEALS_MAX
-from durak.rules import PRESETS
-from durak.setup import Previous
-from storage.computers import is_computer
-from storage.models import DEFAULT_TURN_SECONDS, Away, Game, NewLobby, OutboxRow, Owed, Status, User
+from storage.models import Away, Game, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
-from storage.slots import RESULT, TABLE, Slot, hand_seat, hand_slot, note_slot
+from storage.slots import TABLE, Slot, hand_seat, hand_slot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 RACE_RETRIES = 3  # a decision lost to another process's write is made again on the new game, this often
-TITLE_KEPT = 64  # a group's title as kept with its game, to name the group in private messages
 
-SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
 GAME_VERBS = {Verb.CARD, Verb.PICK, Verb.COVER, Verb.TARGET, Verb.LEAD, Verb.TRANSFER, Verb.SHOW, Verb.TAKE,
               Verb.PASS, Verb.ACCUSE, Verb.CHEAT, Verb.BACK_IN, Verb.LEAVE_YES, Verb.STAY, Verb.STOCK_LEAD,
               Verb.DRAW, Verb.SWAP, Verb.COUNTER}
@@ -60,21 +52,30 @@ async def _nothing_moved(game_ids: list[int]) -> None:
     pass
 
 
+@dataclass(frozen=True)
+class Pacing:
+    """How the games are paced and thought over (the operator's settings, bot.settings)."""
+
+    lobby_timeout: float                          # seconds a lobby nobody starts stays open
+    ping_delay: float = slots.PING_DELAY          # seconds before a player who must act is pinged
+    computer_pause: float = computers.PAUSE       # seconds a computer waits before its move
+    computer_budget_ms: float = hard.BUDGET_MS    # the hard computer's thinking time a move
+    review_deals: int = DEALS_MAX                 # deals a reviewed decision is weighed on (0: no reviews)
+    think_on_idle_cpu: bool = True                # the thinking and the reviews only on CPU the bot leaves idle
+
+
 class GameService:
-    def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, *, lobby_timeout: float,
-                 clock: Clock, ping_delay: float = slots.PING_DELAY, computer_pause: float = computers.PAUSE,
-                 computer_budget_ms: float = hard.BUDGET_MS, review_deals: int = DEALS_MAX,
-                 think_on_idle_cpu: bool = True) -> None:
+    def __init__(self, repo: Repo, directory: Directory, outbox: Outbox, clock: Clock, pacing: Pacing) -> None:
         self.repo = repo
         self.directory = directory
         self.outbox = outbox
         self.store = GameStore(repo)
-        self.lobby_timeout = lobby_timeout
-        self.ping_delay = ping_delay
-        self.computer_pause = computer_pause
-        self.thinker = computers.Thinker(computer_budget_ms, idle_cpu=think_on_idle_cpu)
-        self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking, review_deals,
-                                 idle_cpu=think_on_idle_cpu)
+        self.lobby_timeout = pacing.lobby_timeout
+        self.ping_delay = pacing.ping_delay
+        self.computer_pause = pacing.computer_pause
+        self.thinker = computers.Thinker(pacing.computer_budget_ms, idle_cpu=pacing.think_on_idle_cpu)
+        self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking,
+                                 pacing.review_deals, idle_cpu=pacing.think_on_idle_cpu)
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()
@@ -82,6 +83,7 @@ class GameService:
         self.votes = Votes(self)
         self.commands = Commands(self)
         self.chats = Chats(self)
+        self.lobbies = Lobbies(self)
         outbox.listen(OutboxEvents(self))
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
         self.on_moved: Callable[[list[int]], Awaitable[None]] = _nothing_moved  # games another process leads now
@@ -255,7 +257,7 @@ class GameService:
         App's page of the game (its hand's buttons only), not on a message."""
         tr = self.directory.user_tr(user, telegram_code)
         if press.verb is Verb.REPLAY:
-            return await self._replay(tr, press.game, user, where, page)
+            return await self.lobbies.replay(tr, press.game, user, where, page)
         if press.game not in self.store.games:
             return Decision(tr.gettext("This game is over."))
         if where is not None and where not in self.store.ui_of(press.game).messages.values():
@@ -325,7 +327,7 @@ class GameService:
         if game.status is Status.LOBBY:
             admin = user.id != game.creator_id and press.verb in lobby.ADMIN_VERBS and (
                 await self.directory.is_admin(game.chat_id, user.id))
-            return lobby.decide(tr, game, press, user, admin, self.deep_link(game.id))
+            return lobby.decide(tr, game, press, user, admin, self.lobbies.deep_link(game.id))
         return play.decide(tr, game, ui, press, user.id)
 
     async def carry_out(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
@@ -358,139 +360,7 @@ class GameService:
                 view.leaving = kind is Kind.LEAVE_ASK
             await self.refresh(game)
         else:
-            await self.lobby_intent(game, ui, intent, user)
-
-    # ------------------------------------------------------------ the lobby
-
-    def deep_link(self, game_id: int) -> str:
-        return f"https://t.me/{self.bot_username}?start=join_{game_id}"
-
-    async def open_lobby(self, chat_id: int, thread_id: int, creator: User, preset: str | None,
-                         previous: Previous | None = None, players: tuple[User, ...] = (),
-                         title: str = "") -> Game | None:
-        """Open a lobby (its message is owed in the same transaction); None if the topic has an open game."""
-        if self.store.open_in(chat_id, thread_id) is not None or creator.id <= 0:
-            return None
-        chat = await self.repo.chat(chat_id)
-        if chat.language is None and chat_id < 0:  # a group's first lobby: it speaks its creator's language
-            await self.directory.set_chat_language(chat_id, self.directory.user_language(creator))
-        rules = chat.rules or Rules()
-        if preset in PRESETS:
-            rules = Rules.from_dict({"preset": preset, "deck_size": rules.deck_size})
-        top = table_max(rules)
-        max_players = min(chat.max_players or top, top)
-        timeout = chat.turn_timeout if chat.turn_timeout in TIMEOUTS else DEFAULT_TURN_SECONDS
-        tr = await self.directory.chat_tr(chat_id)
-        now = self.clock.now()
-        try:
-            lobby = NewLobby(chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                             title[:TITLE_KEPT])
-            game = await self.repo.create_lobby(
-                lobby, owed=lambda g: slots.owed(g, GameUI(), slots.Write(tr, self.directory.default_language, now,
-                                                                          links=self.page_links(g))))
-        except Conflict:
-            return None
-        self.store.add(game)
-        self.outbox.kick(chat_id)
-        return game
-
-    async def _kicked_note(self, game: Game, user_id: int) -> list[Owed]:
-        """A removed player learns it in private (if the bot may write to him), with the group's name."""
-        seat = game.seat_of(user_id)
-        if seat is None or not game.seats[seat].user.private_chat:
-            return []
-        tr = self.directory.user_tr(game.seats[seat].user)
-        text = (tr.gettext("You were removed from the game in the group “{group}”.").format(group=game.title)
-                if game.title else tr.gettext("You were removed from the game."))
-        return [Owed(user_id, note_slot("kicked", user_id), text)]
-
-    async def lobby_intent(self, game: Game, ui: GameUI, intent: Intent, user: User) -> None:
-        kind = intent.kind
-        if kind is Kind.JOIN:
-            await self.save(game, lobby.joined(game, user))
-        elif kind is Kind.ADD_COMPUTER:
-            computer_id = next_computer(game, intent.arg)
-            computer = None if computer_id is None else await self.repo.user(computer_id)
-            if computer is not None and len(game.seats) < game.max_players:
-                await self.save(game, lobby.joined(game, computer))
-        elif kind in (Kind.LEAVE, Kind.KICK):
-            gone = user.id if kind is Kind.LEAVE else int(intent.arg)
-            rest = lobby.without(game, gone)
-            if rest is None:
-                await self.close(game, Status.CANCELLED, Closing.LOBBY_EMPTY)
-            else:
-                await self.save(game, rest, extra=await self._kicked_note(game, gone) if kind is Kind.KICK else ())
-        elif kind in (Kind.SETTINGS, Kind.BACK, Kind.PICKER):
-            ui.settings_open = kind is not Kind.BACK
-            ui.picker_page = int(intent.arg) if kind is Kind.PICKER else None
-            await self.refresh(game)
-        elif kind is Kind.VARIANT:
-            ui.picker_page = None
-            saved = await self.save(game, lobby.with_variant(game, intent.arg))
-            await self.repo.save_chat_defaults(saved.chat_id, saved.rules, saved.max_players, saved.turn_timeout)
-        elif kind in (Kind.OPTION, Kind.TIMER):
-            new = lobby.with_option(game, intent.arg) if kind is Kind.OPTION else lobby.with_next_timer(game)
-            saved = await self.save(game, new)
-            await self.repo.save_chat_defaults(saved.chat_id, saved.rules, saved.max_players, saved.turn_timeout)
-        elif kind is Kind.CANCEL:
-            await self.close(game, Status.CANCELLED, Closing.CANCELLED, by=user)
-        elif kind is Kind.START:
-            await self._start(game, ui)
-
-    async def _start(self, game: Game, ui: GameUI) -> None:
-        """Deal and owe every hand with the start, in one transaction. A seat the bot cannot write to stops it."""
-        known = [await self.directory.user(s.user.id) or s.user for s in game.seats if not is_computer(s.user)]
-        missing = next((u for u in known if not u.private_chat), None)
-        if missing is not None:
-            tr = await self.directory.chat_tr(game.chat_id)
-            ui.note = tr.gettext("I can't write to {name}: open a private chat with me (press Join) and try "
-                                 "again.").format(name=missing.name)
-            await self.refresh(game)
-            return
-        ui.settings_open, ui.picker_page, ui.note = False, None, ""
-        started = lobby.started(game, secrets.randbits(64))
-        await self.advance(game, [], base=started)
-
-    async def join(self, game_id: int, user: User) -> str:
-        """Seat ``user`` (from the deep link in private); the reply for the private chat."""
-        tr = self.directory.user_tr(user)
-
-        async def work(game: Game) -> str:
-            if game.status is not Status.LOBBY:
-                return tr.gettext("That game has already started or ended.")
-            if game.seat_of(user.id) is not None:
-                return tr.gettext("You are already in this game. Wait for the start here.")
-            if len(game.seats) >= game.max_players:
-                return tr.gettext("The table is full.")
-            await self.save(game, lobby.joined(game, user))
-            return tr.gettext("You joined the game. Your cards will appear here when it starts.")
-
-        return await self.with_game(game_id, work) or tr.gettext("That game has already started or ended.")
-
-    async def _replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None,
-                      page: bool = False) -> Decision:
-        """Play again: only on the result message of that game, in its own chat, or on the Mini App page of one
-        of its players."""
-        result = (await self.repo.slot_messages(game_id)).get(RESULT)
-        if result != where and where is not None:  # the result may be so new that its id is being recorded
-            await self.outbox.settle(where[0], SETTLE_SECONDS)
-            result = (await self.repo.slot_messages(game_id)).get(RESULT)
-        if not page and (result is None or where != result):
-            return Decision(tr.gettext("This button is not valid any more."))
-        old = await self.repo.game(game_id)
-        if old is None or old.state is None or old.status is not Status.FINISHED or (
-                page and old.seat_of(user.id) is None):
-            return Decision(tr.gettext("This button is not valid any more."))
-        if self.store.open_in(old.chat_id, old.thread_id) is not None:
-            return Decision(tr.gettext("A game is already open here."))
-        loser = old.state.losers[-1] if old.state.losers else None
-        winner = old.state.out[0] if old.state.out else None
-        players = tuple(s.user for s in old.seats)
-        if await self.open_lobby(old.chat_id, old.thread_id, user, None, Previous(loser, winner), players,
-                                 old.title) is None:
-            return Decision(tr.gettext("A game is already open here."))
-        return Decision(tr.gettext("A new game is open in the group: join it there.") if page and old.chat_id < 0
-                        else None)
+            await self.lobbies.intent(game, ui, intent, user)
 
     # ------------------------------------------------------------ playing
 

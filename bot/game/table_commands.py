@@ -62,7 +62,7 @@ class Commands:
             if seat is None:
                 return tr.gettext("You are not in a game here.")
             if game.status is Status.LOBBY:
-                await self.service.lobby_intent(game, self.service.store.ui_of(game.id), Intent(Kind.LEAVE), user)
+                await self.service.lobbies.intent(game, self.service.store.ui_of(game.id), Intent(Kind.LEAVE), user)
                 return tr.gettext("You left the game.")
             ui = self.service.store.ui_of(game.id)
             ui.seat(seat).leaving = True  # a typed /leave is its own confirmation
@@ -93,7 +93,7 @@ class Commands:
                 return tr.gettext("That player is not in the lobby.")
             name = game.seats[seat].user.name
             ui = self.service.store.ui_of(game.id)
-            await self.service.lobby_intent(game, ui, Intent(Kind.KICK, arg=str(target)), user)
+            await self.service.lobbies.intent(game, ui, Intent(Kind.KICK, arg=str(target)), user)
             return tr.gettext("{name} was removed.").format(name=name)
 
         return await self.service.with_game(found.id, work) or no_lobby

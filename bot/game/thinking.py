@@ -1,8 +1,8 @@
 """What runs in the bot's thinking and reviewing processes (``bot.game.computers``, ``bot.game.reviews``).
 
 They are spawned, not forked, and import this module and the engine alone: a reviewing process that imported
-``bot.game.reviews`` took the bot's rendering, storage and Telegram with it (54 MB and 0.3 s of CPU at each
-start, where 19 MB and 0.07 s do).
+``bot.game.reviews`` took the bot's rendering, storage and Telegram with it, at each start, for nothing it
+uses (the figures: docs/performance.md, "Reviews").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A small PNG chart of a player's rating over his last games.
 
-matplotlib is imported when the first chart is drawn, not with the bot: it costs about a second
-and 50 MB, and most processes never draw a chart.
+matplotlib is imported when the first chart is drawn, not with the bot: it is slow to import and large,
+and most processes never draw a chart.
 """
 
 from __future__ import annotations

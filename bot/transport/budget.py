@@ -33,9 +33,9 @@ from typing import Protocol
 ACTING, TABLE, WAITING = 0, 1, 2
 # seconds a message of each kind may show an old position before it goes ahead of the players who must act:
 # so that a refresh of each table and hand costs a fixed share of the budget (200 busy tables every 40 s: 5
-# calls a second of the 27) and the rest goes to the players the games wait for. 40 s, not 25: at 200 busy
-# two-player games 10 % more moves and the player who must act served in 6.8 s instead of 8.2 at p50, while
-# every table is still refreshed well within a minute (docs/performance.md, "How many busy games one bot token carries")
+# calls a second of the 27) and the rest goes to the players the games wait for. 40 s, not 25: more moves and
+# the player who must act served sooner, while every table is still refreshed well within a minute (the
+# figures: docs/performance.md, "How many busy games one bot token carries")
 OVERDUE = {ACTING: math.inf, TABLE: 40.0, WAITING: 40.0}
 # the outbox's share of the bot's overall budget: the rest is for replies to commands, which only PTB's limiter
 # spaces; and PTB's limiter (aiolimiter, one call per slot) lets through about 29.3 a second when 30 are asked

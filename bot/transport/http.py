@@ -104,9 +104,9 @@ class AiohttpRequest(BaseRequest):
     __del__ = let_go
 
     def parse_json_payload(self, payload: bytes) -> dict[str, Any]:  # type: ignore[override]
-        """Telegram's answer read by orjson (an edit's answer is the whole message, keyboard and all: json's
-        reading of it was 2 % of the bot's CPU); what orjson refuses (bad UTF-8, no JSON) goes to PTB's own
-        reading, which replaces bad bytes and raises PTB's error for what is no JSON."""
+        """Telegram's answer read by orjson (an edit's answer is the whole message, keyboard and all, and json's
+        reading of it showed in the bot's profile under load); what orjson refuses (bad UTF-8, no JSON) goes to
+        PTB's own reading, which replaces bad bytes and raises PTB's error for what is no JSON."""
         try:
             data = orjson.loads(payload)
         except orjson.JSONDecodeError:
@@ -155,8 +155,8 @@ class AiohttpRequest(BaseRequest):
 
 class UpdatesRequest(AiohttpRequest):
     """The ``getUpdates`` requests: each pressed button's update carries the whole message it was pressed
-    on, text, entities, keyboard and all, and PTB would make an object of every part (two thirds of the
-    cost of reading a press, 0.5 ms of it for a hand's buttons; its text and entities cost another 80 µs).
+    on, text, entities, keyboard and all, and PTB would make an object of every part (most of the cost of
+    reading a press: docs/performance.md, "Under load").
     The bot reads only where the message is (its chat, id and topic), so only that is left for PTB to parse.
     """
 

@@ -264,7 +264,8 @@ class WebApp:
         if solo is None:
             creator = await self.service.directory.user(user.id) or await self.service.directory.see(
                 User(user.id, user.name, telegram_language=user.language))
-            solo = await self.service.open_lobby(user.id, 0, creator, None) or self.service.store.open_in(user.id, 0)
+            solo = (await self.service.lobbies.open_lobby(user.id, 0, creator, None)
+                    or self.service.store.open_in(user.id, 0))
         if solo is None:
             raise Close(4403, "no table could be opened")
         return solo.id

@@ -83,5 +83,5 @@ FIGURE_RANK = 10  # фигурный: 10s to aces score
 REPEATS = 3       # the time a bout begins in the same position that ends the game in a draw
 
 # The events of the moves a game plays most are built from all five fields at once: ``Event(...)`` runs
-# NamedTuple's ``__new__``, a Python function, which cost 2-3 % of a random game's instructions.
+# NamedTuple's ``__new__``, a Python function, which showed in a random game's profile (docs/performance.md).
 event = tuple.__new__
