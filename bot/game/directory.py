@@ -64,10 +64,8 @@ class Directory:
     # ------------------------------------------------------------ users
 
     async def user(self, user_id: int) -> User | None:
-        """The user as last recorded. A cached "no private chat" is read again: his /start may have been handled
-        by another process (the one leading his private chat), and a stale "no" would refuse him a game."""
         known = self.users.get(user_id)
-        if known is None or not known.private_chat:
+        if known is None:
             known = await self.repo.user(user_id)
             if known is not None:
                 self.users.put(user_id, known)
@@ -83,6 +81,16 @@ class Directory:
         stored = await self.repo.save_user(user, private_chat)
         self.users.put(user.id, stored)
         return stored
+
+    async def writable(self, user_id: int) -> User | None:
+        """The user, a cached "no private chat" read again: his /start may have been handled by another process
+        (the one leading his private chat), and a stale "no" would refuse him a seat or a start. Asked where that
+        decides something (Join, Start), not at every press."""
+        known = self.users.get(user_id)
+        if known is not None and known.private_chat:
+            return known
+        self.users.pop(user_id)
+        return await self.user(user_id)
 
     async def refresh_user(self, user_id: int) -> None:
         self.users.pop(user_id)

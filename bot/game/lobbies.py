@@ -144,7 +144,7 @@ class Lobbies:
 
     async def _start(self, game: Game, ui: GameUI) -> None:
         """Deal and owe every hand with the start, in one transaction. A seat the bot cannot write to stops it."""
-        known = [await self.core.directory.user(s.user.id) or s.user for s in game.seats if not is_computer(s.user)]
+        known = [await self.core.directory.writable(s.user.id) or s.user for s in game.seats if not is_computer(s.user)]
         missing = next((u for u in known if not u.private_chat), None)
         if missing is not None:
             tr = await self.core.directory.chat_tr(game.chat_id)

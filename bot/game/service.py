@@ -325,6 +325,8 @@ class GameService:
         if press.verb is Verb.VOTE:
             return self.votes.decide(tr, game, ui, user.id)
         if game.status is Status.LOBBY:
+            if press.verb is Verb.JOIN and not user.private_chat:  # he may have opened it at another process
+                user = await self.directory.writable(user.id) or user
             admin = user.id != game.creator_id and press.verb in lobby.ADMIN_VERBS and (
                 await self.directory.is_admin(game.chat_id, user.id))
             return lobby.decide(tr, game, press, user, admin, self.lobbies.deep_link(game.id))

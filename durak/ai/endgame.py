@@ -26,6 +26,7 @@ from durak.ai import greedy
 from durak.ai.greedy import honest_moves
 from durak.ai.play import next_seat, score
 from durak.engine import apply_in_place, legal_actions
+from durak.record import Knowledge
 from durak.state import State
 
 Key = tuple[object, ...]
@@ -122,3 +123,33 @@ def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | Non
         return None
     top = max((v for v, _ in values), default=0.0)
     return [a for v, a in values if v == top]
+
+
+def nothing_hidden(k: Knowledge) -> bool:
+    """Two players left, and every card the seat cannot see is in the other one's hand (no stock, and no
+    card set aside face down, as in чукотский or потайной): the rest of the game is known to the seat."""
+    v = k.view
+    others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
+    if v.stock or len(others) != 1:
+        return False
+    other = others[0]
+    return len(k.unseen) == v.counts[other] - len(k.known[other])
+
+
+def values(state: State, me: int, moves: list[Action], nodes: int,
+           deadline: float | None = None) -> list[float] | None:
+    """Each of ``moves``' result for ``me`` (the seat to move) against best play, in a position with no stock and
+    two players left: 1, 0.5 or 0. None when that needs more than ``nodes`` positions or the ``deadline``."""
+    if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
+        return None
+    solver = Solver(me, nodes, deadline)
+    solver.path.add(_key(state))
+    found = []
+    try:
+        for action in moves:
+            child = state.copy()
+            apply_in_place(child, me, action)
+            found.append(solver.value(child))
+    except (OutOfBudget, RecursionError):
+        return None
+    return found

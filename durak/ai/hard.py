@@ -90,7 +90,7 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the tree
     timed = budget_ms > 0
     exact = None
-    if _nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
+    if endgame.nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
             deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
@@ -231,17 +231,6 @@ def shortlist(candidates: list[Action], preferred: Action | None, state: State, 
             kept.append(a)
     kept += [a for a in ordered if a not in kept][:width - len(kept)]
     return kept[:width]
-
-
-def _nothing_hidden(k: Knowledge) -> bool:
-    """Two players left, and every card the seat cannot see is in the other one's hand (no stock, and no
-    card set aside face down, as in чукотский or потайной): the rest of the game is known to the seat."""
-    v = k.view
-    others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
-    if v.stock or len(others) != 1:
-        return False
-    other = others[0]
-    return len(k.unseen) == v.counts[other] - len(k.known[other])
 
 
 def _accusation(k: Knowledge) -> Action | None:

@@ -15,6 +15,11 @@ Labels, as chess sites give them: an inaccuracy from ``INACCURACY``, a mistake f
 player's accuracy in a game is the mean over his judged moves of lichess's per-move accuracy
 ``103.1668 · e^(−0.04354 · cost in points) − 3.1669``, kept within 0–100.
 
+Where the seat can know every card (two players left, the stock empty, nothing set aside face down), nothing is
+sampled: each candidate is valued exactly, against best play on both sides (``durak.ai.endgame``: 1 the seat
+escapes, 0.5 a draw, 0 he is the durak), so a move that throws away a won endgame costs 100 points and one among
+moves that all lose costs nothing. A position too big for ``EXACT_NODES`` positions is sampled as above.
+
 A move can be judged a mistake although the game was won (the deal was kind), and a move that only the true deal
 could justify is not called best: the review never looks at cards the player could not see (docs/review.md).
 """
@@ -27,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from durak.actions import Action
-from durak.ai import greedy
+from durak.ai import endgame, greedy
 from durak.ai.hard import shortlist
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
@@ -41,6 +46,7 @@ BATCH = 64        # deals added at a time
 DEALS_MIN = 64    # before a label may be settled
 DEALS_MAX = 2048  # the most one decision is given (512 left a fifth of the labels to the seed)
 CANDIDATES = 12   # moves weighed at most (the played one always among them)
+EXACT_NODES = 400_000  # positions an exact endgame may search for one decision's moves, else it is sampled
 
 
 def label_of(cost: float) -> str | None:
@@ -63,6 +69,7 @@ class Verdict:
     cost: float
     label: str | None
     deals: int
+    exact: bool = False  # every card known: the values are the results against best play, not samples
 
     @property
     def chance(self) -> float:
@@ -83,6 +90,10 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
         return None
     rng = random.Random(seed)
     typical = k.sample(random.Random(seed))
+    if endgame.nothing_hidden(k):  # the one deal there is, every move of it weighed: no shortlist
+        exact = endgame.values(typical, seat, candidates, EXACT_NODES)
+        if exact is not None:
+            return _verdict(candidates, exact, played, 1, exact=True)
     candidates = shortlist(candidates, None, typical, seat, CANDIDATES)
     if played not in candidates:
         candidates[-1] = played
@@ -101,12 +112,18 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
             break
     if all(r == results[0] for r in results[1:]):
         return None  # every move comes to the same on every deal
-    means = [sum(r) / n for r in results]
+    return _verdict(candidates, [sum(r) / n for r in results], played, n)
+
+
+def _verdict(candidates: list[Action], means: list[float], played: Action, deals: int,
+             exact: bool = False) -> Verdict | None:
+    if all(m == means[0] for m in means[1:]):
+        return None  # every move comes to the same
     order = sorted(range(len(candidates)), key=lambda i: -means[i])
     best = order[0]
     cost = max(0.0, means[best] - means[candidates.index(played)])
     return Verdict(tuple((candidates[i], means[i]) for i in order), played, candidates[best], cost,
-                   label_of(cost), n)
+                   label_of(cost), deals, exact)
 
 
 def _settled(results: Sequence[Sequence[float]], played: int) -> bool:

@@ -540,7 +540,8 @@ async def test_a_creator_who_opened_his_private_chat_at_another_process_can_star
     """Alice opens a game in the group before she ever wrote to the bot (the group's process learns it cannot
     write to her) and cancels it; she opens her private chat with /start, which the process leading that chat
     records, and opens a game again: the group's process starts it, it does not refuse "I can't write to
-    Alice" from what it had learnt before."""
+    Alice" from what it had learnt before. Bob, sent to his private chat by his first Join, opens it with /start
+    there and presses Join again: he is seated at once, not sent to his private chat again."""
     place, members, _ = fleet
     group = -8000
     lead = owner(place, members, group)
@@ -556,7 +557,13 @@ async def test_a_creator_who_opened_his_private_chat_at_another_process_can_star
     await fake.send_text(alice, alice, "/start")
     await fake.wait_for(lambda: place.sql("SELECT private_chat FROM users WHERE id = ?", (alice,)) == [(1,)], 15)
     await table.newgame(alice)
-    await table.join(bob)
+    first = await table.press(bob, table.lobby(), "Join")
+    assert first.get("url"), first
+    await fake.send_text(bob, bob, "/start")
+    await fake.wait_for(lambda: place.sql("SELECT private_chat FROM users WHERE id = ?", (bob,)) == [(1,)], 15)
+    again = await table.press(bob, table.lobby(), "Join")
+    assert again.get("text") == "You joined the game." and not again.get("url"), again
+    await fake.wait_for(lambda: "Bob" in table.lobby().text, 15)
     answer = await table.press(alice, table.lobby(), "Start")
     assert not answer.get("text"), answer
     await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in (alice, bob))

@@ -1,0 +1,91 @@
+"""Endgames where every card is known: does the review value each move exactly, and does the hard computer keep
+every won or drawn endgame?
+
+``python scripts/endgame_bench.py --positions 200`` plays two-player games between computer levels (easy and
+normal, seat by seat, seeds from 1) and takes every decision after which the seat could know every card (the
+stock empty, nothing set aside face down) with a real choice, until it has ``--positions`` of them. For each, the
+exact result of every honest move (``durak.ai.endgame`` with a generous ``--reference-nodes``) is the truth; it
+prints how often the review's verdict has those very values (and how often it had to sample instead: a position
+too big for ``EXACT_NODES``), and how often hard's move at ``--budget-ms`` keeps the best result (and how often
+its exact search ran out of its budget). docs/review.md and docs/computers.md quote its figures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from durak import Rules
+from durak.ai import endgame, greedy, hard
+from durak.review import decisions_of, judge
+from durak.review.command import play
+from durak.review.game import Decision
+
+
+def positions(presets: list[str], wanted: int) -> list[tuple[str, int, Decision]]:
+    found: list[tuple[str, int, Decision]] = []
+    seed = 0
+    while len(found) < wanted:
+        seed += 1
+        preset = presets[seed % len(presets)]
+        deal, actions = play(Rules.from_dict({"preset": preset}), ["easy", "normal"], seed, 0)
+        for d in decisions_of(deal, actions):
+            if endgame.nothing_hidden(d.knowledge) and len(greedy.honest_moves(d.knowledge.view.legal)) > 1:
+                found.append((preset, seed, d))
+    return found[:wanted]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--presets", default="podkidnoy,perevodnoy")
+    parser.add_argument("--budget-ms", type=float, default=hard.BUDGET_MS)
+    parser.add_argument("--reference-nodes", type=int, default=5_000_000)
+    args = parser.parse_args()
+    taken = positions(args.presets.split(","), args.positions)
+    counts = {"positions": len(taken), "decided_already": 0, "reference_too_big": 0, "review_exact": 0,
+              "review_sampled": 0, "review_values_wrong": 0, "hard_keeps_best": 0, "hard_loses_result": 0,
+              "hard_search_out_of_budget": 0}
+    review_ms: list[float] = []
+    lost: list[str] = []
+    for preset, seed, d in taken:
+        k = d.knowledge
+        moves = greedy.honest_moves(k.view.legal)
+        if d.played not in moves:
+            moves.append(d.played)
+        state = k.sample(random.Random(0))  # nothing hidden: the one deal there is
+        truth = endgame.values(state, d.seat, moves, args.reference_nodes)
+        if truth is None:
+            counts["reference_too_big"] += 1
+            continue
+        if len(set(truth)) == 1:
+            counts["decided_already"] += 1
+        started = time.perf_counter()
+        verdict = judge(k, d.played, seed)
+        review_ms.append((time.perf_counter() - started) * 1000)
+        if verdict is None:
+            counts["review_exact" if len(set(truth)) == 1 else "review_values_wrong"] += 1
+        elif not verdict.exact:
+            counts["review_sampled"] += 1
+        elif dict(verdict.values) == dict(zip(moves, truth, strict=True)):
+            counts["review_exact"] += 1
+        else:
+            counts["review_values_wrong"] += 1
+        if endgame.best_moves(state, d.seat, nodes=hard.ENDGAME_NODES_MAX,
+                              deadline=time.perf_counter() + hard.ENDGAME_SHARE * args.budget_ms / 1000) is None:
+            counts["hard_search_out_of_budget"] += 1
+        chosen = hard.choose(k, seed, args.budget_ms)
+        value = truth[moves.index(chosen)] if chosen in moves else -1.0
+        if value == max(truth):
+            counts["hard_keeps_best"] += 1
+        else:
+            counts["hard_loses_result"] += 1
+            lost.append(f"{preset} seed {seed} move {d.n}")
+    print(json.dumps({**counts, "review_ms_p50": round(statistics.median(review_ms), 1),
+                      "review_ms_max": round(max(review_ms), 1), "hard_lost_at": lost[:10]}))
+
+
+if __name__ == "__main__":
+    main()
