@@ -14,7 +14,10 @@ found under that assumption are kept in the table like the others: the usual app
 game-graph search, exact whenever the best line never repeats.
 
 A node budget, a deadline and a depth limit keep it quick and safe: past any of them the caller
-plays on with the Monte Carlo search.
+plays on with the Monte Carlo search. A caller that solves position after position of the same games (the
+``hard`` computer's thinking process) keeps what it solved in a :class:`Solved` table: a search that ran out of
+time leaves its finished subtrees there, and the next move's search, in the same endgame a move later, starts
+from them.
 """
 
 from __future__ import annotations
@@ -39,6 +42,19 @@ class OutOfBudget(Exception):
     """The position needs more nodes, time or depth than allowed."""
 
 
+class Solved:
+    """Positions solved, for each seat, kept from one search to the next; emptied when it holds ``size``."""
+
+    def __init__(self, size: int = 200_000) -> None:
+        self.size = size
+        self.seats: dict[int, dict[Key, float]] = {}
+
+    def of(self, me: int) -> dict[Key, float]:
+        if sum(len(m) for m in self.seats.values()) >= self.size:
+            self.seats.clear()
+        return self.seats.setdefault(me, {})
+
+
 def _key(s: State) -> Key:
     """Everything of a no-stock position that decides how it can go on."""
     return (tuple(tuple(sorted(h)) for h in s.hands), tuple(s.attacks), tuple(s.covers),
@@ -48,11 +64,11 @@ def _key(s: State) -> Key:
 
 
 class Solver:
-    def __init__(self, me: int, nodes: int, deadline: float | None = None) -> None:
+    def __init__(self, me: int, nodes: int, deadline: float | None = None, solved: Solved | None = None) -> None:
         self.me = me
         self.left = nodes
         self.deadline = deadline
-        self.memo: dict[Key, float] = {}
+        self.memo: dict[Key, float] = {} if solved is None else solved.of(me)
         self.path: set[Key] = set()   # the positions of the line being searched
 
     def value(self, state: State) -> float:
@@ -101,14 +117,15 @@ def _ordered(state: State, seat: int) -> list[Action]:
     return moves
 
 
-def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None) -> list[Action] | None:
+def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None,
+               solved: Solved | None = None) -> list[Action] | None:
     """The moves of ``me`` (who must be the seat to move) that keep the best result against best play, in
     a position with no stock and two players left: one winning move, else every move that draws, else every move
     (all lose against best play, and the caller picks the one a fallible opponent most often gets wrong).
     None when that needs more than ``nodes`` positions, or is not done by ``deadline`` (perf_counter)."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes, deadline)
+    solver = Solver(me, nodes, deadline, solved)
     solver.path.add(_key(state))
     values: list[tuple[float, Action]] = []
     try:

@@ -55,6 +55,9 @@ CHECK_EVERY = 16      # iterations between looks at whether the most tried move 
 ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the tree (exact beats sampled)
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
+# the endgame positions this process has solved, kept for its next moves (a move is repeatable without a time
+# budget: then nothing is kept or read)
+SOLVED = endgame.Solved()
 
 
 class Thought(NamedTuple):
@@ -93,7 +96,7 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     if endgame.nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
-            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None)
+            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None, solved=SOLVED if timed else None)
         if exact is not None and len(exact) == 1:
             return Thought(exact[0], 0)
     typical = k.sample(random.Random(seed))

@@ -11,6 +11,8 @@ import pytest
 
 from durak import Rules, State, apply
 from durak.actions import Action
+from durak.ai import endgame
+from durak.ai.greedy import honest_moves
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
 from durak.record import Record, knowledge
@@ -113,6 +115,37 @@ def test_a_move_that_won_only_by_the_hidden_cards_is_still_judged_a_mistake(
             "the deal in which the move wins does not make it best")
         found += 1
     assert found, "some costly move wins in some deal the seat could not rule out"
+
+
+@pytest.mark.slow
+def test_where_every_card_is_known_each_move_is_valued_against_best_play() -> None:
+    """Two players, the stock empty, nothing face down: the seat knows every card, and the review values each move
+    exactly (1 he escapes, 0.5 a draw, 0 he is the durak, against best play on both sides). A move that throws
+    the result away costs all of it, whatever the greedy play-on would have done; where every move comes to the
+    same, nothing is judged (no blunder among moves that all lose)."""
+    exact = decided = thrown = 0
+    for seed in range(1, 9):
+        deal, actions = play(Rules.from_dict({"preset": "podkidnoy"}), ["easy", "normal"], seed, 0)
+        for d in decisions_of(deal, actions):
+            k = d.knowledge
+            moves = honest_moves(k.view.legal)
+            if not endgame.nothing_hidden(k) or len(moves) < 2:
+                continue
+            truth = endgame.values(k.sample(random.Random(seed)), d.seat, moves, 5_000_000)
+            assert truth is not None
+            verdict = judge(k, d.played, seed=seed)
+            if len(set(truth)) == 1:
+                assert verdict is None, "every move comes to the same: nothing to judge"
+                decided += 1
+                continue
+            assert verdict is not None and verdict.exact
+            assert dict(verdict.values) == dict(zip(moves, truth, strict=True))
+            assert verdict.cost == max(truth) - truth[moves.index(d.played)]
+            assert set(truth) <= {0.0, 0.5, 1.0} and verdict.label == label_of(verdict.cost)
+            exact += 1
+            thrown += verdict.cost > 0
+    assert exact >= 5 and decided >= 20, (exact, decided)
+    assert thrown, "the easy computer throws an endgame away somewhere, and it is a blunder"
 
 
 def _played_out(state: State, seat: int, action: Action) -> float:
