@@ -22,7 +22,7 @@ from durak.ai import endgame, greedy, hard
 from durak.review import decisions_of, judge
 from durak.review.command import play
 from durak.review.game import Decision
-from durak.review.judge import EXACT_NODES
+from durak.review.judge import DEALS_MAX, EXACT_NODES
 
 
 def positions(presets: list[str], wanted: int) -> list[tuple[str, int, Decision]]:
@@ -66,7 +66,7 @@ def main() -> None:
         started = time.perf_counter()
         verdict = judge(k, d.played, seed)
         review_ms.append((time.perf_counter() - started) * 1000)
-        if endgame.values(state, d.seat, moves, EXACT_NODES) is None:  # too big for the review's search
+        if endgame.values(state, d.seat, moves, EXACT_NODES * DEALS_MAX) is None:  # too big for the review's search
             counts["review_sampled"] += 1
         elif verdict is None:
             counts["review_exact" if len(set(truth)) == 1 else "review_values_wrong"] += 1

@@ -18,7 +18,8 @@ player's accuracy in a game is the mean over his judged moves of lichess's per-m
 Where the seat can know every card (two players left, the stock empty, nothing set aside face down), nothing is
 sampled: each candidate is valued exactly, against best play on both sides (``durak.ai.endgame``: 1 the seat
 escapes, 0.5 a draw, 0 he is the durak), so a move that throws away a won endgame costs 100 points and one among
-moves that all lose costs nothing. A position too big for ``EXACT_NODES`` positions is sampled as above.
+moves that all lose costs nothing. A position too big for ``EXACT_NODES`` positions a deal (of ``deals_max``) is
+sampled as above.
 
 A move can be judged a mistake although the game was won (the deal was kind), and a move that only the true deal
 could justify is not called best: the review never looks at cards the player could not see (docs/review.md).
@@ -46,7 +47,8 @@ BATCH = 64        # deals added at a time
 DEALS_MIN = 64    # before a label may be settled
 DEALS_MAX = 2048  # the most one decision is given (512 left a fifth of the labels to the seed)
 CANDIDATES = 12   # moves weighed at most (the played one always among them)
-EXACT_NODES = 400_000  # positions an exact endgame may search for one decision's moves, else it is sampled
+EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
+#                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
 
 
 def label_of(cost: float) -> str | None:
@@ -91,7 +93,7 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     rng = random.Random(seed)
     typical = k.sample(random.Random(seed))
     if endgame.nothing_hidden(k):  # the one deal there is, every move of it weighed: no shortlist
-        exact = endgame.values(typical, seat, candidates, EXACT_NODES)
+        exact = endgame.values(typical, seat, candidates, EXACT_NODES * deals_max)
         if exact is not None:
             return _verdict(candidates, exact, played, 1, exact=True)
     candidates = shortlist(candidates, None, typical, seat, CANDIDATES)
