@@ -124,6 +124,11 @@ class Updates:
             f"SELECT update_id, body, part FROM updates WHERE update_id IN ({listed}) ORDER BY update_id", wanted)
         return [(int(r[0]), str(r[1]), None if r[2] is None else int(r[2])) for r in rows]
 
+    async def newest(self) -> int:
+        """The highest update id known here (0: none)."""
+        row = await self.db.one("SELECT COALESCE(MAX(update_id), 0) AS newest FROM updates")
+        return 0 if row is None else int(row["newest"])
+
     async def was_handled(self, update_id: int) -> bool:
         """Whether the update is known and marked handled."""
         row = await self.db.one("SELECT done FROM updates WHERE update_id = ?", (update_id,))

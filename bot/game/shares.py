@@ -141,6 +141,8 @@ class Shares:
         self.led |= taken
         self._share()
         count = await self.service.adopt(lambda chat_id: partition_of(chat_id) in taken)
+        if self.inbox is not None:  # what the processes that led them before handled
+            await self.inbox.look_back()
         self.taking |= taken  # its games loaded: a press on them finds them
         self._taken_at |= dict.fromkeys(taken, time.monotonic())
         log.info("leading %d partitions (took %d: %d open games)", len(self.led), len(taken), count)

@@ -99,6 +99,7 @@ async def serve(app: Application, settings: Settings) -> None:  # type: ignore[t
             if hook is not None:
                 hook.inbox = inbox
             stop_listening = front.listen(CHANNEL, inbox.wake)
+            await inbox.look_back()
             inbox.start()
         await stop.wait()
     finally:

@@ -15,12 +15,26 @@ import logging
 from collections.abc import Awaitable, Callable, Collection
 
 from telegram import Update
+from telegram.error import TelegramError
 from telegram.ext import Application
 
 from storage.updates import HANDLING, MARKED, Mark, Updates
 
 log = logging.getLogger(__name__)
 PRUNE_SECONDS = 60.0  # how often the handled updates older than storage.updates.KEEP_SECONDS are deleted
+
+
+async def answer_again(update: Update) -> None:
+    """A press posted again after it was handled: the process that wrote its move may have died before it
+    answered, and the player's button would spin on. It is answered here, without a toast (the move shows in his
+    hand); if it was answered before, Telegram refuses this one."""
+    if update.callback_query is None:
+        return
+    try:
+        await update.callback_query.answer()
+    except TelegramError as e:
+        log.info("press %s, posted again after it was handled, could not be answered again (%s)",
+                 update.update_id, e)
 
 
 class Inbox:
@@ -38,6 +52,9 @@ class Inbox:
         self.handling: dict[int, asyncio.Task[None]] = {}
         # updates handled lately: a read of the waiting ones made before one was marked may still list it
         self.finished: dict[int, float] = {}
+        # updates up to this id may have been handled by a process that led their partitions before (read at the
+        # start and at each take): a post of one of them again is looked up before it is handled
+        self.seen_before = 0
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -125,6 +142,10 @@ class Inbox:
             await self.updates.route(update_id, part)
             log.info("update %s, stored without a partition, goes to partition %s", update_id, part)
 
+    async def look_back(self) -> None:
+        """Partitions come to be led here (the start, a take): what was handled of their updates is in the table."""
+        self.seen_before = max(self.seen_before, await self.updates.newest())
+
     def failed(self, update_id: int) -> None:
         """Its handling raised (its poster is answered 500): Telegram's next post of it is handled anew."""
         self.finished.pop(update_id, None)
@@ -134,6 +155,9 @@ class Inbox:
         write still marks it handled, so that Telegram posting it again (to any process) finds it handled."""
         if update.update_id in self.handling or update.update_id in self.finished:
             return  # posted again while (or after) the stored copy is handled
+        if update.update_id <= self.seen_before and await self.updates.was_handled(update.update_id):
+            await answer_again(update)  # handled by the process that led its partition before, which died
+            return
         self.handling[update.update_id] = asyncio.current_task()  # type: ignore[assignment]
         self._begin(update.update_id)
         token = HANDLING.set(update.update_id)  # the request's task serves the connection's next posts too

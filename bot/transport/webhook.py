@@ -30,10 +30,10 @@ from typing import Any
 import orjson
 from aiohttp import web
 from telegram import Update
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application, ContextTypes
 
-from bot.transport.inbox import Inbox
+from bot.transport.inbox import Inbox, answer_again
 from storage.updates import Updates
 
 log = logging.getLogger(__name__)
@@ -156,22 +156,10 @@ class Webhook:
     async def _store(self, update: Update, body: str, part: int | None = None) -> web.Response:
         assert self.updates is not None
         try:
-            if not await self.updates.store(update.update_id, body, part=part) and update.callback_query:
-                await self._answer_again(update)
+            if (not await self.updates.store(update.update_id, body, part=part) and update.callback_query
+                    and await self.updates.was_handled(update.update_id)):  # else stored, not handled yet
+                await answer_again(update)
         except Exception:
             log.exception("update %s could not be stored; Telegram posts it again", update.update_id)
             return web.Response(status=500)
         return web.Response(status=200)
-
-    async def _answer_again(self, update: Update) -> None:
-        """A press posted again after it was handled: its poster got no 200, so the process that handled it may
-        have died between writing the move and answering the press, and the player's button would spin on. It
-        is answered here (the move shows in his hand); if it was answered before, Telegram refuses this one."""
-        assert self.updates is not None and update.callback_query is not None
-        if not await self.updates.was_handled(update.update_id):
-            return  # stored, not handled yet: its lead answers it
-        try:
-            await update.callback_query.answer()
-        except TelegramError as e:
-            log.info("press %s, posted again after it was handled, could not be answered again (%s)",
-                     update.update_id, e)

@@ -577,7 +577,8 @@ async def test_a_press_whose_move_was_written_when_its_process_died_is_answered_
         fake: FakeTelegram, fleet: tuple[Place, list[Member], Forwarder]) -> None:
     """The process leading a game writes a press's move and dies (kill -9) before it answers the press: Telegram
     posts the press again, to another process, which answers it (the button stops spinning); the move stays
-    made once."""
+    made once. Posted yet again to the process that leads the game now, it is known there too: answered
+    without a toast, not decided anew (which would refuse the card, played already, with its reason)."""
     place, members, forwarder = fleet
     table = Patient(fake, GROUP, [101, 102], seed=3)
     await table.seat_everyone()
@@ -588,14 +589,31 @@ async def test_a_press_whose_move_was_written_when_its_process_died_is_answered_
     data = await table.one_card_lead(player, hand)
     lead = next(m for m in members if m.name == owner(place, members, GROUP))
     assert lead.proc is not None
+    said = {m.name: len((m.folder / "log").read_text()) for m in members}
     fake.trap, fake.on_trap = (lambda method, _: method == "answerCallbackQuery"), lead.proc.kill
     forwarder.turn = forwarder.ports.index(lead.port)  # Telegram posts the press to the game's lead
     query = await fake.press(player, hand.chat_id, hand.message_id, data)
     answer = await fake.answer(query, timeout=20)
     assert not answer.get("text"), answer
     assert lead.proc.returncode is not None, "the lead died before it answered"
-    assert sum(State.from_json(json.loads(state)).moves
-               for state, in place.sql("SELECT state FROM games WHERE state IS NOT NULL")) == 1
+    pressed = forwarder.posts[-1]
+
+    def moves() -> int:
+        return sum(State.from_json(json.loads(state)).moves
+                   for state, in place.sql("SELECT state FROM games WHERE state IS NOT NULL"))
+
+    assert moves() == 1
+    await fake.wait_for(lambda: owner(place, members, GROUP) not in (None, lead.name), 20)
+    now = next(m for m in members if m.name == owner(place, members, GROUP))
+    await fake.wait_for(lambda: "partitions (took" in (now.folder / "log").read_text()[said[now.name]:], 20)
+    calls = len(fake.calls)
+    async with aiohttp.ClientSession() as session, session.post(
+            f"http://127.0.0.1:{now.port}/hook", data=pressed,
+            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}) as response:
+        assert response.status == 200
+    again = [p for m, p in fake.calls[calls:] if m == "answerCallbackQuery"]
+    assert again and not any(p.get("text") for p in again), again
+    assert moves() == 1
 
 
 @pytest.mark.sqlite_only
