@@ -166,14 +166,14 @@ def unknown_game(tr: Translator, name: str) -> str:
 
 def _names(preset: str) -> set[str]:
     """A preset's id and names in every language of ours, folded; a name with a second one in brackets
-    («Weitergeben (Perewodnoj)») answers to each of the two as well."""
+    («Schieben (Perewodnoj)») answers to each of the two as well."""
     names = {preset, *(preset_name(translator(language), preset) for language in LANGUAGES)}
     return {_folded(part) for n in names for part in (n, *n.replace(")", "(").split("(")) if _folded(part)}
 
 
 def find_preset(name: str) -> str | None:
     """A preset by its id or its name in any of our languages (``переводной``, ``Do zavala``, ``перевідний``,
-    ``weitergeben``); None if unknown."""
+    ``schieben``); None if unknown."""
     wanted = _folded(name)
     return next((preset for preset in PRESETS if wanted in _names(preset)), None)
 

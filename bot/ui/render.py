@@ -229,7 +229,7 @@ _EVENT_TEXTS = {
     Ev.TRANSFER: N_("{who} transfers {cards} to {other}"),
     Ev.SHOW: N_("{who} shows {cards}: transfer to {other}"),
     Ev.TAKE: N_("{who} takes"),
-    Ev.BEATEN: N_("{who} beat off the attack"),
+    Ev.BEATEN: N_("{who} beats off the attack"),
     Ev.PICKED_UP: N_("{who} picks up {cards}"),
     Ev.CAUGHT: N_("Cheat caught: {who} (by {other})"),
     Ev.WRONG_ACCUSE: N_("{who} accuses {other}, who plays fair"),
@@ -587,7 +587,7 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.CHEATING_OFF: tr.gettext("Cheating is off at this table."),
         Reason.ACCUSE_SELF: tr.gettext("You can't accuse yourself."),
         Reason.ACCUSE_USED: tr.gettext("You already accused someone this bout."),
-        Reason.NOTHING_TO_ACCUSE: tr.gettext("Nothing to accuse yet."),
+        Reason.NOTHING_TO_ACCUSE: tr.gettext("Nobody to accuse yet."),
         Reason.LEAD_SHAPE: tr.ngettext("Lead exactly {n} card.", "Lead exactly {n} cards.", number("size"))
         .format(n=p.get("size")) if "size" in p
         else tr.gettext("Lead a shape this game allows: see /rules."),

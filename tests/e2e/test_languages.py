@@ -38,6 +38,8 @@ def words(text: str, names: tuple[str, ...]) -> str:
 
 def wrong_language(language: str, text: str) -> str | None:
     """Why ``text`` is not in ``language``, or None."""
+    if language == "de":  # a German word too, the one German players use for the number (not "Wertung")
+        text = re.sub(r"\bRating\b", "", text)
     if language in ("ru", "uk", "de") and ENGLISH.search(text):
         return f"English: {ENGLISH.search(text)}"
     if language in ("de", "en") and CYRILLIC.search(text):

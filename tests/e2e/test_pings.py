@@ -170,10 +170,10 @@ async def test_an_attacker_the_game_waits_for_is_pinged_later_than_a_defender(
     await table.press(101, fake.messages[(101, 1)], "Done")
     await fake.wait_for(lambda: pings(fake, 101) == [])
     group = fake.messages[(GROUP, 1)]  # the log: the button Anna pressed, then the end of the bout, said once
-    await fake.wait_for(lambda: "Boris beat off the attack" in group.text)
+    await fake.wait_for(lambda: "Boris beats off the attack" in group.text)
     assert "Anna: done" in group.text and "pass" not in group.text, group.text
-    assert group.text.index("Anna: done") < group.text.index("Boris beat off the attack"), group.text
-    assert group.text.count("beat off the attack") == 1, group.text
+    assert group.text.index("Anna: done") < group.text.index("Boris beats off the attack"), group.text
+    assert group.text.count("beats off the attack") == 1, group.text
     await bot.stop()
 
 

@@ -102,7 +102,7 @@ def test_every_game_has_one_name_per_language_and_answers_to_it() -> None:
     for language in LANGUAGES:
         for preset in PRESETS:
             assert find_preset(preset_name(translator(language), preset)) == preset
-    assert find_preset("weitergeben") == "perevodnoy" and find_preset("підкидний") == "podkidnoy"
+    assert find_preset("schieben") == "perevodnoy" and find_preset("підкидний") == "podkidnoy"
 
 
 COUNTED = re.compile(r"\{(?:n|first|needed|count|size|limit)\} (?:more )?(?:cards?|players?|games?|seconds?|times?)\b")
@@ -252,4 +252,4 @@ def test_english_names_face_cards_and_the_help_has_one_colon_a_line() -> None:
                  for line in text.splitlines() if line.startswith("/")]
         assert lines and all(" — " in line and not line.split(" — ")[0].endswith(":") for line in lines), lines
     assert "them" in dict(texts.commands(en))["kick"]
-    assert en.gettext("{who} beat off the attack").format(who="Anna") == "Anna beat off the attack"
+    assert en.gettext("{who} beats off the attack").format(who="Anna") == "Anna beats off the attack"
