@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from bot.game import lobby, slots
 from bot.game.computers import next_computer
@@ -23,7 +23,6 @@ from storage.models import DEFAULT_TURN_SECONDS, ChatSettings, Game, NewLobby, O
 from storage.repo import Conflict
 from storage.slots import RESULT, note_slot
 
-T = TypeVar("T")
 TITLE_KEPT = 64  # a group's title as kept with its game, to name the group in private messages
 SETTLE_SECONDS = 2.0  # how long a press on a message not known yet waits for the outbox to record it
 
