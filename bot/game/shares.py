@@ -64,6 +64,7 @@ class Shares:
         self._taken_at: dict[int, float] = {}  # partition -> when it was loaded here (time.monotonic())
         self._alive_at = 0.0
         self._confirming = asyncio.Lock()
+        self._joined = False  # counted among the live processes (``start``): before that it leads nothing
         self._stopped = False
         self._task: asyncio.Task[None] | None = None
         service.repo.owns = self.owns
@@ -90,6 +91,7 @@ class Shares:
 
     async def start(self) -> None:
         await self.leases.join()
+        self._joined = True
         self._task = asyncio.ensure_future(self._run())
 
     async def confirm(self) -> None:
@@ -97,6 +99,8 @@ class Shares:
         ``LEAD_SURE`` seconds); a connection found lost ends the process (:attr:`lost`)."""
         if self._stopped:  # every partition handed over: nothing of this process's to call Telegram for
             raise RuntimeError("this process leads no partition any more")
+        if not self._joined:  # still starting (a press posted again is answered only once it may call): no lease
+            raise RuntimeError("this process leads no partition yet")
         # the calls go on in the order they came: none overtakes one waiting for a ping (a round may end meanwhile)
         async with self._confirming:
             if time.monotonic() - self._alive_at < LEAD_SURE:
