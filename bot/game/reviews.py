@@ -30,7 +30,7 @@ from bot.game.slots import markup_json
 from bot.game.thinking import judge_one, start_reviewer, step_aside, to_judge
 from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
 from bot.transport.outbox import Outbox
-from bot.ui import review_text
+from bot.ui import fit, review_text
 from bot.ui.i18n import Translator
 from durak.actions import Action, action_to_json
 from durak.review import Judged, seat_review
@@ -208,7 +208,7 @@ class Reviewer:
         entries = await self.repo.history(user_id, HISTORY_GAMES)
         buttons = [{"text": f"📊 #{e.game_id}", "web_app": {"url": self.review_link(e.game_id)}}
                    for e in entries if e.review is not None and self.links is not None]
-        rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        rows = fit.rows(buttons, lambda b: str(b["text"]), most=5)
         return review_text.history(tr, entries, reviewing=self.deals_max > 0), rows or None
 
     async def _announcements(self, game: Game, review: dict[str, Any]) -> list[Owed]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
+from bot.ui import fit
 from bot.ui.callbacks import Verb, encode, pack
 from bot.ui.i18n import Translator
 from bot.ui.labels import card_text, ranks_text
@@ -30,7 +31,6 @@ from durak.engine import awaited, cards_room, lead_room, trump_of
 from durak.rules import Lead
 
 PER_ROW = 7          # card buttons per row: 13 cards of one suit wrap into 7 + 6
-MOVES_PER_ROW = 3
 MAX_PICKS = 30       # packed into the Lead button's 64 bytes of callback data
 SELECTED = "✅"
 UNPLAYABLE = "✖"
@@ -340,8 +340,8 @@ def prompt(tr: Translator, state: State, seat: int, opts: Options, defender_name
     return tr.gettext("Wait for the others.")
 
 
-def rows_of(buttons: list[Button], per_row: int) -> list[list[Button]]:
-    return [buttons[i:i + per_row] for i in range(0, len(buttons), per_row)]
+def _text(button: Button) -> str:
+    return str(button["text"])
 
 
 def keyboard(tr: Translator, game_id: int, state: State, seat: int, name_of: Callable[[int], str], *,
@@ -353,13 +353,13 @@ def keyboard(tr: Translator, game_id: int, state: State, seat: int, name_of: Cal
     selected, armed, leaving = view.selected, view.armed, view.leaving
     opts = opts or options(state, seat, view.picked, armed)
     rows = card_rows(game_id, state, seat, opts, selected)
-    rows += rows_of(move_buttons(tr, game_id, state, seat, opts, selected, armed), MOVES_PER_ROW)
+    rows += fit.rows(move_buttons(tr, game_id, state, seat, opts, selected, armed), _text)
     if cheating and opts.role is not Role.WAIT:
         rows.append([_button(tr.gettext("🎭 Cheat: on") if armed else tr.gettext("🎭 Cheat: off"), Verb.CHEAT,
                              game_id)])
     accuse = [_button(tr.gettext("Accuse {name}").format(name=name_of(p)), Verb.ACCUSE, game_id, str(p))
               for p in opts.accusable]
-    rows += rows_of(accuse, 2)
+    rows += fit.rows(accuse, _text, most=2)
     if away:
         rows.append([_button(tr.gettext("🙋 I'm back"), Verb.BACK_IN, game_id)])
     if seat in state.out:  # a placed result is final: nothing to leave

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.ui import hand, variants
+from bot.ui import fit, hand, variants
 from bot.ui.callbacks import Verb, encode
 from bot.ui.i18n import N_, Translator
 from bot.ui.labels import card_text, cards_text, rank_text, ranks_text, suit_text
@@ -33,6 +33,10 @@ def _button(text: str, verb: Verb, game: Game, seq: int, arg: str = "") -> Inlin
     return InlineKeyboardButton(text, callback_data=encode(verb, game.id, seq, arg))
 
 
+def _label(button: InlineKeyboardButton) -> str:
+    return button.text
+
+
 def name_of(game: Game, seat: int) -> str:
     for s in game.seats:
         if s.seat == seat:
@@ -45,6 +49,10 @@ def name_of(game: Game, seat: int) -> str:
 
 def preset_name(tr: Translator, preset: str) -> str:
     return variants.variant_name(tr, preset)
+
+
+# The lobby's three buttons share a row: a level's word alone fits a third of a phone (bot.ui.fit).
+ADD_COMPUTER = {"easy": N_("🤖+ easy"), "normal": N_("🤖+ normal"), "hard": N_("🤖+ hard")}
 
 
 def level_name(tr: Translator, level: str) -> str:
@@ -161,8 +169,7 @@ def lobby(tr: Translator, game: Game, list_players: bool = True) -> tuple[str, I
     keyboard = [
         *(() if solo else ([_button(tr.gettext("Join"), Verb.JOIN, game, seq),
                             _button(tr.gettext("Leave"), Verb.LEAVE, game, seq)],)),
-        [_button(tr.gettext("🤖+ {level}").format(level=level_name(tr, level)), Verb.COMPUTER, game, seq, level)
-         for level in LEVELS],
+        [_button(tr.gettext(ADD_COMPUTER[level]), Verb.COMPUTER, game, seq, level) for level in LEVELS],
         [_button(tr.gettext("Settings"), Verb.SETTINGS, game, seq),
          _button(tr.gettext("Start"), Verb.START, game, seq)],
         [_button(tr.gettext("Cancel"), Verb.CANCEL, game, seq)],
@@ -195,7 +202,7 @@ def settings(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
             for option, (label, value) in values.items()]
     kick = [_button(tr.gettext("➖ {name}").format(name=name_of(game, s.seat)), Verb.KICK, game, seq, str(s.user.id))
             for s in game.seats if s.user.id != game.creator_id]
-    rows += [kick[i:i + 3] for i in range(0, len(kick), 3)]
+    rows += fit.rows(kick, _label)
     rows.append([_button(tr.gettext("« Back"), Verb.BACK, game, seq)])
     text = "\n".join([tr.gettext("⚙️ Settings (the creator changes them; each press picks the next value)"),
                       rules_line(tr, r, game.max_players)])
@@ -212,7 +219,7 @@ def variant_picker(tr: Translator, game: Game, page: int) -> tuple[str, InlineKe
               for p in shown]
     buttons = [_button(("✅ " if p == game.rules.preset else "") + preset_name(tr, p), Verb.VARIANT, game, seq, p)
                for p in shown]
-    rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
+    rows = fit.rows(buttons, _label, most=2)
     rows.append([_button("‹", Verb.VARIANTS, game, seq, str((page - 1) % variants.pages())),
                  _button("›", Verb.VARIANTS, game, seq, str((page + 1) % variants.pages()))])
     rows.append([_button(tr.gettext("« Back"), Verb.SETTINGS, game, seq)])

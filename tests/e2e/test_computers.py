@@ -145,7 +145,7 @@ async def test_a_computer_move_a_stopped_bot_owed_is_played_after_the_restart(fa
 
 async def test_a_solo_game_in_private_speaks_the_players_language(fake: FakeTelegram, tmp_path: Path) -> None:
     # the bot's default is Russian, Anna's Telegram is English: her private table, hand and result
-    # were half Russian («🃏 Дурак: новая игра», «🏁 Игра окончена!»)
+    # were half Russian («🃏 Новая игра в дурака», «🏁 Игра окончена!»)
     bot = BotProcess(fake, tmp_path / "durak.sqlite3", computer_pause=0, computer_budget_ms=5, default_language="ru")
     await bot.start()
     table = Table(fake, 101, [101], seed=3)

@@ -495,9 +495,9 @@ async def test_the_menu_button_opens_his_game_or_a_table_of_his_own(fake: FakeTe
     try:
         frame = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna")})
         assert frame["status"] == "lobby" and [s["name"] for s in frame["seats"]] == ["Anna"] and frame["you"] == 0
-        assert {"🤖+ easy ★", "Start"} <= {b["text"] for b in frame["buttons"]}
+        assert {"🤖+ easy", "Start"} <= {b["text"] for b in frame["buttons"]}
         await fake.wait_for(lambda: any(m.text.startswith("🃏 Durak: a new game") for m in fake.chat_messages(ANNA)))
-        answer = await page.press(next(b["press"] for b in frame["buttons"] if b["text"] == "🤖+ easy ★"))
+        answer = await page.press(next(b["press"] for b in frame["buttons"] if b["text"] == "🤖+ easy"))
         assert not answer["refused"]
         assert len((await page.state_where(lambda f: len(f["seats"]) == 2))["seats"]) == 2
         table = await started(fake, [ANNA, BORIS])
