@@ -16,6 +16,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("variants", commands.variants_command))
     app.add_handler(CommandHandler("cancel", commands.cancel))
     app.add_handler(CommandHandler("language", commands.language))
+    app.add_handler(CommandHandler("letters", commands.letters))
     app.add_handler(CommandHandler("stop", commands.stop))
     app.add_handler(CommandHandler("leave", commands.leave))
     app.add_handler(CommandHandler("kick", commands.kick))

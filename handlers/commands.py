@@ -168,6 +168,30 @@ async def language(update: Update, context: Context) -> None:
     await message.reply_text(service.directory.user_tr(user).gettext("Done: I will speak English with you."))
 
 
+async def letters(update: Update, context: Context) -> None:
+    """/letters on|off: the face cards in the reader's language's letters (В Д К Т, B D K A) or J Q K A; in a
+    group its admins choose for the table, in private each player for his hand."""
+    service = service_of(context)
+    message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or tg_user is None or chat is None:
+        return
+    user = await service.directory.see(as_user(tg_user))
+    choice = context.args[0].lower() if context.args else ""
+    group = in_group(update)
+    tr = await service.directory.chat_tr(chat.id) if group else service.directory.user_tr(user)
+    if choice in ("on", "off"):
+        if group and not await sender_is_admin(update, context):
+            await message.reply_text(tr.gettext("Only an admin can change how the group's cards are written."))
+            return
+        if group:
+            await service.chats.set_chat_letters(chat.id, choice == "on")
+            tr = await service.directory.chat_tr(chat.id)
+        else:
+            await service.chats.set_letters(user.id, choice == "on")
+            tr = service.directory.user_tr(await service.directory.user(user.id) or user)
+    await message.reply_text(texts.letters_text(tr))
+
+
 async def leave(update: Update, context: Context) -> None:
     service = service_of(context)
     message, tg_user, chat = update.effective_message, update.effective_user, update.effective_chat

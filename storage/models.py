@@ -31,6 +31,7 @@ class User:
     telegram_language: str | None = None
     hidden: bool = False
     notify: bool = True          # turn pings in the private chat
+    letters: bool = False        # the face cards in his language's letters (В Д К Т), not J Q K A
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,7 @@ class ChatSettings:
     max_players: int | None = None
     scoring: str = "rating"
     turn_timeout: int | None = None
+    letters: bool = False        # its table's face cards in its language's letters
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,10 @@ class People(Rows):
         async with self.db.write() as conn:
             await conn.execute("UPDATE users SET notify = ? WHERE id = ?", (int(notify), user_id))
 
+    async def set_letters(self, user_id: int, letters: bool) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE users SET letters = ? WHERE id = ?", (int(letters), user_id))
+
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
         async with self.db.write() as conn:
             await conn.execute("UPDATE users SET hidden = ? WHERE id = ?", (int(hidden), user_id))
@@ -68,7 +72,8 @@ class People(Rows):
                 rules = Rules.from_dict(json.loads(row["rules"]))
             except (ValueError, RulesError) as e:
                 log.error("chat %s: stored default rules are unreadable (%s); using the defaults", chat_id, e)
-        return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"], row["turn_timeout"])
+        return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"], row["turn_timeout"],
+                            bool(row["letters"]))
 
     async def save_chat_defaults(self, chat_id: int, rules: Rules, max_players: int, turn_timeout: int) -> None:
         async with self.db.write() as conn:
@@ -86,6 +91,11 @@ class People(Rows):
                 "ON CONFLICT (id) DO UPDATE SET language = excluded.language",
                 (chat_id, language),
             )
+
+    async def set_chat_letters(self, chat_id: int, letters: bool) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("INSERT INTO chats (id, letters) VALUES (?, ?) "
+                               "ON CONFLICT (id) DO UPDATE SET letters = excluded.letters", (chat_id, int(letters)))
 
     async def set_chat_scoring(self, chat_id: int, scoring: str) -> None:
         async with self.db.write() as conn:

@@ -49,4 +49,4 @@ def rules_json(rules: Rules) -> str:
 
 def user_of(row: SqlRow) -> User:
     return User(row["id"], row["name"], row["username"], row["language"], bool(row["private_chat"]),
-                row["telegram_language"], bool(row["hidden"]), bool(row["notify"]))
+                row["telegram_language"], bool(row["hidden"]), bool(row["notify"]), bool(row["letters"]))

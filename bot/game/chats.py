@@ -111,6 +111,15 @@ class Chats:
         for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == chat_id]:
             await self.service.with_game(game_id, self.service.refresh)  # as stored now: a move may come between
 
+    async def set_chat_letters(self, chat_id: int, letters: bool) -> None:
+        await self.service.directory.set_chat_letters(chat_id, letters)
+        for game_id in [g.id for g in self.service.store.games.values() if g.chat_id == chat_id]:
+            await self.service.with_game(game_id, self.service.refresh)
+
+    async def set_letters(self, user_id: int, letters: bool) -> None:
+        await self.service.repo.set_letters(user_id, letters)
+        await self._user_changed(user_id)
+
     async def set_user_language(self, user_id: int, language: str) -> None:
         await self.service.repo.set_user_language(user_id, language)
         await self._user_changed(user_id)

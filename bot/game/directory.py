@@ -58,7 +58,7 @@ class Directory:
         self.clock = clock
         self.default_language = default_language
         self.users: Lru[int, User] = Lru(size)
-        self.chat_languages: Lru[int, str] = Lru(size)
+        self.chat_readers: Lru[int, tuple[str, bool]] = Lru(size)
         self._admins: Lru[int, tuple[frozenset[int], float]] = Lru(size)
 
     # ------------------------------------------------------------ users
@@ -103,33 +103,42 @@ class Directory:
         return pick_language(chosen, code, self.default_language)
 
     def user_tr(self, user: User | None, telegram_code: str | None = None) -> Translator:
-        return translator(self.user_language(user, telegram_code))
+        return translator(self.user_language(user, telegram_code), bool(user and user.letters))
 
     # ------------------------------------------------------------ chats
 
+    async def chat_reading(self, chat_id: int) -> tuple[str, bool]:
+        """A chat's language (set by /language, else the default) and whether its cards show the language's
+        letters (/letters); a private chat's are its user's, read anew each time (he may change them), unless a
+        language was set for the chat itself."""
+        known = self.chat_readers.get(chat_id)
+        if known is None:
+            chat = await self.repo.chat(chat_id)
+            if chat.language is None and chat_id > 0:  # a private chat's id is its user's
+                user = await self.user(chat_id)
+                return self.user_language(user), bool(user and user.letters)
+            known = (chat.language or self.default_language, chat.letters)
+            self.chat_readers.put(chat_id, known)
+        return known
+
     async def chat_language(self, chat_id: int) -> str:
-        """A group's language (set by /language, else the default); a private chat's is its user's, read
-        anew each time (he may change it), unless one was set for the chat itself."""
-        language = self.chat_languages.get(chat_id)
-        if language is None:
-            language = (await self.repo.chat(chat_id)).language
-            if language is None and chat_id > 0:  # a private chat's id is its user's
-                return self.user_language(await self.user(chat_id))
-            language = language or self.default_language
-            self.chat_languages.put(chat_id, language)
-        return language
+        return (await self.chat_reading(chat_id))[0]
 
     async def chat_tr(self, chat_id: int) -> Translator:
-        return translator(await self.chat_language(chat_id))
+        return translator(*await self.chat_reading(chat_id))
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self.repo.set_chat_language(chat_id, language)
-        self.chat_languages.put(chat_id, language)
+        self.chat_readers.pop(chat_id)
+
+    async def set_chat_letters(self, chat_id: int, letters: bool) -> None:
+        await self.repo.set_chat_letters(chat_id, letters)
+        self.chat_readers.pop(chat_id)
 
     def chat_moved(self, old_id: int, new_id: int) -> None:
-        language = self.chat_languages.pop(old_id)
-        if language is not None:
-            self.chat_languages.put(new_id, language)
+        reading = self.chat_readers.pop(old_id)
+        if reading is not None:
+            self.chat_readers.put(new_id, reading)
         self._admins.pop(old_id)
 
     # ------------------------------------------------------------ admins

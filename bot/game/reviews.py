@@ -32,6 +32,7 @@ from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
 from bot.transport.outbox import Outbox
 from bot.ui import fit, review_text
 from bot.ui.i18n import Translator
+from bot.ui.labels import lettered
 from durak.actions import Action, action_to_json
 from durak.review import Judged, seat_review
 from durak.review.judge import DEALS_MAX
@@ -219,7 +220,7 @@ class Reviewer:
                 continue
             user = await self.directory.user(s.user.id) or s.user
             tr = self.directory.user_tr(user, None)
-            text = review_text.summary(tr, game, review, s.seat)
+            text = lettered(review_text.summary(tr, game, review, s.seat), tr)
             keys = None
             if self.links is not None:
                 url = self.review_link(game.id)

@@ -19,7 +19,7 @@ from telegram import InlineKeyboardMarkup
 from bot.game.store import GameUI
 from bot.ui import render
 from bot.ui.i18n import Translator, pick_language, translator
-from bot.ui.labels import cards_text
+from bot.ui.labels import cards_text, lettered
 from durak import State
 from durak.cards import Card
 from durak.engine import awaited
@@ -40,7 +40,8 @@ def markup_json(markup: InlineKeyboardMarkup | list[list[dict[str, Any]]] | None
 
 
 def seat_tr(seat: Seat, default_language: str) -> Translator:
-    return translator(pick_language(seat.user.language, seat.user.telegram_language, default_language))
+    return translator(pick_language(seat.user.language, seat.user.telegram_language, default_language),
+                      seat.user.letters)
 
 
 
@@ -160,7 +161,7 @@ def ping_text(tr: Translator, game: Game, cards: tuple[Card, ...], later: bool, 
     if game.turn_timeout and game.deadline is not None:
         deadline = game.deadline if shown is None else max(game.deadline, shown + game.turn_timeout)
         text += " " + tr.gettext("⏰ {n} s left").format(n=max(0, round(deadline - at)))
-    return text
+    return lettered(text, tr)
 
 
 def ping_pending(game: Game, ui: GameUI, default_language: str, now: float, delay: float) -> bool:

@@ -22,9 +22,28 @@ RUSSIAN_READERS = ("be", "kk", "ky", "uz", "tg", "hy", "az", "ka", "tt")
 Translator = gettext.NullTranslations
 
 
+class Lettered(gettext.NullTranslations):
+    """A language's catalog for a reader who writes the face cards in his country's letters (В Д К Т, B D K A):
+    every text it renders shows its cards so (``bot.ui.labels.lettered``)."""
+
+    def __init__(self, catalog: Translator) -> None:
+        super().__init__()
+        self.add_fallback(catalog)
+
+
 @cache
-def translator(language: str) -> Translator:
-    """The catalog of ``language``; English (the source text) for anything unknown."""
+def translator(language: str, letters: bool = False) -> Translator:
+    """The catalog of ``language``; English (the source text) for anything unknown. ``letters``: the reader
+    writes the face cards in his country's letters."""
+    return Lettered(_catalog(language)) if letters else _catalog(language)
+
+
+def local_letters(tr: Translator) -> bool:
+    return isinstance(tr, Lettered)
+
+
+@cache
+def _catalog(language: str) -> Translator:
     path = LOCALES / language / "LC_MESSAGES" / "messages.po"
     if language == "en" or not path.exists():
         return gettext.NullTranslations()

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.ui import fit, hand, variants
 from bot.ui.callbacks import Verb, encode
 from bot.ui.i18n import N_, Translator
-from bot.ui.labels import card_text, cards_text, rank_text, ranks_text, suit_text
+from bot.ui.labels import card_text, cards_text, lettered, lettered_rows, rank_text, ranks_text, suit_text
 from bot.ui.places import places_of
 from bot.ui.seat_view import NOTHING, SeatView
 from durak import Illegal, Reason, Rules, View, parse_card, view
@@ -388,7 +388,7 @@ def table(tr: Translator, game: Game, now: float | None = None) -> str:
         lines += ["", *moves]
     if not seen.over:
         lines += ["", waiting_line(tr, game, now)]
-    return "\n".join(lines)
+    return lettered("\n".join(lines), tr)
 
 
 # ------------------------------------------------------------------ a player's hand
@@ -418,6 +418,12 @@ def private(tr: Translator, game: Game, seat: int, now: float | None = None, vie
     picked, a cheat armed, a swap begun, the leave question). ``change``: his rating before and after, once the
     game is over.
     ``common``: what the private messages of one write share, kept there by language (``_common``)."""
+    text, rows = _private(tr, game, seat, now, view, change, common)
+    return lettered(text, tr), rows and lettered_rows(rows, tr)
+
+
+def _private(tr: Translator, game: Game, seat: int, now: float | None, view: SeatView,
+             change: tuple[int, int] | None, common: Common | None) -> tuple[str, list[list[hand.Button]] | None]:
     state = game.state
     assert state is not None
     seen, table_lines, moves = _common(tr, game, common)
@@ -518,7 +524,7 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
         lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
     lines += _scores(tr, game)
     markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
-    return "\n".join(lines), markup
+    return lettered("\n".join(lines), tr), markup
 
 
 def _scores(tr: Translator, game: Game) -> list[str]:
@@ -622,4 +628,4 @@ def reason(tr: Translator, refused: Illegal) -> str:
         Reason.SELF_THROW_NOT_NOW: tr.gettext("Throw in on yourself only once everything is covered."),
         Reason.SELF_THROW_LAST_CARD: tr.gettext("Keep at least one card."),
     }
-    return texts[refused.reason]
+    return lettered(texts[refused.reason], tr)

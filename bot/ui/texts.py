@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.ui.i18n import Translator
+from bot.ui.i18n import Translator, local_letters
+from bot.ui.labels import cards_text, lettered
+from durak.cards import parse_card
 
 
 def commands(tr: Translator) -> list[tuple[str, str]]:
@@ -16,6 +18,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("kick", tr.gettext("reply to a player's message to remove them from the lobby")),
         ("hand", tr.gettext("in private: post your cards again at the bottom of the chat")),
         ("notify", tr.gettext("turn pings: /notify on or /notify off")),
+        ("letters", tr.gettext("face cards in your language's letters: /letters on or /letters off")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("history", tr.gettext("the last ten games; in private, yours with their reviews")),
@@ -67,3 +70,12 @@ def help_text(tr: Translator) -> str:
     ]
     lines += [f"/{name} — {what}" for name, what in commands(tr)]
     return "\n".join(lines)
+
+
+def letters_text(tr: Translator) -> str:
+    """How the reader's cards are written now, shown on cards, and how to change it."""
+    sample = lettered(cards_text(parse_card(c) for c in ("JS", "QH", "KD", "AC")), tr)
+    if not local_letters(tr):
+        return tr.gettext("Cards show as {cards}. /letters on writes them in your language's letters.").format(
+            cards=sample)
+    return tr.gettext("Cards show as {cards}. /letters off brings back J Q K A.").format(cards=sample)

@@ -38,6 +38,7 @@ from bot.stats.service import StatsService
 from bot.ui import render
 from bot.ui.callbacks import Verb, decode
 from bot.ui.i18n import LANGUAGES, N_, RUSSIAN_READERS, pick_language, translator
+from bot.ui.labels import lettered_all
 from bot.webapp import review_view
 from bot.webapp import view as webapp_view
 from bot.webapp.auth import PageUser, Refused, check_init_data, check_session, game_of, game_token, session_token
@@ -397,7 +398,7 @@ class WebApp:
             raise Close(4403, "only a finished game has a review", N_("This game has no review: it did not finish."))
         user = await self.service.directory.user(page.user.id)
         language = self.service.directory.user_language(user, page.user.language)
-        tr = translator(language)
+        tr = translator(language, bool(user and user.letters))
         kept = None if game.deal is None else await self.service.repo.review(game.id)
         if kept is not None:
             picture = review_view.review_frame(tr, game, orjson.loads(kept), seat, page.token)
@@ -408,7 +409,7 @@ class WebApp:
         picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
         picture["texts"] = webapp_view.page_texts(tr)
         picture["language"] = language
-        await page.ws.send_str(orjson.dumps(picture).decode())
+        await page.ws.send_str(orjson.dumps(lettered_all(picture, tr)).decode())
 
     # ------------------------------------------------------------ frames
 
@@ -430,7 +431,7 @@ class WebApp:
     async def _send_picture(self, page: Page, game: Game, first: bool) -> None:
         user = await self.service.directory.user(page.user.id)
         language = self.service.directory.user_language(user, page.user.language)
-        tr = translator(language)
+        tr = translator(language, bool(user and user.letters))
         ui = self.service.store.ui.get(game.id) or GameUI()
         seat = game.seat_of(page.user.id)
         if seat != page.seat:  # seated since (joined in the lobby): live again from its next acknowledgement
@@ -451,7 +452,7 @@ class WebApp:
         page.sent += 1
         page.shown = (game.id, game.version)
         picture["n"] = page.sent  # what the page acknowledges
-        await page.ws.send_str(orjson.dumps(picture).decode())
+        await page.ws.send_str(orjson.dumps(lettered_all(picture, tr)).decode())
         if page.quiet_check is None:
             page.quiet_check = asyncio.get_running_loop().call_later(self.ack_seconds, self._quiet, page, page.sent)
 

@@ -19,7 +19,7 @@ from bot.ui import hand, render
 from bot.ui.callbacks import Verb, decode, encode
 from bot.ui.hand import SELECTED, UNPLAYABLE
 from bot.ui.i18n import N_, Translator
-from bot.ui.labels import suit_text
+from bot.ui.labels import CARD_NAME, RANK_WORDS, SUIT_WORDS, faces, suit_text
 from bot.ui.places import places_of
 from durak import State, card_code
 from durak.cards import SUIT_LETTERS
@@ -57,7 +57,12 @@ PAGE_TEXTS = {
 
 
 def page_texts(tr: Translator) -> dict[str, str]:
-    return {key: tr.gettext(text) for key, text in PAGE_TEXTS.items()}
+    """The page's words, with how it writes a card: its face letters and, for screen readers, its whole name
+    ("{rank} of {suit}" from the ranks 2…A and the suits in ``SUIT_LETTERS`` order, «|» between)."""
+    return {**{key: tr.gettext(text) for key, text in PAGE_TEXTS.items()}, "faces": faces(tr),
+            "card_name": tr.pgettext("card name", CARD_NAME),
+            "rank_names": "|".join(tr.pgettext("card name", w) for w in RANK_WORDS),
+            "suit_names": "|".join(tr.pgettext("card name", w) for w in SUIT_WORDS)}
 
 
 def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, token: str) -> dict[str, Any]:

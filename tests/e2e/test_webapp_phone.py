@@ -300,6 +300,32 @@ async def axe_problems(page: Page) -> list[tuple[str, str, list[Any]]]:
             if v["impact"] in ("serious", "critical")]
 
 
+async def test_the_cards_are_drawn_in_the_players_letters_and_named_whole(fake: FakeTelegram, tmp_path: Path) -> None:
+    """/letters on in Russian: the page draws the ace as «Т» and the queen as «Д», and a screen reader hears
+    «туз червей»; the press under a card is the card's own."""
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    game = await stored_position(fake, database, [["QS", "7C"], ["AH", "8S", "6D"]], ["QS"], stock=())
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    try:
+        for command in ("/language ru", "/letters on"):
+            before = len(fake.chat_messages(102))
+            await fake.send_text(102, 102, command)
+            await fake.wait_for(lambda: len(fake.chat_messages(102)) > before)
+        async with chromium() as browser:
+            page = await open_page(browser, page_url(settings, game), 102, "Boris")
+            await page.wait_for_selector('#hand .card[data-card="AH"]')
+            assert await page.text_content('#hand .card[data-card="AH"] .rank') == "Т"
+            assert await page.text_content('#table .card[data-card="QS"] .rank') == "Д"
+            assert await page.get_attribute('#hand .card[data-card="AH"]', "aria-label") == "туз червей, можно сыграть"
+            assert await page.get_attribute('#table .card[data-card="QS"]', "aria-label") == "дама пик"
+            await page.click('#hand .card[data-card="AH"]')
+            await page.wait_for_selector('#table .card[data-card="AH"]')  # the queen covered by the ace
+            assert await page.text_content('#table .card[data-card="AH"] .rank') == "Т"
+    finally:
+        await bot.stop()
+
+
 async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path: Path) -> None:
     """axe-core finds nothing serious mid-game, at the end and on a closed page; every button has a name and a
     card is announced with what it can do; the page's files are at most 25 kB gzipped; the first table's
@@ -322,7 +348,7 @@ async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path:
         async with chromium() as browser:
             page = await open_page(browser, page_url(settings, game), 102, "Boris", dark=True)
             await page.wait_for_selector("#hand .card")
-            assert await page.get_attribute('#hand .card[data-card="9H"]', "aria-label") == "9♥, playable"
+            assert await page.get_attribute('#hand .card[data-card="9H"]', "aria-label") == "nine of hearts, playable"
             assert await page.get_attribute("#colours", "aria-label") == "Four-colour suits"
             assert await page.get_attribute("#hand", "aria-label") == "Your cards"
             assert await axe_problems(page) == []

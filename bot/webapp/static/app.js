@@ -48,7 +48,19 @@
     return el;
   }
   function suitLetter(sign) { return Object.keys(SUITS).find((k) => SUITS[k] === sign); }
-  function cardName(code) { return code.slice(0, -1) + SUITS[code.slice(-1)]; }
+  // A card's whole name for screen readers ("queen of hearts", «дама червей»), and a face card's letter as the
+  // reader chose (/letters: J Q K A, or his country's В Д К Т, B D K A).
+  const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+  function cardName(code) {
+    const rank = code.slice(0, -1), suit = code.slice(-1);
+    const r = String(texts.rank_names || "").split("|")[RANK_ORDER.indexOf(rank)];
+    const s = String(texts.suit_names || "").split("|")["SCDH".indexOf(suit)];
+    return r && s && texts.card_name ? texts.card_name.replace("{rank}", r).replace("{suit}", s) : face(rank) + SUITS[suit];
+  }
+  function face(rank) {
+    const i = "JQKA".indexOf(rank);
+    return i < 0 ? rank : (String(texts.faces || "J Q K A").split(" ")[i] || rank);
+  }
 
   function ink(suit) {
     if (fourColours) return { S: "#1b1b1b", C: "#18792f", D: "#1d5bc0", H: "#c4221d" }[suit];
@@ -70,7 +82,7 @@
       box.append(s);
       return box;
     }
-    const rank = code.slice(0, -1), suit = code.slice(-1), fill = ink(suit), glyph = SUITS[suit] + "\uFE0E";
+    const rank = face(code.slice(0, -1)), suit = code.slice(-1), fill = ink(suit), glyph = SUITS[suit] + "\uFE0E";
     box.dataset.card = code;
     s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fff", stroke: "#999" }));
     s.append(svg("text", { class: "rank", x: 4, y: 17, "font-size": 16, "font-weight": 700, fill,

@@ -1,0 +1,3 @@
+-- migrations/013_letters.sql
+ALTER TABLE users ADD COLUMN letters INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chats ADD COLUMN letters INTEGER NOT NULL DEFAULT 0;
