@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.conftest import GROUP
-from tests.fake_telegram import FakeTelegram
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_commands import reply_to
 from tests.e2e.test_hand import buttons, stored_position
+from tests.fake_telegram import FakeTelegram
 
 
 async def test_a_player_and_a_group_write_the_cards_in_their_own_letters(fake: FakeTelegram, tmp_path: Path) -> None:

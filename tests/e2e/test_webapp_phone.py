@@ -311,7 +311,7 @@ async def test_the_cards_are_drawn_in_the_players_letters_and_named_whole(fake: 
         for command in ("/language ru", "/letters on"):
             before = len(fake.chat_messages(102))
             await fake.send_text(102, 102, command)
-            await fake.wait_for(lambda: len(fake.chat_messages(102)) > before)
+            await fake.wait_for(lambda sent=before: len(fake.chat_messages(102)) > sent)
         async with chromium() as browser:
             page = await open_page(browser, page_url(settings, game), 102, "Boris")
             await page.wait_for_selector('#hand .card[data-card="AH"]')
