@@ -4,6 +4,7 @@ App's page in Ukrainian and German."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -79,6 +80,9 @@ async def test_a_whole_game_reads_in_the_groups_language(fake: FakeTelegram, tmp
             read += [(chat, b["text"]) for b in message.buttons()]
     read += [(0, str(p["text"])) for method, p in fake.calls if method == "answerCallbackQuery" and p.get("text")]
     assert len(read) > 100, "a whole game was read"
+    if os.environ.get("TRANSCRIPTS_DIR"):  # to read the game as its players did
+        seen = dict.fromkeys(f"[{chat}] {text}" for chat, text in read)
+        (Path(os.environ["TRANSCRIPTS_DIR"]) / f"game-{language}.txt").write_text("\n\n".join(seen), "utf-8")
     wrong = [(chat, text, why) for chat, text in read
              if (why := wrong_language(language, words(text, names))) is not None]
     assert not wrong, wrong[:10]
