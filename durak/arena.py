@@ -53,7 +53,7 @@ def play_deal(a: str, b: str, rules: Rules, players: int, seed: int, budget_ms: 
     tally = Tally()
     for a_seat in range(players):
         state = new_game(rules, players, seed)
-        record = Record.start(state)
+        record = Record.start(state, lowest_leads=True)
         while not state.over:
             seat = next_seat(state)
             if seat is None:

@@ -38,6 +38,8 @@ class Record:
     gone: frozenset[Card]                # the discard
     stock: int                           # cards left in the stock
     trump_card: Card | None              # the face-up card (face_drawn events say who drew a face-up card)
+    lowest: int | None = None            # the seat dealt the lowest trump, while the deal's hands are whole
+    laid: tuple[frozenset[Card], ...] = ()  # per seat: the cards it laid since the deal, while ``lowest`` holds
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
         """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
@@ -46,13 +48,29 @@ class Record:
 
 
     @classmethod
-    def start(cls, state: State, since_deal: Iterable[Event] = ()) -> Record:
+    def start(cls, state: State, since_deal: Iterable[Event] = (), lowest_leads: bool = False) -> Record:
         """The record of ``state``, given the public events ``since_deal`` (none at the deal; a stored log,
         which leaves out the draws' counts but keeps who drew a face-up card). Beyond them it knows the
         discard and the face-up card(s): whoever holds one once it has left the stock was dealt it in front
-        of everyone (the whole deck dealt) or drew it (a log stored before face_drawn events)."""
-        seen = cls(tuple(frozenset() for _ in state.hands), frozenset(), 0, None).after(
-            [e for e in since_deal if e.kind is not Ev.DREW])
+        of everyone (the whole deck dealt) or drew it (a log stored before face_drawn events).
+        ``lowest_leads``: the game's first attacker was its lowest trump's holder (a first game, or the table's
+        rule; ``durak.setup.lowest_trump_leads``), which everyone knows: nobody else was dealt a lower trump."""
+        events = list(since_deal)
+        n = len(state.hands)
+        first = next((e.seat for e in events if e.kind is Ev.LEAD), None) if events else state.attacker
+        rules = state.rules
+        public = (lowest_leads and state.trump is not None and state.trumps is None and not rules.trump_card_hidden
+                  and not rules.secret_trump)
+        empty = tuple(frozenset[Card]() for _ in range(n))
+        start = cls(empty, frozenset(), 0, None, first if public else None, empty if public and first is not None
+                    else ())
+        seen = start.after([e for e in events if e.kind is not Ev.DREW])
+        # a stored log keeps no draws: a hand that holds more than it was dealt, less what it laid, drew
+        stock_dealt = rules.deal is Deal.STANDARD and n * rules.hand_size < rules.deck_size
+        drawn = stock_dealt and seen.lowest is not None and any(
+            len(hand) + len(laid) > rules.hand_size for hand, laid in zip(state.hands, seen.laid, strict=True))
+        if drawn or any(e.kind is Ev.DREW for e in events):
+            seen = dataclasses.replace(seen, lowest=None, laid=())
         second = state.second_card  # both of двухкозырной's cards lie face up from the deal
         # once drawn, the face-up card's holder is public, unless невидимый hid it until a draw that took it
         # with other cards: then the log holds no face_shown, and nobody saw it
@@ -63,14 +81,20 @@ class Record:
         card = state.trump_card if public else None
         drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
         known = tuple(k | (drawn & set(hand)) for k, hand in zip(seen.known, state.hands, strict=True))
-        return cls(known, frozenset(state.discard), len(state.stock), card)
+        return cls(known, frozenset(state.discard), len(state.stock), card, seen.lowest, seen.laid)
 
     def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
         gone, stock, face = self.gone, self.stock, self.trump_card
+        lowest, laid = self.lowest, list(self.laid)
         for e in events:
             kind, seat = e.kind, e.seat
+            if lowest is not None:  # the deal's hands stay whole until a card comes into one unseen or moves
+                if kind in _HANDS_CHANGE:
+                    lowest, laid = None, []
+                elif seat is not None and kind in _LAID_BY:
+                    laid[seat] = laid[seat] | set(e.cards[1:] if kind in (Ev.COVER, Ev.COUNTER) else e.cards)
             if kind is Ev.HANDS_ROTATED:  # what was known of a hand now lies in the next active seat's
                 active = [p for p in range(len(known)) if e.number >> p & 1]
                 moved = [known[p] for p in active]
@@ -101,8 +125,8 @@ class Record:
             elif kind is Ev.DREW_CARD or kind is Ev.STOCK_LEAD:
                 stock -= 1
             elif kind in _LAID:
-                laid = e.cards[1:] if kind is Ev.COVER else e.cards
-                known[seat] = known[seat].difference(laid)
+                put = e.cards[1:] if kind is Ev.COVER else e.cards
+                known[seat] = known[seat].difference(put)
             elif kind is Ev.SHOW or kind is Ev.PICKED_UP:  # a shown trump stays in the hand
                 known[seat] = known[seat] | set(e.cards)
             elif kind is Ev.BEATEN:
@@ -111,9 +135,10 @@ class Record:
                 stock -= e.number
             elif kind is Ev.FACE_DRAWN:
                 known[seat] = known[seat] | set(e.cards)
-        if stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card:
+        if (stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card
+                and lowest == self.lowest and laid == list(self.laid)):
             return self
-        return Record(tuple(known), gone, stock, face)
+        return Record(tuple(known), gone, stock, face, lowest, tuple(laid))
 
 
 def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
@@ -123,7 +148,14 @@ def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
     return [(second, 0)] if face is None else [(face, 1), (second, 0)]
 
 
+TRIES = 32       # deals drawn at random before one is mended to fit what the table knows
+NONE = 1 << 10   # no trump: above every card
+
 _LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.THROW_SELF})
+_LAID_BY = _LAID | {Ev.COUNTER}
+# after these a hand holds cards it was not dealt (drawn, picked up, swapped, passed on) or the trump changed
+_HANDS_CHANGE = frozenset({Ev.DREW, Ev.DREW_CARD, Ev.SWAPPED, Ev.STOCK_LEAD, Ev.HANDS_ROTATED, Ev.PICKED_UP,
+                           Ev.FACE_DRAWN, Ev.TRUMP_SWAPPED, Ev.SECRET_TRUMP, Ev.CAUGHT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +170,8 @@ class Knowledge:
     unseen: frozenset[Card]
     trump_card: Card | None              # turned up at the deal: everyone saw it
     aside: frozenset[Card] = frozenset()  # face-up cards everyone saw laid aside, out of play (чукотский, потайной)
+    lowest: int | None = None            # the seat dealt the lowest trump, while the deal's hands are whole
+    laid: tuple[frozenset[Card], ...] = ()  # each seat's cards laid since the deal, while ``lowest`` holds
 
     def __reduce__(self) -> tuple[type[Knowledge], tuple[object, ...]]:
         """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
@@ -153,10 +187,58 @@ class Knowledge:
     def sample(self, rng: random.Random) -> State:
         """A whole game state consistent with this knowledge: the seat's own hand and everything public as
         they are, every other hand's known cards where the table saw them, and the unseen cards dealt at
-        random to the rest of the hands and the stock (the face-up trump card stays at its bottom)."""
+        random to the rest of the hands and the stock (the face-up trump card stays at its bottom), so that
+        what the table knows of the deal holds (:meth:`holds`)."""
         pool = sorted(self.unseen)
-        rng.shuffle(pool)
-        return self.deal(pool)
+        for _ in range(TRIES):
+            rng.shuffle(pool)
+            state = self.deal(list(pool))
+            if self.holds(state):
+                return state
+        return self.mended(state)
+
+    def holds(self, state: State) -> bool:
+        """Whether ``state`` fits what the table knows of the deal beyond the cards seen: the first attacker,
+        the lowest trump's holder, was dealt a lower trump than anyone else (``lowest``)."""
+        if self.lowest is None:
+            return True
+        lows = self._lowest_trumps(state)
+        mine = lows[self.lowest]
+        return all(low > mine for p, low in enumerate(lows) if p != self.lowest)
+
+    def _lowest_trumps(self, state: State) -> list[int]:
+        """Each seat's lowest trump of the deal (its hand and what it laid since; NONE without a trump)."""
+        trump = state.trump
+        return [min((c for c in (*hand, *laid) if c & 3 == trump), default=NONE)
+                for hand, laid in zip(state.hands, self.laid, strict=True)]
+
+    def mended(self, state: State) -> State:
+        """``state`` changed as little as it takes to fit :meth:`holds`, where chance found no such deal quickly
+        (the first attacker himself, holding only a high trump, knows the others' low trumps lie in the stock)."""
+        lowest = self.lowest
+        if lowest is None or self.holds(state):
+            return state
+        trump, hands = state.trump, [list(h) for h in state.hands]
+        stock, aside = list(state.stock), list(state.set_aside)
+        unseen = self.unseen
+        if self.seat == lowest:  # a lower trump in another hand changes places with a card of the stock
+            bound = self._lowest_trumps(state)[lowest]
+            faces = sum(1 for c in (state.trump_card, state.second_card) if c is not None and c in stock)
+            spare = [i for i, c in enumerate(stock[:len(stock) - faces]) if c & 3 != trump or c > bound]
+            for p, hand in enumerate(hands):
+                for i, c in enumerate(hand):
+                    if p != lowest and c & 3 == trump and c < bound and c in unseen and spare:
+                        j = spare.pop()
+                        hand[i], stock[j] = stock[j], c
+        else:  # the first attacker's unseen cards take the lowest unseen trump
+            low = min((c for c in unseen if c & 3 == trump), default=None)
+            free = [i for i, c in enumerate(hands[lowest]) if c in unseen and c != low]
+            if low is not None and free and low not in hands[lowest]:
+                i, mine = free[0], hands[lowest][free[0]]
+                where = next(pile for pile in (*hands, stock, aside) if low in pile)  # unseen: somewhere hidden
+                where[where.index(low)] = mine
+                hands[lowest][i] = low
+        return dataclasses.replace(state, hands=hands, stock=stock, set_aside=aside)
 
     def deal(self, pool: list[Card]) -> State:
         """The whole game state with the unseen cards dealt in the order of ``pool`` (which this uses up): the
@@ -213,4 +295,4 @@ def knowledge(state: State, seat: int, record: Record) -> Knowledge:
         aside = frozenset((trump_card,))
     seen |= aside | {c for c in (v.trump_card, v.second_card) if c is not None}
     unseen = frozenset(c for c in deck(rules.deck_size) if c not in seen)
-    return Knowledge(v, known, record.gone, unseen, trump_card, aside)
+    return Knowledge(v, known, record.gone, unseen, trump_card, aside, record.lowest, record.laid)

@@ -199,17 +199,29 @@ def _start(rules: Rules, dealt: Dealt, attacker: int, first_bout: bool) -> State
     return state
 
 
+def lowest_trump_leads(rules: Rules, players: int, previous: Previous | None) -> bool:
+    """Whether the first attacker of a game is its lowest trump's holder (public: so nobody else holds a lower
+    one), rather than the seat the previous game names."""
+    if previous is None or previous.loser is None or previous.loser >= players:
+        return True
+    rule = rules.first_attacker
+    if rule is FirstAttacker.WINNER:
+        return previous.winner is None or previous.winner >= players
+    return rule is FirstAttacker.LOWEST_TRUMP
+
+
 def _first_attacker(rules: Rules, hands: list[list[Card]], trump: Suit | None,
                     previous: Previous | None, trumps: tuple[Suit, Suit] | None = None) -> int:
     n = len(hands)
     rule = rules.first_attacker
-    if previous is not None and previous.loser is not None and previous.loser < n:
+    if not lowest_trump_leads(rules, n, previous):
+        assert previous is not None and previous.loser is not None
         if rule is FirstAttacker.AFTER_FOOL:
             return (previous.loser + 1) % n
         if rule is FirstAttacker.BEFORE_FOOL:
             return (previous.loser - 1) % n
-        if rule is FirstAttacker.WINNER and previous.winner is not None and previous.winner < n:
-            return previous.winner
+        assert previous.winner is not None
+        return previous.winner
     if trumps is not None:
         return _own_lowest_trump_holder(hands, trumps)
     return lowest_trump_holder(hands, trump)

@@ -90,7 +90,7 @@ def play(preset: str, players: int, levels: tuple[str, str], seed: int, budget_m
     where = f"{preset} {players} seats {levels[0]}/{levels[1]} seed {seed}"
     rules = Rules.from_dict({"preset": preset})
     state = new_game(rules, players, seed)
-    record = Record.start(state)
+    record = Record.start(state, lowest_leads=True)
     while not state.over:
         if state.moves >= MOVE_LIMIT:
             found.note("stalls", f"{where}: not over after {MOVE_LIMIT} moves")

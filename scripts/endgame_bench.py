@@ -32,7 +32,7 @@ def positions(presets: list[str], wanted: int) -> list[tuple[str, int, Decision]
         seed += 1
         preset = presets[seed % len(presets)]
         deal, actions = play(Rules.from_dict({"preset": preset}), ["easy", "normal"], seed, 0)
-        for d in decisions_of(deal, actions):
+        for d in decisions_of(deal, actions, lowest_leads=True):
             if endgame.nothing_hidden(d.knowledge) and len(greedy.honest_moves(d.knowledge.view.legal)) > 1:
                 found.append((preset, seed, d))
     return found[:wanted]

@@ -37,7 +37,7 @@ def positions(preset: str, players: int, games: int,
     iterations: list[int] = []
     for seed in range(games):
         state = new_game(rules, players, seed)
-        record = Record.start(state)
+        record = Record.start(state, lowest_leads=True)
         while not state.over:
             seat = next_seat(state)
             if seat is None:

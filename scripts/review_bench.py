@@ -42,7 +42,7 @@ def main() -> None:
             for levels in (list(pair), list(reversed(pair))):
                 seed = 1000 * g + PAIRS.index(pair) * 10 + (levels[0] != pair[0])
                 deal, actions = play(rules, levels, seed, args.budget_ms)
-                decisions = decisions_of(deal, actions)
+                decisions = decisions_of(deal, actions, lowest_leads=True)
                 started = time.perf_counter()
                 judged = judge_all(decisions, seed=1, jobs=args.jobs)
                 seconds.append(time.perf_counter() - started)
@@ -72,7 +72,7 @@ def main() -> None:
     if args.six:
         deal, actions = play(rules, ["easy", "normal", "hard"] * 2, 7, args.budget_ms)
         started = time.perf_counter()
-        judged = judge_all(decisions_of(deal, actions), seed=1, jobs=args.jobs)
+        judged = judge_all(decisions_of(deal, actions, lowest_leads=True), seed=1, jobs=args.jobs)
         print(f"a six-player review: {time.perf_counter() - started:.1f} s ({len(judged)} judged moves)")
 
 

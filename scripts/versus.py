@@ -46,7 +46,7 @@ from durak.record import Record, knowledge
 for line in sys.stdin:
     ask = json.loads(line)
     state = new_game(Rules.from_dict(ask["rules"]), ask["players"], ask["seed"])
-    record = Record.start(state)
+    record = Record.start(state, lowest_leads=True)
     for seat, (act, cards, target, suspect, cheat) in ask["moves"]:
         state, events = apply(state, seat, Action(Act(act), tuple(cards), target, suspect, cheat))
         record = record.after(events)
@@ -84,7 +84,7 @@ def play_deal(rules: Rules, players: int, seed: int, budget_ms: float, python: s
     tally: dict[str, Any] = {"wins": 0, "losses": 0, "draws": 0, "ms": {"a": [], "b": []}}
     for a_seat in range(players):
         state = new_game(rules, players, seed)
-        record = Record.start(state)
+        record = Record.start(state, lowest_leads=True)
         moves: list[list[Any]] = []
         while not state.over:
             seat = next_seat(state)

@@ -29,6 +29,7 @@ from durak.ai import choose
 from durak.cards import parse_card
 from durak.engine import awaited
 from durak.record import Knowledge, Record, knowledge
+from durak.setup import lowest_trump_leads
 from storage.computers import MOST, computer_id, level_of
 from storage.models import Game
 
@@ -54,7 +55,7 @@ def record_of(game: Game) -> Record:
     assert game.state is not None
     events = [Event(Ev(e["k"]), e.get("s"), tuple(parse_card(c) for c in e.get("c", ())), e.get("o"), e.get("n", 0))
               for e in game.log if e.get("k") in _KINDS]
-    return Record.start(game.state, events)
+    return Record.start(game.state, events, lowest_trump_leads(game.rules, len(game.seats), game.previous))
 
 
 _KINDS = {e.value for e in Ev}

@@ -36,6 +36,7 @@ from bot.ui.labels import lettered
 from durak.actions import Action, action_to_json
 from durak.review import Judged, seat_review
 from durak.review.judge import DEALS_MAX
+from durak.setup import lowest_trump_leads
 from durak.state import State
 from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Status
@@ -67,9 +68,9 @@ def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
 
 def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
                 deals_max: int = DEALS_MAX, seed: int = 0,
-                between: Callable[[], object] | None = step_aside) -> dict[str, Any]:
+                between: Callable[[], object] | None = step_aside, lowest_leads: bool = False) -> dict[str, Any]:
     """A whole review in one process (the bot shares a game's decisions among its reviewing processes)."""
-    judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people)
+    judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people, lowest_leads)
               if (v := judge_one(d, deals_max, seed, between)) is not None]
     return kept(judged, people)
 
@@ -177,7 +178,8 @@ class Reviewer:
         started, pool = time.monotonic(), self._pool
         try:
             async with asyncio.timeout(REVIEW_LIMIT):
-                decisions = await in_pool(pool, to_judge, game.deal, list(game.moves), game.auto, people)
+                decisions = await in_pool(pool, to_judge, game.deal, list(game.moves), game.auto, people,
+                                          lowest_trump_leads(game.rules, len(game.seats), game.previous))
                 verdicts = await asyncio.gather(*(in_pool(pool, judge_one, d, self.deals_max, game.id)
                                                   for d in decisions))
         except Exception as e:  # a judging error, a worker that died or hung: its processes are ended

@@ -115,9 +115,9 @@ def step_aside() -> None:
 
 
 def to_judge(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int],
-             people: frozenset[int]) -> list[Decision]:
+             people: frozenset[int], lowest_leads: bool = False) -> list[Decision]:
     """People's own decisions in a game (a move made for a seat is not his), each with what he knew."""
-    return [d for d in decisions_of(deal, moves) if d.seat in people and d.n - 1 not in auto]
+    return [d for d in decisions_of(deal, moves, lowest_leads) if d.seat in people and d.n - 1 not in auto]
 
 
 def judge_one(decision: Decision, deals_max: int, seed: int,

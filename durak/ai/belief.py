@@ -79,4 +79,5 @@ def sample(k: Knowledge, rng: random.Random, lacks: frozenset[Card]) -> State:
             mine = fits[:slots]
             chosen = set(mine)
             pool = mine + [c for c in pool if c not in chosen]
-    return k.deal(pool)
+    state = k.deal(pool)
+    return state if k.holds(state) else k.sample(rng)  # what the table knows of the deal before any reading

@@ -32,7 +32,7 @@ from durak.state import State
 def play(rules: Rules, levels: list[str], seed: int, budget_ms: float) -> tuple[State, list[tuple[int, Action]]]:
     """One game between ``levels`` (seat by seat): its deal and every action in order."""
     deal = state = new_game(rules, len(levels), seed)
-    record = Record.start(state)
+    record = Record.start(state, lowest_leads=True)
     actions: list[tuple[int, Action]] = []
     while (seat := next_seat(state)) is not None:
         k = knowledge(state, seat, record)
@@ -100,7 +100,7 @@ def review_and_print(deal: State, actions: list[tuple[int, Action]], levels: lis
                      args: argparse.Namespace, what: str) -> int:
     """Judge the game from ``deal`` and print it (``--json``: the object, else the table headed by ``what``)."""
     started = time.perf_counter()
-    judged = judge_all(decisions_of(deal, actions), args.seed, args.jobs, args.deals)
+    judged = judge_all(decisions_of(deal, actions, lowest_leads=True), args.seed, args.jobs, args.deals)
     seconds = time.perf_counter() - started
     out = report(judged, levels)
     if args.json:

@@ -41,10 +41,11 @@ class SeatReview:
     blunders: int
 
 
-def decisions_of(deal: State, actions: Sequence[tuple[int, Action]]) -> list[Decision]:
+def decisions_of(deal: State, actions: Sequence[tuple[int, Action]], lowest_leads: bool = False) -> list[Decision]:
     """Replay a game from its deal: every action with what its seat knew just before it (its public record
-    and its own view, never the other hands)."""
-    state, record = deal, Record.start(deal)
+    and its own view, never the other hands). ``lowest_leads``: the lowest trump's holder attacked first
+    (``Record.start``)."""
+    state, record = deal, Record.start(deal, lowest_leads=lowest_leads)
     decisions = []
     for n, (seat, action) in enumerate(actions, 1):
         decisions.append(Decision(n, seat, knowledge(state, seat, record), action))

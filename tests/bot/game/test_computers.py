@@ -123,7 +123,7 @@ def _paths_differ(preset: str, players: int, seed: int) -> list[str]:
     log) and along the arena's (kept event by event); return where they differ."""
     rules = Rules.from_dict({"preset": preset})
     state = new_game(rules, players, seed)
-    record = Record.start(state)
+    record = Record.start(state, lowest_leads=True)  # a first game: its lowest trump leads
     log: list[dict[str, object]] = []
     differ = []
     while not state.over and state.moves < 3000:
