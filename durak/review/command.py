@@ -53,9 +53,10 @@ def report(judged: list[Judged], levels: list[str | None]) -> dict[str, Any]:
     moves = []
     for j in judged:
         d, v = j.decision, j.verdict
-        leading = not d.knowledge.view.table
-        moves.append({"n": d.n, "seat": d.seat, "played": describe(d.played, leading),
-                      "best": describe(v.best, leading), "cost": round(v.cost, 3), "label": v.label})
+        seen = d.knowledge.view
+        leading, taking, hand = not seen.table, seen.taking, seen.hand
+        moves.append({"n": d.n, "seat": d.seat, "played": describe(d.played, leading, taking, hand),
+                      "best": describe(v.best, leading, taking, hand), "cost": round(v.cost, 3), "label": v.label})
     return {"seats": seats, "moves": moves}
 
 

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from durak.actions import Act, Action
-from durak.cards import card_label, rank_of
+from durak.cards import Card, card_label, rank_of
 
 
-def describe(action: Action, leading: bool) -> str:
-    """A move in the words players use: "cover 7♥ with 10♥", "take", "throw in both 9s"."""
+def describe(action: Action, leading: bool, taking: bool = False, hand: Iterable[Card] = ()) -> str:
+    """A move in the words players use: "cover 7♥ with 10♥", "take", "throw in both 9s". ``taking``: the defender
+    takes (an attacker's pass then throws in nothing more; otherwise it says Done: the bout is beaten off);
+    ``hand``: the mover's cards before it, so that "both 9s" is said only where he held no third."""
     cards = action.cards
     act = action.act
     if act is Act.TAKE:
         return "take"
     if act is Act.PASS:
-        return "pass"
+        return "throw in nothing more" if taking else "done"
     if act is Act.DEFEND and action.target is not None:
         return f"cover {card_label(action.target)} with {card_label(cards[0])}"
     if act in (Act.ATTACK, Act.THROW_SELF):
         verb = "lead" if leading and act is Act.ATTACK else "throw in"
-        if len(cards) > 1 and len({rank_of(c) for c in cards}) == 1:
+        held = sum(1 for c in hand if rank_of(c) == rank_of(cards[0]))
+        if len(cards) > 1 and len({rank_of(c) for c in cards}) == 1 and held <= len(cards):
             rank = card_label(cards[0])[:-1]
             count = {2: "both", 3: "three", 4: "all four"}.get(len(cards), str(len(cards)))
             return f"{verb} {count} {rank}s"

@@ -171,9 +171,13 @@ def test_the_words_for_a_move_are_the_ones_players_use() -> None:
     from durak.cards import parse_card as c
     assert describe(defend(c("7H"), c("10H")), leading=False) == "cover 7♥ with 10♥"
     assert describe(TAKE, leading=False) == "take"
-    assert describe(PASS, leading=False) == "pass"
+    assert describe(PASS, leading=False) == "done", "the bout beaten off: «Бито»"
+    assert describe(PASS, leading=False, taking=True) == "throw in nothing more", "he takes: a different word"
     assert describe(attack(c("9S"), c("9H")), leading=False) == "throw in both 9s"
     assert describe(attack(c("6D")), leading=True) == "lead 6♦"
+    tens = [c("10S"), c("10H"), c("10D"), c("7C")]
+    assert describe(attack(c("10S"), c("10H")), leading=True, hand=tens) == "lead 10♠ 10♥", "a third ten stays"
+    assert describe(attack(c("10S"), c("10H"), c("10D")), leading=True, hand=tens) == "lead three 10s"
 
 
 @pytest.mark.slow
