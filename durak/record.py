@@ -59,22 +59,21 @@ class Record:
         n = len(state.hands)
         first = next((e.seat for e in events if e.kind is Ev.LEAD), None) if events else state.attacker
         rules = state.rules
-        public = (lowest_leads and state.trump is not None and state.trumps is None and not rules.trump_card_hidden
-                  and not rules.secret_trump)
+        plain = (lowest_leads and state.trump is not None and state.trumps is None and not rules.trump_card_hidden
+                 and not rules.secret_trump)
         empty = tuple(frozenset[Card]() for _ in range(n))
-        start = cls(empty, frozenset(), 0, None, first if public else None, empty if public and first is not None
+        start = cls(empty, frozenset(), 0, None, first if plain else None, empty if plain and first is not None
                     else ())
         seen = start.after([e for e in events if e.kind is not Ev.DREW])
         # a stored log keeps no draws: a hand that holds more than it was dealt, less what it laid, drew
         stock_dealt = rules.deal is Deal.STANDARD and n * rules.hand_size < rules.deck_size
-        drawn = stock_dealt and seen.lowest is not None and any(
+        drew = stock_dealt and seen.lowest is not None and any(
             len(hand) + len(laid) > rules.hand_size for hand, laid in zip(state.hands, seen.laid, strict=True))
-        if drawn or any(e.kind is Ev.DREW for e in events):
+        if drew or any(e.kind is Ev.DREW for e in events):
             seen = dataclasses.replace(seen, lowest=None, laid=())
         second = state.second_card  # both of двухкозырной's cards lie face up from the deal
         # once drawn, the face-up card's holder is public, unless невидимый hid it until a draw that took it
         # with other cards: then the log holds no face_shown, and nobody saw it
-        rules = state.rules
         no_stock_dealt = rules.deal is Deal.WHOLE_DECK or state.players * rules.hand_size >= rules.deck_size
         drawn_unseen = rules.trump_card_hidden and not state.stock and seen.trump_card is None and not no_stock_dealt
         public = shown_trump_card(state) is not None or (not state.stock and not drawn_unseen) or second is not None

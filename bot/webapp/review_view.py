@@ -1,6 +1,7 @@
 """What the Mini App's review of a finished game shows its player: every position of the game from his seat (the
-table as everyone saw it, his own hand, the last moves), his judged moves with the better move, each move weighed
-at a marked one with the table it leaves (Retry), and his chance over the game. Pure: no I/O.
+table as everyone saw it, his own hand, the last moves; every hand if he asks: the game is over), his judged moves
+with the better move, each move weighed at a marked one with the table it leaves (Retry, and the moves he may try
+before the answer shows), and his chance over the game. Pure: no I/O.
 
 The game is over, so the page may show what it likes of it; it still shows the position as the player saw it, so
 that he judges his moves on what he knew. Every figure is the kept review's (``bot.game.reviews``): opening it
@@ -38,6 +39,7 @@ def review_frame(tr: Translator, game: Game, review: dict[str, Any], seat: int, 
         step = {key: picture.get(key) for key in STEP_KEYS}
         step["seats"] = [{**s, "you": n == seat} for n, s in enumerate(picture["seats"])]
         step["hand"] = in_hand_order(state, seat)
+        step["hands"] = [in_hand_order(state, p) for p in range(state.players)]  # the game is over: shown on request
         steps.append(step)
         befores.append(state)
         if k < len(game.moves):

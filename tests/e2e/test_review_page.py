@@ -25,6 +25,9 @@ ANNA, BORIS, VERA = 101, 102, 103
 SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
 
 
+SIGNS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+
 def review_link(fake: FakeTelegram, user: int) -> str:
     [summary] = summaries(fake, user)
     return str(summary.markup["inline_keyboard"][0][0]["web_app"]["url"])
@@ -109,8 +112,10 @@ async def test_a_review_not_made_yet_says_so_and_comes_when_it_is(fake: FakeTele
 
 @pytest.mark.long(14)
 async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_path: Path) -> None:
-    """The page opens on his costliest move with the better move's cards lifted, the graph marks every labelled
-    move, Retry draws the table another move leaves and says its chance, ▶ steps on; nothing runs off a phone."""
+    """The page opens on his costliest move with the better move hidden: he may try one first (judged by the kept
+    values, then the answer shows) or ask for the answer, which lifts the better move's cards; the graph marks
+    every labelled move, Retry draws the table another move leaves and says its chance, every hand shows on
+    request, ▶ steps on; nothing runs off a phone."""
     bot, _ = await reviewed_bot(fake, tmp_path)
     [(_, review)] = kept(tmp_path / "durak.sqlite3")
     mine = [m for m in review["moves"] if m["seat"] == 0]  # type: ignore[index, union-attr]
@@ -118,23 +123,44 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
     assert labelled, "the seed gives Anna at least one marked move"
     worst = max(labelled, key=lambda m: (m["cost"], -m["n"]))
     link = review_link(fake, ANNA)
+    lifted = "() => [...document.querySelectorAll('#hand .card.play')].map(c => c.dataset.card)"
     async with chromium() as browser:
         for width, height, dark in ((390, 844, False), (320, 568, True), (844, 390, False)):
             page = await open_page(browser, link, ANNA, "Anna", dark=dark, width=width, height=height)
             await page.wait_for_selector("#review:not([hidden]) svg")
             seen = await page.evaluate("""() => ({
               nav: document.querySelector('#review .nav span').textContent,
-              lifted: [...document.querySelectorAll('#hand .card.play')].map(c => c.dataset.card),
               dots: [...document.querySelectorAll('#review svg circle')].map(c => c.getAttribute('class')),
               verdict: document.querySelector('#review .verdict').textContent,
               wide: document.scrollingElement.scrollWidth,
             })""")
             assert seen["nav"].startswith(f"Move {worst['n']} of "), seen
-            best = [o for o in (await page.evaluate("() => window.durakReview().marks"))[str(worst["n"])]["options"]]
-            assert sorted(seen["lifted"]) == sorted(best[0]["cards"]), "the better move's cards are lifted"
+            marks = await page.evaluate("() => window.durakReview().marks")
+            best = marks[str(worst["n"])]["options"]
+            assert await page.evaluate(lifted) == [], "the better move waits for his try"
+            assert "Find a better move" in seen["verdict"] and "Better:" not in seen["verdict"], seen
             assert seen["dots"] == [m["label"] for m in labelled], "every marked move on the graph, coloured by label"
             assert f"{worst['label']} (−{max(1, percent(worst['cost']))} %)" in seen["verdict"], seen
             assert seen["wide"] <= width, "nothing runs off the screen sideways"
+            tries = page.locator("#review .options button")
+            assert await tries.count() == len(best) and "%" not in (await tries.first.text_content() or "")
+            if width == 390:  # he tries the best move: judged so, then the answer shows
+                await tries.nth(0).click()
+                said = (await page.locator("#review .verdict").text_content() or "").replace("\ufe0e", "")
+                assert said.startswith("✔") and "the best move." in said and "Better:" in said, said
+            elif width == 320:  # he tries another: still short of the best, by the kept values
+                await tries.nth(len(best) - 1).click()
+                said = (await page.locator("#review .verdict").text_content() or "").replace("\ufe0e", "")
+                cost = best[0]["value"] - best[-1]["value"]
+                words = ("the move you played" if best[-1]["words"] == marks[str(worst["n"])]["played"]
+                         else "the best move" if cost <= 0.005
+                         else f"good enough, {max(1, percent(cost))} % below" if cost < 0.05
+                         else f"still {max(1, percent(cost))} % below the best")
+                assert words in said, said
+            else:  # he asks for the answer: the better move's cards are lifted
+                await page.click("#review button.answer")
+                assert sorted(await page.evaluate(lifted)) == sorted(best[0]["cards"])
+            assert "Better:" in (await page.locator("#review .verdict").text_content() or ""), width
             # Retry: each move weighed there, with its chance; the one tapped is drawn on the table
             await page.click("text=↺ Retry")
             options = page.locator("#review .options button")
@@ -147,9 +173,16 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             said = await page.locator("#review .verdict").text_content()
             assert f"{best[other]['words'].replace('️', '')}: {percent(best[other]['value'])} %" in (
                 said or "").replace("\ufe0e", "").replace("️", ""), said
+            # every hand, on request: Boris's cards at this move as they were
+            await page.click("#review button.reveal")
+            boris = await page.locator("#seats .seat:not(.you) .cards").text_content()
+            hands = (await page.evaluate("() => window.durakReview().steps"))[worst["n"] - 1]["hands"][1]
+            assert (boris or "").replace("\ufe0e", "").split() == [c[:-1] + SIGNS[c[-1]] for c in hands], boris
             if SHOTS:
                 await page.screenshot(path=str(SHOTS / f"review-{width}x{height}-{'dark' if dark else 'light'}.png"),
                                       full_page=True)
+            await page.click("#review button.reveal")
+            assert await page.locator("#seats .cards").count() == 0, "hidden again"
             await page.click("#review .nav button:nth-of-type(3)")  # ▶
             assert (await page.locator("#review .nav span").text_content() or "").startswith(
                 f"Move {worst['n'] + 1} of "), "one move on"
@@ -180,6 +213,10 @@ async def test_the_review_reads_as_russian_in_the_chat_and_on_the_page(fake: Fak
     async with chromium() as browser:
         page = await open_page(browser, link, ANNA, "Anna", language="ru")
         await page.wait_for_selector("#review:not([hidden]) svg")
+        if await page.locator("#review button.answer").count():  # a marked move: the answer after a look
+            find = await page.locator("#review").inner_text()
+            await page.click("#review button:has-text('Показать ответ')")
+            assert "Найдите ход лучше" in find, find
         if await page.locator("#review .verdict").count():
             await page.click("#review button:has-text('Переиграть')")
         shown = await page.locator("#review").inner_text()

@@ -21,6 +21,8 @@
   const shownPairs = new Set();
   const reviewing = new URLSearchParams(location.search).get("review") === "1";  // the game's review, not the game
   let review = null, step = 0, option = null, retrying = false;  // the review frame, the position shown, a move tried
+  let reveal = false;  // the review shows every hand (the game is over)
+  const tries = {};    // per marked move of his: the move he tried first to find a better one (-1: he asked the answer)
 
   function languageOf(code) {
     const base = String(code || "").split("-")[0].toLowerCase();
@@ -191,7 +193,7 @@
   }
 
   function drawSeats(st) {
-    const seats = st.seats.map((s) => {
+    const seats = st.seats.map((s, i) => {
       const el = document.createElement("div");
       el.className = "seat" + (s.you ? " you" : "") + (s.acting ? " acting" : "");
       const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
@@ -206,6 +208,9 @@
       const count = document.createElement("span");
       count.className = "count";
       if (s.cards !== null) count.append(document.createElement("i"), String(s.cards));
+      const shown = st.shown && !s.you ? st.shown[i] : null;  // the review, every hand shown
+      if (shown) who.append(words(Object.assign(document.createElement("span"), { className: "cards" }),
+        shown.length ? shown.map((c) => face(c.slice(0, -1)) + SUITS[c.slice(-1)]).join(" ") : "–"));
       el.append(ring, who, count);
       return el;
     });
@@ -425,15 +430,27 @@
   function showStep() {
     const s = review.steps[step], mark = review.marks[step + 1];
     const tried = mark && option !== null ? mark.options[option] : null;
-    const lifted = new Set(tried ? tried.cards : mark && mark.label ? mark.best_cards : []);
+    const lifted = new Set(tried ? tried.cards : mark && mark.label && !finding(mark) ? mark.best_cards : []);
     const played = new Set(mark && !tried ? mark.played_cards : []);
     state = Object.assign({}, s, {
       status: "review", you: review.you, rules: review.rules, buttons: [], timer: null,
       hand: s.hand.map((c) => ({ card: c, mark: lifted.has(c) ? "play" : played.has(c) ? "picked" : "idle" })),
+      shown: reveal ? s.hands : null,
     });
     if (tried && tried.table) state.table = tried.table;
     draw();
     drawReview(mark, tried);
+  }
+
+  // At a move of his that cost points he may look for the better one first: the answer waits for his try.
+  function finding(mark) { return !!(mark && mark.label && !(mark.n in tries)); }
+
+  function tryVerdict(mark) {
+    const i = tries[mark.n];
+    if (i === undefined || i < 0) return null;
+    const o = mark.options[i], best = Math.max(...mark.options.map((x) => x.value)), cost = best - o.value;
+    const key = o.words === mark.played ? "try_played" : cost <= 0.005 ? "try_best" : cost < 0.05 ? "try_good" : "try_bad";
+    return texts[key].replace("{move}", o.words).replace("{points}", Math.max(1, Math.round(cost * 100)));
   }
 
   function button(text, action, extra) {
@@ -460,8 +477,25 @@
     nav.children[1].setAttribute("aria-label", texts.review_back);
     nav.children[3].setAttribute("aria-label", texts.review_forward);
     parts.push(nav, button("⏭ " + texts.review_next, () => go(next ? next.n - 1 : total), "next"));
+    parts.push(button(reveal ? texts.review_hide : texts.review_reveal, () => { reveal = !reveal; showStep(); },
+                      "reveal" + (reveal ? " chosen" : "")));
+    if (finding(mark)) {
+      const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
+      const head = document.createElement("div");
+      head.append(words(document.createElement("span"), texts.review_you.replace("{move}", mark.played) + " — "));
+      head.append(Object.assign(document.createElement("b"), { className: mark.label,
+        textContent: texts[mark.label] + " (−" + Math.max(1, Math.round(mark.cost * 100)) + " %)" }));
+      verdict.append(head, Object.assign(document.createElement("div"), { textContent: texts.review_find }));
+      const options = Object.assign(document.createElement("div"), { className: "options" });
+      mark.options.forEach((o, i) => options.append(button(o.words, () => { tries[mark.n] = i; option = i; showStep(); })));
+      parts.push(verdict, options, button(texts.review_answer, () => { tries[mark.n] = -1; showStep(); }, "answer"));
+      box.replaceChildren(...parts);
+      return;
+    }
     if (mark) {
       const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
+      const attempt = tryVerdict(mark);
+      if (attempt) verdict.append(words(Object.assign(document.createElement("div"), { className: "try" }), attempt));
       const head = document.createElement("div");
       head.append(words(document.createElement("span"), texts.review_you.replace("{move}", mark.played) + " — "));
       head.append(Object.assign(document.createElement("b"), { className: mark.label || "",
