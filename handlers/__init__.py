@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler, filters
 
-from handlers import buttons, chat_events, commands, stats
+from handlers import buttons, chat_events, commands, puzzles, stats
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
@@ -25,6 +25,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("stats", stats.stats))
     app.add_handler(CommandHandler("top", stats.top))
     app.add_handler(CommandHandler("history", stats.history))
+    app.add_handler(CommandHandler("puzzle", puzzles.puzzle))
     app.add_handler(CommandHandler("privacy", stats.privacy))
     app.add_handler(CommandHandler("scoring", stats.scoring))
     app.add_handler(CallbackQueryHandler(buttons.on_button))

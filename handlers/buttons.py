@@ -14,7 +14,7 @@ from telegram import CallbackQuery, Update
 from telegram.error import TelegramError
 
 from bot.ui.callbacks import Verb, decode
-from handlers import stats
+from handlers import puzzles, stats
 from handlers.common import Context, as_user, metrics_of, service_of
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,9 @@ async def _answer(update: Update, context: Context, query: CallbackQuery, starte
         return
     if press.verb is Verb.TOP:
         await stats.top_page(update, context, press, where)
+        return
+    if press.verb is Verb.PUZZLE:
+        await puzzles.puzzle_press(update, context, press)
         return
     decision = await service.press(press, user, where, query.from_user.language_code)
     decided = time.monotonic()

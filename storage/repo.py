@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from storage.game_rows import GameRows
 from storage.people import People
+from storage.puzzle_rows import PuzzleRows
 from storage.review_rows import ReviewRows
 from storage.rows import Conflict, CorruptRow, RatingsMoved
 from storage.stat_rows import StatRows
@@ -13,7 +14,7 @@ from storage.updates import CHANNEL
 __all__ = ["Conflict", "CorruptRow", "RatingsMoved", "Repo"]
 
 
-class Repo(GameRows, ReviewRows, StatRows, People):
+class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows):
     async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None:
         """A group became a supergroup: its settings, games, ratings and owed messages follow the new id.
         ``note``: an update (id, body, partition) stored in the same transaction for the process that leads the

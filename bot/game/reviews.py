@@ -26,6 +26,7 @@ import orjson
 
 from bot.game.core import PageLinks
 from bot.game.directory import Directory
+from bot.game.puzzles import next_button, puzzle_count
 from bot.game.slots import markup_json
 from bot.game.thinking import judge_one, start_reviewer, step_aside, to_judge
 from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
@@ -34,7 +35,7 @@ from bot.ui import fit, review_text
 from bot.ui.i18n import Translator
 from bot.ui.labels import lettered
 from durak.actions import Action, action_to_json
-from durak.review import Judged, seat_review
+from durak.review import Judged, puzzle, seat_review
 from durak.review.judge import DEALS_MAX
 from durak.setup import lowest_trump_leads
 from durak.state import State
@@ -51,9 +52,10 @@ REVIEW_DAYS = 7  # the unreviewed games that ended this many days ago at most ar
 log = logging.getLogger(__name__)
 
 
-def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
+def kept(judged: list[Judged], people: frozenset[int], puzzles: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The review as it is kept (JSON): each seat's figures and each judged move with every move weighed there and
-    its value (the Mini App's Retry shows them without judging again)."""
+    its value (the Mini App's Retry shows them without judging again); ``puzzles``: the moves whose position is a
+    puzzle (``durak.review.puzzle``)."""
     seats = {}
     for seat in sorted(people):
         r = seat_review(judged, seat)
@@ -63,7 +65,8 @@ def kept(judged: list[Judged], people: frozenset[int]) -> dict[str, Any]:
         {"n": j.decision.n, "seat": j.decision.seat, "cost": round(j.verdict.cost, 4), "label": j.verdict.label,
          "leading": not j.decision.knowledge.view.table, "taking": j.decision.knowledge.view.taking,
          "played": action_to_json(j.verdict.played), "best": action_to_json(j.verdict.best),
-         "values": [[action_to_json(a), round(v, 4)] for a, v in j.verdict.values]} for j in judged]}
+         "values": [[action_to_json(a), round(v, 4)] for a, v in j.verdict.values],
+         **({"puzzle": True} if j.decision.n in puzzles else {})} for j in judged]}
 
 
 def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int], people: frozenset[int],
@@ -72,7 +75,14 @@ def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[in
     """A whole review in one process (the bot shares a game's decisions among its reviewing processes)."""
     judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people, lowest_leads)
               if (v := judge_one(d, deals_max, seed, between)) is not None]
-    return kept(judged, people)
+    puzzles = frozenset(j.decision.n for j in judged if puzzle.candidate(j.verdict.values) and puzzle.stable(
+        j.verdict, None if j.verdict.exact else judge_one(j.decision, deals_max, second_seed(seed), between)))
+    return kept(judged, people, puzzles)
+
+
+def second_seed(seed: int) -> int:
+    """The seed a puzzle's position is judged again with: its answer must not hang on the first one's deals."""
+    return -1 - seed
 
 
 # ------------------------------------------------------------ in the bot
@@ -185,7 +195,18 @@ class Reviewer:
         except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
             self._close_pool()
             raise NotReviewable(f"game {game_id}: {e!r}") from e
-        review = kept([Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None], people)
+        judged = [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
+        again = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
+        try:
+            async with asyncio.timeout(REVIEW_LIMIT):
+                seconds = await asyncio.gather(*(in_pool(pool, judge_one, j.decision, self.deals_max,
+                                                         second_seed(game.id)) for j in again))
+        except Exception as e:
+            self._close_pool()
+            raise NotReviewable(f"game {game_id}: {e!r}") from e
+        second = {j.decision.n: v for j, v in zip(again, seconds, strict=True)}
+        puzzles = frozenset(j.decision.n for j in judged if puzzle.stable(j.verdict, second.get(j.decision.n)))
+        review = kept(judged, people, puzzles)
         owed = await self._announcements(game, review)
         async with self._saving:
             if not self.repo.owns(game.chat_id):  # handed over while it was judged: its new lead reviews it
@@ -223,9 +244,10 @@ class Reviewer:
             user = await self.directory.user(s.user.id) or s.user
             tr = self.directory.user_tr(user, None)
             text = lettered(review_text.summary(tr, game, review, s.seat), tr)
-            keys = None
+            rows: list[list[dict[str, Any]]] = []
             if self.links is not None:
-                url = self.review_link(game.id)
-                keys = markup_json([[{"text": tr.gettext("📊 Open the review"), "web_app": {"url": url}}]])
-            owed.append(Owed(s.user.id, review_slot(s.seat), text, keys))
+                rows.append([{"text": tr.gettext("📊 Open the review"), "web_app": {"url": self.review_link(game.id)}}])
+            if puzzle_count(review, s.seat):  # a position of this game where one move was clearly best
+                rows.append([{**next_button(tr), "text": tr.gettext("🧩 Solve a puzzle from this game")}])
+            owed.append(Owed(s.user.id, review_slot(s.seat), text, markup_json(rows) if rows else None))
         return owed

@@ -23,6 +23,7 @@ from bot.game.core import PageLinks
 from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobbies import SETTLE_SECONDS, Lobbies
+from bot.game.puzzles import Puzzles
 from bot.game.results import new_ratings, result_rows
 from bot.game.reviews import Reviewer
 from bot.game.store import GameStore, GameUI
@@ -76,6 +77,7 @@ class GameService:
         self.thinker = computers.Thinker(pacing.computer_budget_ms, idle_cpu=pacing.think_on_idle_cpu)
         self.reviewer = Reviewer(repo, directory, outbox, self.thinker.pressing, self.thinker.thinking,
                                  pacing.review_deals, idle_cpu=pacing.think_on_idle_cpu)
+        self.puzzles = Puzzles(repo)
         self.clock = clock
         self.bot_username = ""
         self.ratings_lock = asyncio.Lock()

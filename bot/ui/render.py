@@ -17,7 +17,7 @@ from bot.ui.places import places_of
 from bot.ui.seat_view import NOTHING, SeatView
 from durak import Illegal, Reason, Rules, View, parse_card, view
 from durak.ai import LEVELS
-from durak.engine import awaited
+from durak.engine import awaited, trump_of
 from durak.events import PASS_LEAD_ALONE, PASS_LET_TAKE, Ev
 from durak.rules import CLASSIC_PRESETS, PogonyRule, Ranking, Teams, ThrowIn
 from durak.scoring import ranks
@@ -461,6 +461,19 @@ def _private(tr: Translator, game: Game, seat: int, now: float | None, view: Sea
     rows = hand.keyboard(tr, game.id, state, seat, lambda p: name_of(game, p), opts=opts, view=view,
                          cheating=game.rules.cheating, away=away is not Away.PLAYING)
     return "\n".join(lines), rows or None
+
+
+def position(tr: Translator, game: Game, seat: int) -> str:
+    """A position as ``seat`` saw it, without buttons (a puzzle): the trump and the stock, the seats, the table,
+    his cards."""
+    state = game.state
+    assert state is not None
+    seen = view(state, None)
+    order = hand.suits_in_order(trump_of(state, seat))
+    mine = sorted(state.hands[seat], key=lambda c: (order.index(c & 3), c))
+    lines = [*_header(tr, seen, game), "", *_seat_lines(tr, game, seen), "", _table_cards(tr, seen),
+             tr.gettext("Your cards: {cards}").format(cards=cards_text(mine))]
+    return lettered("\n".join(lines), tr)
 
 
 def _left(game: Game) -> set[int]:

@@ -22,6 +22,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("history", tr.gettext("the last ten games; in private, yours with their reviews")),
+        ("puzzle", tr.gettext("in private: a puzzle from your own reviewed games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
         ("scoring", tr.gettext("how this chat ranks players (admins)")),
         ("language", tr.gettext("choose the language: /language ru, uk, de or en")),

@@ -70,9 +70,12 @@ async def test_each_person_gets_his_review_in_private_once_with_a_button_to_it(f
         if labelled:
             worst = max(labelled, key=lambda m: m["cost"])
             assert f"Costliest move — move {worst['n']}: you chose to" in summary.text, summary.text
-        [[button]] = summary.markup["inline_keyboard"]
+        [button], *more = summary.markup["inline_keyboard"]
         assert button["text"] == "📊 Open the review" and button["web_app"]["url"].startswith(URL)
         assert button["web_app"]["url"].endswith("&review=1")
+        has_puzzle = any(m.get("puzzle") and m["seat"] == int(seat) for m in moves)
+        assert more == ([[{"text": "🧩 Solve a puzzle from this game", "callback_data": "v1:Z:0:0:next"}]]
+                        if has_puzzle else []), "a puzzle's button where his game holds one"
     # a restart finds the review kept: nothing is judged or sent again
     await bot.stop()
     bot = BotProcess(fake, database, review_deals=DEALS, webapp_url=URL)
@@ -106,7 +109,7 @@ async def test_a_game_that_ended_while_no_review_was_made_is_reviewed_at_the_nex
     await bot.start()
     await fake.wait_for(lambda: summaries(fake, 101) and summaries(fake, 102), 120)
     assert len(kept(database)) == 1
-    assert summaries(fake, 101)[0].markup is None, "no Mini App configured: no button"
+    assert not [b for b in summaries(fake, 101)[0].buttons() if "web_app" in b], "no Mini App configured: no button"
     await bot.stop()
 
 

@@ -16,7 +16,7 @@ def test_the_longest_cover_fits() -> None:
 
 
 @pytest.mark.parametrize("data", [
-    None, "", "v2:c:1:1:6S", "v1:Z:1:1:6S", "v1:c:x:1:6S", "v1:c:1:1:6S;drop", "v1:c:1:1", "v1:ff:1:1:",
+    None, "", "v2:c:1:1:6S", "v1:Q:1:1:6S", "v1:c:x:1:6S", "v1:c:1:1:6S;drop", "v1:c:1:1", "v1:ff:1:1:",
     "v1:c:1:1:" + "A" * 41, "v1:c:" + "1" * 13 + ":1:6S", "v1:c:1:1:6S\n",
 ])
 def test_anything_else_is_refused(data: str | None) -> None:

@@ -1,0 +1,93 @@
+"""/puzzle: positions from a player's own reviewed games where one move was clearly the best (15 points ahead of
+the next, the same best under a second judging), asked in his private chat with one tap an answer; the verdict
+with every offered move's value, his streak, the next puzzle. A puzzle is his alone and answered once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from durak.actions import action_from_json
+from durak.review.game import decisions_of
+from durak.review.judge import judge
+from durak.setup import lowest_trump_leads
+from tests.e2e.conftest import GROUP
+from tests.e2e.harness import BotProcess
+from tests.e2e.test_reviews import DEALS, kept, played_group_game, summaries
+from tests.fake_telegram import FakeTelegram, Message
+
+ANNA, BORIS = 101, 102
+
+
+def last(fake: FakeTelegram, chat: int) -> Message:
+    return fake.chat_messages(chat)[-1]
+
+
+async def reply(fake: FakeTelegram, user: int, chat: int, text: str) -> Message:
+    before = len(fake.chat_messages(chat))
+    await fake.send_text(user, chat, text)
+    await fake.wait_for(lambda: len(fake.chat_messages(chat)) > before)
+    return last(fake, chat)
+
+
+async def press(fake: FakeTelegram, user: int, message: Message, data: str) -> dict[str, Any]:
+    return await fake.answer(await fake.press(user, message.chat_id, message.message_id, data))
+
+
+async def test_a_player_solves_puzzles_from_his_own_game_once_each_with_a_streak(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", review_deals=DEALS)
+    await bot.start()
+    assert (await reply(fake, ANNA, ANNA, "/puzzle")).text.startswith("Puzzles come from your own reviewed games")
+    await played_group_game(fake)
+    await fake.wait_for(lambda: summaries(fake, ANNA) and summaries(fake, BORIS), 120)
+    [(game_id, review)] = kept(tmp_path / "durak.sqlite3")
+    moves: list[dict[str, Any]] = review["moves"]  # type: ignore[assignment]
+    puzzles = [m for m in moves if m.get("puzzle") and m["seat"] == 0]
+    assert len(puzzles) >= 2, "the seed gives Anna two puzzles"
+
+    # each is clear and stable: the best 15 points ahead, the same best under another seed
+    game = await bot.service.repo.game(game_id)
+    assert game is not None and game.deal is not None
+    decisions = {d.n: d for d in decisions_of(game.deal, game.moves, lowest_trump_leads(game.rules, 2, None))}
+    for m in puzzles:
+        assert m["values"][0][1] - m["values"][1][1] >= 0.15
+        again = judge(decisions[m["n"]].knowledge, decisions[m["n"]].played, -1 - game_id, DEALS)
+        assert again is not None and again.best == action_from_json(m["best"]), m["n"]
+    assert not [m for m in moves if m.get("puzzle") and m["values"][0][1] - m["values"][1][1] < 0.15]
+
+    [summary] = summaries(fake, ANNA)
+    assert "🧩 Solve a puzzle from this game" in [b["text"] for b in summary.buttons()]
+    asked = await reply(fake, ANNA, ANNA, "/puzzle")
+    first = puzzles[0]
+    assert asked.text.startswith(f"🧩 A puzzle from your game in «Friends», move {first['n']}"), asked.text
+    assert "Your cards: " in asked.text and "Which move is best?" in asked.text
+    offered = asked.buttons()
+    assert 2 <= len(offered) <= 6 and offered[0]["callback_data"].startswith(f"v1:Z:{game_id}:{first['n']}:")
+    best = next(b for b in offered if b["callback_data"].endswith(":0"))
+    wrong = next(b for b in offered if not b["callback_data"].endswith(":0"))
+
+    # Boris cannot answer Anna's puzzle, nor can anyone name a move it does not offer
+    assert (await press(fake, BORIS, asked, wrong["callback_data"]))["text"] == "This button is not valid any more."
+    forged = f"v1:Z:{game_id}:{first['n']}:99"
+    assert (await press(fake, ANNA, asked, forged))["text"] == "This button is not valid any more."
+    assert (await press(fake, ANNA, asked, f"v1:Z:{game_id}:999:0"))["text"] == "This button is not valid any more."
+    assert last(fake, ANNA).text == asked.text, "nothing changed"
+
+    await press(fake, ANNA, asked, wrong["callback_data"])
+    await fake.wait_for(lambda: asked.text.startswith("🧩") and "🔥 Streak: 0 (best 0)" in asked.text)
+    assert f"✘ {wrong['text']} is " in asked.text and "behind the best move" in asked.text, asked.text
+    assert asked.text.count("• ") == len(offered), "every offered move with its value"
+    again = await press(fake, ANNA, asked, best["callback_data"])
+    assert again["text"] == "You have answered this puzzle already.", "the first answer counts"
+
+    await press(fake, ANNA, asked, asked.buttons()[0]["callback_data"])  # 🧩 Next puzzle
+    second = puzzles[1]
+    await fake.wait_for(lambda: f"move {second['n']}" in asked.text.splitlines()[0])
+    right = next(b for b in asked.buttons() if b["callback_data"].endswith(":0"))
+    await press(fake, ANNA, asked, right["callback_data"])
+    await fake.wait_for(lambda: "🔥 Streak: 1 (best 1)" in asked.text)
+    assert f"✔ Right: {right['text']} is the best move." in asked.text
+
+    assert (await reply(fake, ANNA, GROUP, "/puzzle")).text.startswith("Puzzles come in private")
+    await bot.stop()
