@@ -16,6 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 
+from durak.review import puzzle
 from durak.review.command import play
 from durak.review.game import decisions_of, judge_all, seat_review
 from durak.rules import Rules
@@ -35,6 +36,9 @@ def main() -> None:
     rules = Rules.from_dict({"preset": args.preset})
     seconds: list[float] = []
     same = judged_twice = 0
+    extra: list[float] = []
+    puzzles: list[int] = []
+    asked: list[int] = []
     accuracy: dict[str, list[float]] = defaultdict(list)
     labels: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for g in range(args.games):
@@ -46,6 +50,13 @@ def main() -> None:
                 started = time.perf_counter()
                 judged = judge_all(decisions, seed=1, jobs=args.jobs)
                 seconds.append(time.perf_counter() - started)
+                candidates = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
+                started = time.perf_counter()  # the bot judges these again, for its puzzles
+                seconds_again = judge_all([j.decision for j in candidates], seed=2, jobs=args.jobs)
+                extra.append(time.perf_counter() - started)
+                second = {j.decision.n: j.verdict for j in seconds_again}
+                puzzles.append(sum(puzzle.stable(j.verdict, second.get(j.decision.n)) for j in judged))
+                asked.append(sum(puzzle.candidate(j.verdict.values) for j in judged))
                 again = {j.decision.n: j.verdict.label for j in judge_all(decisions, seed=2)}
                 for j in judged:
                     if j.decision.n in again:
@@ -63,6 +74,9 @@ def main() -> None:
     print(f"{len(seconds)} two-player reviews of {args.preset}: {statistics.median(seconds):.1f} s median, "
           f"{max(seconds):.1f} s the longest")
     print(f"labels the same in a second review (another seed): {same}/{judged_twice} = {same / judged_twice:.1%}")
+    print(f"puzzles: {sum(puzzles)} of {sum(asked)} clear positions stable under a second seed, "
+          f"{statistics.mean(puzzles):.1f} a game; judging them again adds {statistics.median(extra):.1f} s at the "
+          f"median, {max(extra):.1f} s the longest")
     for level in ("easy", "normal", "hard"):
         c = labels[level]
         per = 100 / max(1, c["moves"])
