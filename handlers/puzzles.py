@@ -34,6 +34,10 @@ async def puzzle_press(update: Update, context: Context, press: Press) -> None:
     service = service_of(context)
     user = await service.directory.see(as_user(query.from_user))
     tr = service.directory.user_tr(user, query.from_user.language_code)
+    if query.message.chat.id != user.id:  # a puzzle lives in its player's private chat: forged on any other message
+        with contextlib.suppress(TelegramError):
+            await query.answer(tr.gettext("This button is not valid any more."))
+        return
     if press.arg == "next":
         text, rows = await service.puzzles.next(tr, user.id)
         toast = None

@@ -73,6 +73,11 @@ async def test_a_player_solves_puzzles_from_his_own_game_once_each_with_a_streak
     assert (await press(fake, ANNA, asked, forged))["text"] == "This button is not valid any more."
     assert (await press(fake, ANNA, asked, f"v1:Z:{game_id}:999:0"))["text"] == "This button is not valid any more."
     assert last(fake, ANNA).text == asked.text, "nothing changed"
+    table = fake.bot_messages_in(GROUP)[-1]  # forged on a group's message: no puzzle lands there
+    before = table.text
+    assert (await press(fake, ANNA, table, "v1:Z:0:0:next"))["text"] == "This button is not valid any more."
+    assert (await press(fake, ANNA, table, wrong["callback_data"]))["text"] == "This button is not valid any more."
+    assert table.text == before
 
     await press(fake, ANNA, asked, wrong["callback_data"])
     await fake.wait_for(lambda: asked.text.startswith("🧩") and "🔥 Streak: 0 (best 0)" in asked.text)
