@@ -220,15 +220,15 @@ class Knowledge:
         trump, hands = state.trump, [list(h) for h in state.hands]
         stock, aside = list(state.stock), list(state.set_aside)
         unseen = self.unseen
-        if self.seat == lowest:  # a lower trump in another hand changes places with a card of the stock
-            bound = self._lowest_trumps(state)[lowest]
-            faces = sum(1 for c in (state.trump_card, state.second_card) if c is not None and c in stock)
-            spare = [i for i, c in enumerate(stock[:len(stock) - faces]) if c & 3 != trump or c > bound]
+        if self.seat == lowest:  # a lower trump in another hand changes places with a hidden card of the stock
+            bound = self._lowest_trumps(state)[lowest]  # (or of the cards set aside face down)
+            spare = [(pile, j) for pile in (stock, aside) for j, c in enumerate(pile)
+                     if c in unseen and (c & 3 != trump or c > bound)]
             for p, hand in enumerate(hands):
                 for i, c in enumerate(hand):
                     if p != lowest and c & 3 == trump and c < bound and c in unseen and spare:
-                        j = spare.pop()
-                        hand[i], stock[j] = stock[j], c
+                        pile, j = spare.pop()
+                        hand[i], pile[j] = pile[j], c
         else:  # the first attacker's unseen cards take the lowest unseen trump
             low = min((c for c in unseen if c & 3 == trump), default=None)
             free = [i for i, c in enumerate(hands[lowest]) if c in unseen and c != low]

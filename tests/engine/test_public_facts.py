@@ -103,3 +103,24 @@ def test_the_fact_ends_with_the_first_draw_and_a_rematch_never_has_it() -> None:
     assert lowest_trump_leads(Rules(first_attacker=FirstAttacker.LOWEST_TRUMP), 3, Previous(1, 0))
     assert not lowest_trump_leads(Rules(first_attacker=FirstAttacker.WINNER), 3, Previous(1, 0))
     assert lowest_trump_leads(Rules(first_attacker=FirstAttacker.WINNER), 3, Previous(1, None))
+
+
+def test_with_the_stock_set_aside_the_lower_trumps_lie_aside() -> None:
+    """чукотский: the stock is laid aside at the deal. A first attacker whose lowest trump is high knows every lower
+    trump lies there, face down, and his imagined deals put it there, however long chance takes to."""
+    rules = Rules.from_dict({"preset": "chukchi"})
+    rng, checked = random.Random(5), 0
+    for seed in range(400):
+        state = new_game(rules, 2, seed)
+        first = state.attacker
+        trumps = [c >> 2 for c in state.hands[first] if c & 3 == state.trump]
+        if not trumps or min(trumps) < 13:  # his lowest trump a king or the ace
+            continue
+        k = knowledge(state, first, Record.start(state, lowest_leads=True))
+        for _ in range(100):
+            sampled = k.sample(rng)
+            assert k.holds(sampled) and sampled.hands[first] == state.hands[first]
+            assert sorted(sampled.hands[1 - first] + sampled.set_aside) == sorted(
+                state.hands[1 - first] + state.set_aside), "the same cards, hidden elsewhere"
+            checked += 1
+    assert checked >= 100, checked
