@@ -192,16 +192,11 @@ class Reviewer:
                                           lowest_trump_leads(game.rules, len(game.seats), game.previous))
                 verdicts = await asyncio.gather(*(in_pool(pool, judge_one, d, self.deals_max, game.id)
                                                   for d in decisions))
-        except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
-            self._close_pool()
-            raise NotReviewable(f"game {game_id}: {e!r}") from e
-        judged = [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
-        again = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
-        try:
-            async with asyncio.timeout(REVIEW_LIMIT):
+                judged = [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
+                again = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
                 seconds = await asyncio.gather(*(in_pool(pool, judge_one, j.decision, self.deals_max,
-                                                         second_seed(game.id)) for j in again))
-        except Exception as e:
+                                                         second_seed(game.id)) for j in again))  # its puzzles
+        except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
             self._close_pool()
             raise NotReviewable(f"game {game_id}: {e!r}") from e
         second = {j.decision.n: v for j, v in zip(again, seconds, strict=True)}
