@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 
 from telegram import InlineKeyboardMarkup, Update
 from telegram.error import BadRequest, TelegramError
 
 from bot.ui.callbacks import Press
 from handlers.common import Context, as_user, in_group, reader_tr, service_of
+
+log = logging.getLogger(__name__)
 
 
 async def puzzle(update: Update, context: Context) -> None:
@@ -48,5 +51,9 @@ async def puzzle_press(update: Update, context: Context, press: Press) -> None:
         await query.answer(toast)
     if text:
         markup = InlineKeyboardMarkup.de_json({"inline_keyboard": rows}, None) if rows else None
-        with contextlib.suppress(BadRequest):  # the same text again: nothing to change
+        try:
             await query.edit_message_text(text, reply_markup=markup)
+        except BadRequest:  # the same text again: nothing to change
+            pass
+        except TelegramError as e:  # the answer is kept: his next tap on the puzzle shows its verdict
+            log.info("a puzzle's verdict for user %s was not shown: %s", user.id, e)

@@ -7,17 +7,24 @@ from storage.rows import Rows
 
 
 class PuzzleRows(Rows):
-    async def answer_puzzle(self, user_id: int, game_id: int, n: int, solved: bool) -> bool:
-        """Keep his answer to the puzzle at move ``n`` of ``game_id``; False (nothing written) when he had answered
-        it already: a second tap, from here or another process, changes nothing."""
+    async def answer_puzzle(self, user_id: int, game_id: int, n: int, chosen: int, solved: bool) -> bool:
+        """Keep his answer (the ``chosen`` move) to the puzzle at move ``n`` of ``game_id``; False (nothing written)
+        when he had answered it already: a second tap, from here or another process, changes nothing."""
         now = self.now()
 
         def work(conn: SqlConnection) -> bool:
             return conn.execute(
-                "INSERT INTO puzzle_answers (user_id, game_id, n, solved, answered_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (user_id, game_id, n) DO NOTHING", (user_id, game_id, n, int(solved), now)).rowcount == 1
+                "INSERT INTO puzzle_answers (user_id, game_id, n, chosen, solved, answered_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game_id, n) DO NOTHING",
+                (user_id, game_id, n, chosen, int(solved), now)).rowcount == 1
 
         return await self.db.run(work)
+
+    async def puzzle_answer(self, user_id: int, game_id: int, n: int) -> int | None:
+        """The move he chose in the puzzle, if he answered it."""
+        row = await self.db.one("SELECT chosen FROM puzzle_answers WHERE user_id = ? AND game_id = ? AND n = ?",
+                                (user_id, game_id, n))
+        return None if row is None else int(row["chosen"])
 
     async def puzzle_answers(self, user_id: int) -> dict[tuple[int, int], bool]:
         """Every puzzle he answered, (game, move) -> solved."""

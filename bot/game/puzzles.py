@@ -60,8 +60,8 @@ class Puzzles:
 
     async def answer(self, tr: Translator, user_id: int, game_id: int, n: int,
                      arg: str) -> tuple[str | None, Markup | None, str | None]:
-        """His answer to the puzzle at move ``n`` of ``game_id``: the puzzle's text and buttons then, and a toast
-        (a refusal, with no text to show)."""
+        """His answer to the puzzle at move ``n`` of ``game_id``: the verdict's text and buttons, and a toast (a
+        refusal, with no text to show; or that the verdict shown is his first answer's)."""
         found = await self._puzzle(game_id, n, "")
         try:
             chosen = int(arg)
@@ -70,12 +70,14 @@ class Puzzles:
         if found is None or found.game.seat_of(user_id) != found.move["seat"] or not 0 <= chosen < len(
                 found.move["values"]) or chosen not in _shown(found):
             return None, None, tr.gettext("This button is not valid any more.")
-        grade = puzzle.graded([(a, v) for a, v in found.move["values"]], chosen)
-        first = await self.repo.answer_puzzle(user_id, game_id, n, grade == "best")
-        if not first:
-            return None, None, tr.gettext("You have answered this puzzle already.")
+        values = [(a, v) for a, v in found.move["values"]]
+        toast = None
+        if not await self.repo.answer_puzzle(user_id, game_id, n, chosen, puzzle.graded(values, chosen) == "best"):
+            # answered before: his first answer's verdict again (Telegram may have lost it when it was given)
+            chosen = await self.repo.puzzle_answer(user_id, game_id, n) or 0
+            toast = tr.gettext("You have answered this puzzle already.")
         run, best = await self.repo.puzzle_streak(user_id)
-        return _solved(tr, found, chosen, grade, run, best), [[next_button(tr)]], None
+        return _solved(tr, found, chosen, puzzle.graded(values, chosen), run, best), [[next_button(tr)]], toast
 
     async def _puzzle(self, game_id: int, n: int, title: str) -> Puzzle | None:
         """The puzzle at move ``n`` of ``game_id``, as his hand showed that position; None if the kept review has

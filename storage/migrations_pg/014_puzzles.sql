@@ -3,6 +3,7 @@ CREATE TABLE puzzle_answers (
     user_id     BIGINT NOT NULL,
     game_id     BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     n           INTEGER NOT NULL,
+    chosen      INTEGER NOT NULL,
     solved      INTEGER NOT NULL,
     answered_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (user_id, game_id, n)

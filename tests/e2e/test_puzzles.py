@@ -90,14 +90,23 @@ async def test_a_player_solves_puzzles_from_his_own_game_once_each_with_a_streak
     await fake.wait_for(lambda: asked.text.startswith("🧩") and "🔥 Streak: 0 (best 0)" in asked.text)
     assert f"✘ {wrong['text']} is " in asked.text and "behind the best move" in asked.text, asked.text
     assert asked.text.count("• ") == len(offered), "every offered move with its value"
+    shown = asked.text
     again = await press(fake, ANNA, asked, best["callback_data"])
     assert again["text"] == "You have answered this puzzle already.", "the first answer counts"
+    assert asked.text == shown, "the first answer's verdict stays"
 
     await press(fake, ANNA, asked, asked.buttons()[0]["callback_data"])  # 🧩 Next puzzle
     await fake.wait_for(lambda: f"move {second['n']}" in asked.text.splitlines()[0])
     assert asked.buttons()[0]["callback_data"].startswith(f"v1:Z:{second_game}:{second['n']}:")
     right = next(b for b in asked.buttons() if b["callback_data"].endswith(":0"))
+    other = next(b for b in asked.buttons() if not b["callback_data"].endswith(":0"))
+    question = asked.text
+    fake.fail("editMessageText")  # Telegram loses the verdict: the answer is kept all the same
     await press(fake, ANNA, asked, right["callback_data"])
+    await bot.idle()
+    assert asked.text == question
+    retried = await press(fake, ANNA, asked, other["callback_data"])  # his next tap shows his first answer's verdict
+    assert retried["text"] == "You have answered this puzzle already."
     await fake.wait_for(lambda: "🔥 Streak: 1 (best 1)" in asked.text)
     assert f"✔ Right: {right['text']} is the best move." in asked.text
 
