@@ -73,7 +73,8 @@ def faces(tr: Translator) -> str:
     return tr.pgettext("card letters: jack, queen, king, ace", FACES) if local_letters(tr) else FACES
 
 
-# A card's whole name, for screen readers («дама червей», "queen of hearts").
+# A card's whole name, for screen readers («дама червей», "queen of hearts"): the Mini App composes it from these
+# (``bot.webapp.view.page_texts``).
 RANK_WORDS = [NP_("card name", "two"), NP_("card name", "three"), NP_("card name", "four"),
               NP_("card name", "five"), NP_("card name", "six"), NP_("card name", "seven"),
               NP_("card name", "eight"), NP_("card name", "nine"), NP_("card name", "ten"),
@@ -81,11 +82,6 @@ RANK_WORDS = [NP_("card name", "two"), NP_("card name", "three"), NP_("card name
 SUIT_WORDS = [NP_("card name", "spades"), NP_("card name", "clubs"), NP_("card name", "diamonds"),
               NP_("card name", "hearts")]
 CARD_NAME = NP_("card name", "{rank} of {suit}")
-
-
-def card_name(tr: Translator, card: Card) -> str:
-    return tr.pgettext("card name", CARD_NAME).format(rank=tr.pgettext("card name", RANK_WORDS[(card >> 2) - 2]),
-                                                      suit=tr.pgettext("card name", SUIT_WORDS[card & 3]))
 
 
 # A rank named in the plural, as a sentence needs it: "all 7s" (all the sevens, «все семёрки») and "no aces"

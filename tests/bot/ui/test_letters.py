@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.ui.i18n import translator
-from bot.ui.labels import card_name, cards_text, faces, lettered, lettered_all, lettered_rows
+from bot.ui.labels import cards_text, faces, lettered, lettered_all, lettered_rows
+from bot.webapp.view import page_texts
 from durak.cards import parse_card
 
 CARDS = cards_text(parse_card(c) for c in ("10S", "JS", "QH", "KD", "AC"))  # 10♠️ J♠️ Q♥️ K♦️ A♣️
@@ -27,9 +28,16 @@ def test_only_cards_change_never_words_or_press_data() -> None:
     assert lettered_all(frame, ru) == {"table": [["QH", None]], "moves": ["Anna leads Д♥️"], "n": 3}
 
 
+def card_name(language: str, code: str) -> str:
+    """A card's name as the Mini App composes it from its page's words (app.js ``cardName``)."""
+    texts = page_texts(translator(language))
+    rank = texts["rank_names"].split("|")[["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"].index(
+        code[:-1])]
+    return texts["card_name"].format(rank=rank, suit=texts["suit_names"].split("|")["SCDH".index(code[-1])])
+
+
 def test_a_screen_reader_hears_the_cards_whole_name() -> None:
-    queen = parse_card("QH")
-    assert card_name(translator("en"), queen) == "queen of hearts"
-    assert card_name(translator("ru"), queen) == "дама червей"
-    assert card_name(translator("uk"), parse_card("AS")) == "туз пік"
-    assert card_name(translator("de"), queen) == "Herz-Dame"
+    assert card_name("en", "QH") == "queen of hearts"
+    assert card_name("ru", "QH") == "дама червей"
+    assert card_name("uk", "AS") == "туз пік"
+    assert card_name("de", "QH") == "Herz-Dame"
