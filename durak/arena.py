@@ -8,11 +8,16 @@ equally often and a lucky deal counts for neither. Each player decides from its 
 It prints A's wins, losses and draws, the win rate among decided games with its 95 % Wilson
 interval, how often each side is the durak (per seat: with four players B has three seats a game),
 and each side's thinking time per move (p50, p95, the slowest). ``--jobs`` plays deals in parallel processes.
+
+Besides the levels, ``seer`` is the ``hard`` search told the true deal: every deal it imagines is the real one.
+It never sits at the bot's tables; what it wins is what a player who saw every card would win, so the gap
+between it and ``hard`` says how much a preset's luck leaves to a player who may not look.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -21,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from durak.actions import Action
 from durak.ai import LEVELS, choose
 from durak.ai.hard import BUDGET_MS
 from durak.ai.play import fallback, next_seat
@@ -28,6 +34,10 @@ from durak.engine import apply
 from durak.record import Record, knowledge
 from durak.rules import PRESETS, Rules
 from durak.setup import new_game
+from durak.state import State
+
+SEER = "seer"  # hard told the true deal: a measure, never a seated player
+ARENA_LEVELS = (*LEVELS, SEER)
 
 
 @dataclass
@@ -48,6 +58,14 @@ class Tally:
             self.ms[side] += other.ms[side]
 
 
+def decide(level: str, state: State, seat: int, record: Record, seed: int, budget_ms: float) -> Action | None:
+    """``level``'s move at ``seat``, from what the seat may know (the seer: from the true deal too)."""
+    k = knowledge(state, seat, record)
+    if level == SEER:
+        return choose("hard", dataclasses.replace(k, truth=state.copy()), seed, budget_ms)
+    return choose(level, k, seed, budget_ms)
+
+
 def play_deal(a: str, b: str, rules: Rules, players: int, seed: int, budget_ms: float) -> Tally:
     """One deal, once for each seat A may take."""
     tally = Tally()
@@ -60,8 +78,7 @@ def play_deal(a: str, b: str, rules: Rules, players: int, seed: int, budget_ms: 
                 break
             side = "a" if seat == a_seat else "b"
             started = time.perf_counter()
-            action = choose(a if side == "a" else b, knowledge(state, seat, record),
-                            seed * 7919 + state.moves, budget_ms)
+            action = decide(a if side == "a" else b, state, seat, record, seed * 7919 + state.moves, budget_ms)
             tally.ms[side].append((time.perf_counter() - started) * 1000)
             state, events = apply(state, seat, action or fallback(state, seat))
             record = record.after(events)
@@ -113,8 +130,8 @@ def summary(args: argparse.Namespace, tally: Tally, seconds: float) -> dict[str,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="durak-arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--a", choices=LEVELS, default="hard")
-    parser.add_argument("--b", choices=LEVELS, default="normal")
+    parser.add_argument("--a", choices=ARENA_LEVELS, default="hard")
+    parser.add_argument("--b", choices=ARENA_LEVELS, default="normal")
     parser.add_argument("--games", type=int, default=1000, help="games in all (each deal is played once per seat)")
     parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
     parser.add_argument("--preset", choices=sorted(PRESETS), default="podkidnoy")

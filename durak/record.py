@@ -171,6 +171,9 @@ class Knowledge:
     aside: frozenset[Card] = frozenset()  # face-up cards everyone saw laid aside, out of play (чукотский, потайной)
     lowest: int | None = None            # the seat dealt the lowest trump, while the deal's hands are whole
     laid: tuple[frozenset[Card], ...] = ()  # each seat's cards laid since the deal, while ``lowest`` holds
+    # the true deal, told to the all-seeing player of ``durak-arena`` alone (a measure of what luck leaves to
+    # win); the bot and the review never set it, and every deal this knowledge imagines is then that one
+    truth: State | None = None
 
     def __reduce__(self) -> tuple[type[Knowledge], tuple[object, ...]]:
         """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
@@ -243,6 +246,8 @@ class Knowledge:
         """The whole game state with the unseen cards dealt in the order of ``pool`` (which this uses up): the
         unknown cards of each other hand, seat by seat, then the stock from the top down to its face-up
         card(s), then the cards that lie face down aside."""
+        if self.truth is not None:
+            return self.truth.copy()
         v = self.view
         hands: list[list[Card]] = []
         for p, count in enumerate(v.counts):

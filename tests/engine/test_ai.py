@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -266,6 +267,26 @@ def test_the_arena_prints_its_figures(capsys: object) -> None:
     assert set(out["ms_per_move"]) == {"a", "b"} and out["ms_per_move"]["a"]["p95"] >= 0
     low, high = wilson(82, 100)
     assert 0.73 < low < 0.82 < high < 0.89
+
+
+def test_the_all_seeing_player_imagines_only_the_true_deal() -> None:
+    """The arena's ``seer`` is told the deal: every deal it samples is the real one, hands and stock in order;
+    the seat's own knowledge, as the bot and the review build it, is told nothing of the kind."""
+    state = new_game(Rules.from_dict({"preset": "podkidnoy"}), 3, 11)
+    k = knowledge(state, 0, Record.start(state))
+    assert k.truth is None and k.sample(random.Random(1)).hands[1] != state.hands[1]
+    told = dataclasses.replace(k, truth=state.copy())
+    for seed in range(5):
+        seen = told.sample(random.Random(seed))
+        assert seen.hands == state.hands and seen.stock == state.stock
+        seen.hands[1].clear()  # each deal is a copy: a search that plays on it leaves the truth alone
+        assert state.hands[1] and told.sample(random.Random(seed)).hands[1] == state.hands[1]
+
+
+def test_the_all_seeing_player_beats_normal_in_the_arena(capsys: object) -> None:
+    assert arena(["--a", "seer", "--b", "normal", "--games", "6", "--budget-ms", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert out["a"] == "seer" and out["games"] == 6 and out["wins"] >= 5
 
 
 def _duels(preset: str, seeds: range, most: int = 40) -> list[State]:
