@@ -31,17 +31,18 @@ class GameRows(OutboxRows):
         transaction: a crash never leaves a lobby without its table."""
         now = self.now()
         chat_id, thread_id, creator, max_players = lobby.chat_id, lobby.thread_id, lobby.creator, lobby.max_players
-        previous, turn_timeout, title = lobby.previous, lobby.turn_timeout, lobby.title
+        previous, turn_timeout, title, goal = lobby.previous, lobby.turn_timeout, lobby.title, lobby.goal
         prev = None if previous is None else json.dumps(list(previous))
         handling = HANDLING.get()
         async with self.db.write() as conn:
             try:
                 inserted = await conn.execute_fetchall(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
-                    "turn_timeout, created_at, updated_at, title) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "turn_timeout, created_at, updated_at, title, goal) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "RETURNING id",
                     (chat_id, thread_id, creator.id, rules_json(lobby.rules), max_players, prev, turn_timeout,
-                     now, now, title),
+                     now, now, title, goal),
                 )
             except self.db.integrity_errors:
                 raise Conflict("this chat already has an open game") from None
@@ -52,7 +53,7 @@ class GameRows(OutboxRows):
                                    (game_id, seat, user.id))
             game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, lobby.rules, max_players, None, 0, None,
                         tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None,
-                        title)
+                        title, goal=goal)
             written = [outbox_row(r) for sql, params in owed_statements(game_id, owed(game))
                        for r in await conn.execute_fetchall(sql, params)]
             if handling is not None:
@@ -93,10 +94,11 @@ class GameRows(OutboxRows):
                 "UPDATE games SET version = version + 1, updated_at = ?, status = ?, rules = ?, max_players = ?, "
                 f"state = ?,{keep_log} creator_id = ?, turn_timeout = ?, deadline = ?, "
                 "started_at = COALESCE(?, started_at), finished_at = COALESCE(?, finished_at), "
-                "deal = COALESCE(?, deal) "
+                "deal = COALESCE(?, deal), goal = ?, series = ? "
                 f"WHERE id = ? AND version = ?{' AND status = ?' if reseat else ''}",
                 (now, new.status.value, rules, new.max_players, state,
-                 new.creator_id, new.turn_timeout, new.deadline, started, finished, deal, old.id, old.version,
+                 new.creator_id, new.turn_timeout, new.deadline, started, finished, deal, new.goal, new.series,
+                 old.id, old.version,
                  *((Status.LOBBY.value,) if reseat else ())))
             if cur.rowcount != 1:
                 raise Conflict(f"game {old.id} changed since version {old.version}"
@@ -239,4 +241,5 @@ class GameRows(OutboxRows):
             raise CorruptRow(f"game {row['id']}: stored row is unreadable: {e}") from None
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
-                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves, auto)
+                    previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves, auto,
+                    row["goal"], row["series"])

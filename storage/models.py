@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
@@ -13,12 +14,37 @@ from durak.setup import Previous
 from storage.slots import Slot
 
 DEFAULT_TURN_SECONDS = 60  # a move's time limit unless the lobby or the chat set another
+GOAL_MAX = 50              # the longest evening a goal may ask for (in games or in duraks)
 
 class Status(StrEnum):
     LOBBY = "lobby"
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+class Aim(StrEnum):
+    DURAK = "durak"   # until somebody has been the durak so many times
+    GAMES = "games"   # so many games
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What an evening is played to (/series), as a game row keeps it (``games.goal``)."""
+
+    aim: Aim
+    n: int
+
+    def text(self) -> str:
+        return f"{self.aim.value}:{self.n}"
+
+    @staticmethod
+    def parse(text: str) -> Goal | None:
+        """A stored goal ('durak:5'); None for none, or for anything unreadable (an evening without a goal)."""
+        match = re.fullmatch(r"(durak|games):([0-9]{1,3})", text)
+        if match is None or not 1 <= int(match[2]) <= GOAL_MAX:
+            return None
+        return Goal(Aim(match[1]), int(match[2]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +74,7 @@ class NewLobby:
     players: Sequence[User] = ()
     turn_timeout: int = DEFAULT_TURN_SECONDS
     title: str = ""
+    goal: str = ""                # what the evening is played to (/series; bot.stats.evening.Goal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +123,17 @@ class PlayedGame:
     penalty: int
     gave_pogony: bool
     seated: tuple[int, ...] = ()   # every user at that table (computers included)
+
+
+@dataclass(frozen=True, slots=True)
+class LastGame:
+    """A table's last finished game, as the next one needs it to know whether the evening goes on."""
+
+    game_id: int
+    series: int | None
+    goal: str
+    finished_at: float
+    seated: frozenset[int]
 
 
 class Away(IntEnum):
@@ -149,6 +187,8 @@ class Game:
     deal: State | None = None       # the state before the first move (games since migration 010)
     moves: tuple[tuple[int, Action], ...] = ()  # (seat, action) of every move in order, from the deal
     auto: frozenset[int] = frozenset()  # indexes of the moves made for their seat (timer, absence, the only move)
+    goal: str = ""                  # the evening it opens or plays in is played to this (bot.stats.evening.Goal)
+    series: int | None = None       # the first game of its evening, once it is finished
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from storage.database import SqlRow
-from storage.models import PlayedGame
+from storage.models import LastGame, PlayedGame
 from storage.rows import Rows
 
 
@@ -27,12 +27,26 @@ class StatRows(Rows):
             "h.user_id = ? ORDER BY g.finished_at DESC, g.id DESC LIMIT ?", (scope, user_id, last))
         return [r["ordinal"] for r in reversed(rows)]
 
-    async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None
-                     ) -> list[tuple[int, PlayedGame]]:
+    async def last_game(self, chat_id: int, thread_id: int) -> LastGame | None:
+        """The last game finished at a table (a chat's topic), with who sat at it."""
+        row = await self.db.one(
+            "SELECT id, series, goal, finished_at FROM games WHERE chat_id = ? AND thread_id = ? "
+            "AND status = 'finished' ORDER BY finished_at DESC, id DESC LIMIT 1", (chat_id, thread_id))
+        if row is None:
+            return None
+        seated = await self.db.all("SELECT user_id FROM game_results WHERE game_id = ?", (row["id"],))
+        return LastGame(int(row["id"]), row["series"], str(row["goal"]), float(row["finished_at"] or 0.0),
+                        frozenset(int(r["user_id"]) for r in seated))
+
+    async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None,
+                     series: int | None = None) -> list[tuple[int, PlayedGame]]:
         """(user id, game) for every seat of finished games, in a chat or everywhere, of one game (preset) or all,
-        oldest first."""
+        or of one evening (``series``), oldest first."""
         where: list[str] = ["g.status = 'finished'"]
         params: list[int | str] = []
+        if series is not None:
+            where.append("g.series = ?")
+            params.append(series)
         if preset is not None:
             where.append(f"{self.db.json_text('g.rules', 'preset')} = ?")
             params.append(preset)

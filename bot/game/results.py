@@ -1,12 +1,16 @@
-"""A finished game's result rows and the ratings they move. Pure but for reading the current ratings."""
+"""A finished game's result rows, the ratings they move and the evening they count in. Pure but for reading the
+current ratings and the table's last games."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.stats import ratings
+from bot.stats.evening import Evening, evening, goes_on
 from bot.ui.places import places_of
-from durak.scoring import penalty, ranks
+from durak.scoring import Scoring, penalty, ranks
 from storage.computers import is_computer
-from storage.models import Away, Game, RatingUpdate, ResultRow
+from storage.models import Away, Game, Goal, PlayedGame, RatingUpdate, ResultRow
 from storage.repo import Repo
 
 
@@ -51,3 +55,21 @@ async def new_ratings(repo: Repo, game: Game, results: list[ResultRow]
                 before = ratings.points(*current.get(user_id, ratings.default()))
                 changes[user_id] = (before, ratings.points(mu, sigma))
     return updates, changes
+
+
+async def evening_of(repo: Repo, game: Game, results: list[ResultRow], now: float) -> tuple[Game, Evening]:
+    """The finished game with the evening it counts in (its first game and goal, written with its results), and
+    that evening's score with it (bot.stats.evening: when it goes on, when a new one starts)."""
+    seated = frozenset(r.user_id for r in results)
+    scoring = Scoring((await repo.chat(game.chat_id)).scoring)
+    seats = [r.user_id for r in results]
+    last = await repo.last_game(game.chat_id, game.thread_id)
+    series, goal, before = game.id, game.goal, []
+    if last is not None and last.series is not None and goes_on(last, seated, now, game.goal):
+        played = await repo.played(series=last.series)
+        if not evening(last.series, seats, played, Goal.parse(last.goal), scoring).over:
+            series, goal, before = last.series, last.goal, played
+    players = len(results)
+    own = [(r.user_id, PlayedGame(game.id, game.chat_id, now, players, r.place, r.rank, r.loser, r.draw, r.pogony,
+                                  r.left, r.penalty, False, tuple(seats))) for r in results]
+    return replace(game, series=series, goal=goal), evening(series, seats, [*before, *own], Goal.parse(goal), scoring)

@@ -24,8 +24,9 @@ from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobbies import SETTLE_SECONDS, Lobbies
 from bot.game.puzzles import Puzzles
-from bot.game.results import new_ratings, result_rows
+from bot.game.results import evening_of, new_ratings, result_rows
 from bot.game.reviews import Reviewer
+from bot.game.slots import evening_end
 from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
 from bot.game.timers import Timers
@@ -183,6 +184,10 @@ class GameService:
 
         if finished:
             results = result_rows(new)
+            new, evening = await evening_of(self.repo, new, results, now)
+            self.store.ui_of(old.id).evening = evening
+            if evening.over:  # its goal is met: the evening's own result, under the game's
+                extra = [*extra, evening_end(tr, new, evening)]
             async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
                 ratings, changes = await new_ratings(self.repo, new, results)
                 self.store.ui_of(old.id).changes = changes

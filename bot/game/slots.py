@@ -17,6 +17,8 @@ import orjson
 from telegram import InlineKeyboardMarkup
 
 from bot.game.store import GameUI
+from bot.stats.evening import Evening
+from bot.stats.evening_text import ended, score_lines
 from bot.ui import render
 from bot.ui.i18n import Translator, pick_language, translator
 from bot.ui.labels import cards_text, lettered
@@ -25,7 +27,7 @@ from durak.cards import Card
 from durak.engine import awaited
 from storage.computers import is_computer
 from storage.models import Away, Game, Owed, Seat, Status
-from storage.slots import RESULT, TABLE, hand_slot, ping_slot
+from storage.slots import RESULT, TABLE, hand_slot, note_slot, ping_slot
 
 PING_DELAY = 5.0  # seconds a seat that must act may take before his turn is pinged
 LATER = 3.0       # an attacker the game waits for only to say Done or Pass is pinged this many delays later
@@ -272,6 +274,16 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
               for p in pings(game, default_language, ui, now, write.ping_delay)]
     if over:
-        text, result_markup = render.result(tr, game)
+        text, result_markup = render.result(tr, game, score_lines(tr, ui.evening, seat_names(game)))
         slots.append(Owed(game.chat_id, RESULT, text, markup_json(result_markup), game.thread_id))
     return slots
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    return {s.user.id: render.name_of(game, s.seat) for s in game.seats}
+
+
+def evening_end(tr: Translator, game: Game, evening: Evening) -> Owed:
+    """The message that closes an evening at its goal, posted under the result of its last game."""
+    return Owed(game.chat_id, note_slot("evening", game.id), ended(tr, evening, seat_names(game)), None,
+                game.thread_id)

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
+from bot.stats.evening import Evening
 from bot.ui.seat_view import NOTHING, SeatView
 from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
 from storage.repo import Conflict, Repo
@@ -43,6 +44,7 @@ class GameUI:
     note: str = ""                                           # a line under the lobby (who can't be reached)
     hands: dict[int, SeatView] = field(default_factory=dict)  # seat -> what his hand shows beyond the game
     changes: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> rating points before, after
+    evening: Evening | None = None                           # the evening its result counts in, once it is over
     vote: Vote | None = None
     votes_held: int = 0
     warned: int = -1                                         # the move whose last seconds were shown

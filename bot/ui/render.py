@@ -5,6 +5,7 @@ Everything a user reads is built here, through the translator ``tr`` of the read
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -21,7 +22,7 @@ from durak.engine import awaited, trump_of
 from durak.events import PASS_LEAD_ALONE, PASS_LET_TAKE, Ev
 from durak.rules import CLASSIC_PRESETS, PogonyRule, Ranking, Teams, ThrowIn
 from durak.scoring import ranks
-from storage.models import Away, Game
+from storage.models import Aim, Away, Game, Goal
 
 WARN_SECONDS = 10  # the messages are refreshed this long before a turn times out, to show the seconds left
 MAX_NAME = 24
@@ -153,10 +154,21 @@ def rules_text(tr: Translator, rules: Rules, open_table: bool = True) -> str:
 
 # ------------------------------------------------------------------ lobby
 
+def goal_text(tr: Translator, goal: Goal) -> str:
+    if goal.aim is Aim.GAMES:
+        return tr.ngettext("{n} game", "{n} games", goal.n).format(n=goal.n)
+    return tr.ngettext("until someone is the durak {n} time", "until someone is the durak {n} times",
+                       goal.n).format(n=goal.n)
+
+
+
 def lobby(tr: Translator, game: Game, list_players: bool = True) -> tuple[str, InlineKeyboardMarkup]:
     """The lobby message; ``list_players`` False: without the players' names (the Mini App draws their seats)."""
     lines = [tr.gettext("🃏 Durak: a new game"), rules_line(tr, game.rules, game.max_players),
-             tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout)), ""]
+             tr.gettext("Turn timer: {timer}").format(timer=timer_name(tr, game.turn_timeout))]
+    if (goal := Goal.parse(game.goal)) is not None:
+        lines.append(tr.gettext("🌙 The evening is played to: {goal}").format(goal=goal_text(tr, goal)))
+    lines.append("")
     if list_players:
         lines.append(tr.gettext("Players ({n}/{max}):").format(n=len(game.seats), max=game.max_players))
         lines += [f"{s.seat + 1}. {name_of(game, s.seat)}" for s in game.seats]
@@ -517,7 +529,8 @@ def final_lines(tr: Translator, game: Game, seat: int, change: tuple[int, int] |
 
 # ------------------------------------------------------------------ the end
 
-def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
+def result(tr: Translator, game: Game, evening: Sequence[str] = ()) -> tuple[str, InlineKeyboardMarkup]:
+    """The group's result message; ``evening``: the running score of the evening it counts in."""
     assert game.state is not None
     s = game.state
     lines = [tr.gettext("🏁 Game over!")]
@@ -536,6 +549,7 @@ def result(tr: Translator, game: Game) -> tuple[str, InlineKeyboardMarkup]:
     if s.pogony:
         lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
     lines += _scores(tr, game)
+    lines += evening
     markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
     return lettered("\n".join(lines), tr), markup
 
