@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from bot.game import lobby, slots
@@ -19,7 +20,7 @@ from durak import Rules
 from durak.rules import PRESETS
 from durak.setup import Previous
 from storage.computers import is_computer
-from storage.models import DEFAULT_TURN_SECONDS, ChatSettings, Game, NewLobby, Owed, Status, User
+from storage.models import DEFAULT_TURN_SECONDS, ChatSettings, Game, Goal, NewLobby, Owed, Status, User
 from storage.repo import Conflict
 from storage.slots import RESULT, note_slot
 
@@ -71,7 +72,7 @@ class Lobbies:
 
     async def open_lobby(self, chat_id: int, thread_id: int, creator: User, preset: str | None,
                          previous: Previous | None = None, players: tuple[User, ...] = (),
-                         title: str = "") -> Game | None:
+                         title: str = "", goal: Goal | None = None) -> Game | None:
         """Open a lobby (its message is owed in the same transaction); None if the topic has an open game."""
         if self.core.store.open_in(chat_id, thread_id) is not None or creator.id <= 0:
             return None
@@ -88,7 +89,7 @@ class Lobbies:
         now = self.core.clock.now()
         try:
             lobby = NewLobby(chat_id, thread_id, creator, rules, max_players, previous, players, timeout,
-                             title[:TITLE_KEPT])
+                             title[:TITLE_KEPT], "" if goal is None else goal.text())
             game = await self.core.repo.create_lobby(
                 lobby, owed=lambda g: slots.owed(g, GameUI(), slots.Write(tr, self.core.directory.default_language, now,
                                                                           links=self.core.page_links(g))))
@@ -170,6 +171,28 @@ class Lobbies:
             return tr.gettext("You joined the game. Your cards will appear here when it starts.")
 
         return await self.core.with_game(game_id, work) or tr.gettext("That game has already started or ended.")
+
+    async def play_to(self, tr: Translator, chat_id: int, thread_id: int, user: User, goal: Goal,
+                      title: str) -> str | None:
+        """/series: a new lobby that opens an evening played to ``goal``, or the open lobby's goal changed by its
+        creator. The answer to send (None: the lobby's message says it)."""
+        if self.core.store.open_in(chat_id, thread_id) is None and await self.open_lobby(
+                chat_id, thread_id, user, None, title=title, goal=goal) is not None:
+            return None
+
+        async def work(game: Game) -> str | None:
+            if game.status is not Status.LOBBY:
+                return tr.gettext("A game is on: send /series again when it is over.")
+            if game.creator_id != user.id:
+                return tr.gettext("Only the creator can do that.")
+            if game.goal != goal.text():
+                await self.core.save(game, replace(game, goal=goal.text()))
+            return None
+
+        open_game = self.core.store.open_in(chat_id, thread_id)
+        if open_game is None:
+            return tr.gettext("Something went wrong: please try again.")
+        return await self.core.with_game(open_game.id, work)
 
     async def replay(self, tr: Translator, game_id: int, user: User, where: tuple[int, int] | None,
                       page: bool = False) -> Decision:

@@ -16,7 +16,7 @@ from durak import RulesError, new_game
 from durak.ai import LEVELS
 from durak.rules import CLASSIC_PRESETS, PRESETS
 from storage.computers import is_computer
-from storage.models import Game, Seat, Status, User
+from storage.models import GOAL_MAX, Aim, Game, Goal, Seat, Status, User
 
 ADMIN_VERBS = (Verb.KICK, Verb.SETTINGS, Verb.BACK, Verb.CANCEL)
 
@@ -178,3 +178,18 @@ def find_preset(name: str) -> str | None:
     return next((preset for preset in PRESETS if wanted in _names(preset)), None)
 
 
+
+
+# the word after /series N that makes it N games, not N times the durak, in any of our languages
+GAMES_WORDS = frozenset({"games", "game", "игр", "игры", "игра", "партий", "партии", "ігор", "гри", "гра", "партій",
+                         "spiele", "spiel"})
+
+
+def parse_goal(args: list[str]) -> Goal | None:
+    """``/series 5`` (until someone is the durak five times) or ``/series 5 games``; None for anything else."""
+    if not 1 <= len(args) <= 2 or not args[0].isdecimal() or len(args[0]) > 3:
+        return None
+    n = int(args[0])
+    if not 1 <= n <= GOAL_MAX or (len(args) == 2 and args[1].lower() not in GAMES_WORDS):
+        return None
+    return Goal(Aim.GAMES if len(args) == 2 else Aim.DURAK, n)

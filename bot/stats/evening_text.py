@@ -7,9 +7,8 @@ from bot.ui.i18n import Translator
 from storage.models import Aim
 
 
-def _row(tr: Translator, evening: Evening, names: dict[int, str], mark: str, label: str, field: str) -> str:
-    scores = " · ".join(f"{names.get(line.user_id, '?')} {getattr(line, field)}" for line in evening.lines)
-    return f"{mark} {label}: {scores}"
+def _scores(evening: Evening, names: dict[int, str], field: str) -> str:
+    return " · ".join(f"{names.get(line.user_id, '?')} {getattr(line, field)}" for line in evening.lines)
 
 
 def _head(tr: Translator, evening: Evening) -> str:
@@ -23,15 +22,16 @@ def _head(tr: Translator, evening: Evening) -> str:
                        goal.n).format(goal=goal.n, n=n)
 
 
-def score_lines(tr: Translator, evening: Evening | None, names: dict[int, str]) -> list[str]:
-    """The running score under a result: from an evening's second game on (from its first where it has a goal)."""
-    if evening is None or (evening.games < 2 and evening.goal is None):
+def score_lines(tr: Translator, evening: Evening | None, names: dict[int, str], always: bool = False) -> list[str]:
+    """The running score under a result: from an evening's second game on (from its first where it has a goal,
+    or ``always``)."""
+    if evening is None or (evening.games < 2 and evening.goal is None and not always):
         return []
     head = _head(tr, evening)
-    lines = ["", head, _row(tr, evening, names, "🃏", tr.gettext("Durak"), "duraks"),
-             _row(tr, evening, names, "🥇", tr.gettext("First"), "firsts")]
+    lines = ["", head, tr.gettext("🃏 Durak (times): {scores}").format(scores=_scores(evening, names, "duraks")),
+             tr.gettext("🥇 First places: {scores}").format(scores=_scores(evening, names, "firsts"))]
     if evening.points:
-        lines.append(_row(tr, evening, names, "⭐", tr.gettext("Points"), "points"))
+        lines.append(tr.gettext("⭐ Points: {scores}").format(scores=_scores(evening, names, "points")))
     return lines
 
 

@@ -10,6 +10,7 @@ from durak.cards import parse_card
 def commands(tr: Translator) -> list[tuple[str, str]]:
     return [
         ("newgame", tr.gettext("open a new game: /newgame japanese, or any game of /variants")),
+        ("series", tr.gettext("the evening's score; /series 5 plays until someone is the durak 5 times")),
         ("variants", tr.gettext("every game this bot plays, one line each")),
         ("rules", tr.gettext("the rules of this table")),
         ("cancel", tr.gettext("cancel the open game (creator or admin)")),
@@ -30,7 +31,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
     ]
 
 
-GROUP_COMMANDS = ("newgame", "variants", "rules", "stop", "leave", "stats", "top", "help")
+GROUP_COMMANDS = ("newgame", "series", "variants", "rules", "stop", "leave", "stats", "top", "help")
 
 
 def group_help(tr: Translator, details_url: str) -> str:
