@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import replace
 
 from bot.game.computers import next_computer
@@ -187,7 +188,7 @@ GAMES_WORDS = frozenset({"games", "game", "игр", "игры", "игра", "п�
 
 def parse_goal(args: list[str]) -> Goal | None:
     """``/series 5`` (until someone is the durak five times) or ``/series 5 games``; None for anything else."""
-    if not 1 <= len(args) <= 2 or not args[0].isdecimal() or len(args[0]) > 3:
+    if not 1 <= len(args) <= 2 or re.fullmatch(r"[0-9]{1,3}", args[0]) is None:
         return None
     n = int(args[0])
     if not 1 <= n <= GOAL_MAX or (len(args) == 2 and args[1].lower() not in GAMES_WORDS):

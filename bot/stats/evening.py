@@ -51,26 +51,30 @@ class Evening:
         """Whether the chat counts points (its rating is shown at each game instead)."""
         return self.scoring is not Scoring.RATING
 
-    def durak(self) -> Line | None:
-        """The evening's durak: the most times the durak (the fewer first places, then the fewer points, among
-        equals); None while nobody has been."""
-        worst = max(self.lines, key=lambda line: (line.duraks, -line.firsts, -self._score(line)), default=None)
-        return worst if worst is not None and worst.duraks else None
+    def duraks(self) -> list[Line]:
+        """The evening's durak: whoever was the durak most often (ties share it); nobody while nobody was."""
+        most = max((line.duraks for line in self.lines), default=0)
+        return [line for line in self.lines if most and line.duraks == most]
 
-    def best(self) -> Line | None:
-        """The evening's best: by points where the chat counts them, else the most first places, then the fewest
-        times the durak; None while nobody has come first."""
-        best = max(self.lines, key=lambda line: (self._score(line) if self.points else line.firsts,
-                                                 line.firsts, -line.duraks), default=None)
-        return best if best is not None and best.firsts else None
+    def best(self) -> list[Line]:
+        """The evening's best: by points where the chat counts them, else by first places (ties share it);
+        nobody while nobody came first."""
+        most = max((self._rank(line) for line in self.lines), default=0)
+        return [line for line in self.lines if any(x.firsts for x in self.lines) and self._rank(line) == most]
+
+    def even(self) -> bool:
+        """Everybody equal: as often the durak, and as good by the chat's measure (the evening is a draw)."""
+        return len({(line.duraks, self._rank(line)) for line in self.lines}) <= 1
 
     def ordered(self) -> list[Line]:
-        """The table, best first."""
-        return sorted(self.lines, key=lambda line: (-(self._score(line) if self.points else line.firsts),
-                                                    line.duraks, -line.firsts))
+        """The table, best first (then the fewer times the durak)."""
+        return sorted(self.lines, key=lambda line: (-self._rank(line), line.duraks, -line.firsts))
 
-    def _score(self, line: Line) -> int:
-        return -line.points if self.scoring is Scoring.PENALTY else line.points  # penalty: the fewer, the better
+    def _rank(self, line: Line) -> int:
+        """The chat's measure, the higher the better: points (penalty points: the fewer, the better) or firsts."""
+        if not self.points:
+            return line.firsts
+        return -line.points if self.scoring is Scoring.PENALTY else line.points
 
 
 def goes_on(last: LastGame | None, seated: frozenset[int], finished_at: float, own_goal: str) -> bool:

@@ -35,6 +35,10 @@ def score_lines(tr: Translator, evening: Evening | None, names: dict[int, str], 
     return lines
 
 
+def _names(lines: list[Line], names: dict[int, str]) -> str:
+    return ", ".join(names.get(line.user_id, "?") for line in lines)
+
+
 def _table_line(evening: Evening, names: dict[int, str], place: int, line: Line) -> str:
     parts = [f"🃏 {line.duraks}", f"🥇 {line.firsts}"] + ([f"⭐ {line.points}"] if evening.points else [])
     return f"{place}. {names.get(line.user_id, '?')}: {' · '.join(parts)}"
@@ -44,16 +48,20 @@ def ended(tr: Translator, evening: Evening, names: dict[int, str]) -> str:
     """The message that closes an evening at its goal: its durak, its best, and the table."""
     lines = [tr.ngettext("🏆 The evening is over: {n} game", "🏆 The evening is over: {n} games",
                          evening.games).format(n=evening.games)]
-    if (worst := evening.durak()) is not None:
-        lines.append(tr.ngettext("🃏 The durak of the evening: {name} ({n} time)",
-                                 "🃏 The durak of the evening: {name} ({n} times)",
-                                 worst.duraks).format(name=names.get(worst.user_id, "?"), n=worst.duraks))
-    if (best := evening.best()) is not None:
-        name = names.get(best.user_id, "?")
-        lines.append(tr.ngettext("🥇 The best: {name} ({n} point)", "🥇 The best: {name} ({n} points)",
-                                 best.points).format(name=name, n=best.points) if evening.points else
-                     tr.ngettext("🥇 The best: {name} ({n} first place)", "🥇 The best: {name} ({n} first places)",
-                                 best.firsts).format(name=name, n=best.firsts))
+    worst, best = evening.duraks(), evening.best()
+    if evening.even():
+        lines.append(tr.gettext("🤝 The evening ends in a draw."))
+    else:
+        if worst:
+            lines.append(tr.ngettext("🃏 The durak of the evening: {name} ({n} time)",
+                                     "🃏 The durak of the evening: {name} ({n} times)",
+                                     worst[0].duraks).format(name=_names(worst, names), n=worst[0].duraks))
+        if best:
+            name = _names(best, names)
+            lines.append(tr.ngettext("🥇 The best: {name} ({n} point)", "🥇 The best: {name} ({n} points)",
+                                     best[0].points).format(name=name, n=best[0].points) if evening.points else
+                         tr.ngettext("🥇 The best: {name} ({n} first place)", "🥇 The best: {name} ({n} first places)",
+                                     best[0].firsts).format(name=name, n=best[0].firsts))
     lines.append("")
     lines += [_table_line(evening, names, place, line) for place, line in enumerate(evening.ordered(), 1)]
     lines += ["", tr.gettext("The next game starts a new evening.")]
