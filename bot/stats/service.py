@@ -10,14 +10,14 @@ from telegram import InlineKeyboardMarkup
 from bot.stats import ratings
 from bot.stats import render as render_stats
 from bot.stats.chart import rating_chart
-from bot.stats.evening import GAP, evening
+from bot.stats.evening import GAP, Evening, evening
 from bot.stats.evening_text import ended, score_lines
 from bot.stats.standings import PlayerStats, player_stats, standings
 from bot.ui.i18n import Translator
 from bot.ui.render import name_of
 from bot.ui.variants import variant_name
 from durak.scoring import Scoring
-from storage.models import Goal, PlayedGame, User
+from storage.models import Game, Goal, PlayedGame, User
 from storage.repo import Repo
 
 CHART_GAMES = 30
@@ -48,18 +48,23 @@ class StatsService:
     async def is_leaderboard(self, chat_id: int, message_id: int) -> bool:
         return await self.repo.is_panel(chat_id, message_id, PANEL)
 
+    async def evening(self, game: Game) -> Evening | None:
+        """The evening a finished game counts in, as its results were written (None: a game before evenings)."""
+        if game.series is None:
+            return None
+        scoring = Scoring((await self.repo.chat(game.chat_id)).scoring)
+        return evening(game.series, [s.user.id for s in game.seats], await self.repo.played(series=game.series),
+                       Goal.parse(game.goal), scoring)
+
     async def evening_now(self, tr: Translator, chat_id: int, thread_id: int, now: float) -> str:
         """/series alone: the score of the evening at this table, if one is on (or just met its goal)."""
         last = await self.repo.last_game(chat_id, thread_id)
-        game = None if last is None or last.series is None or now - last.finished_at > GAP else \
-            await self.repo.game(last.game_id)
-        if last is None or last.series is None or game is None:
+        game = None if last is None or now - last.finished_at > GAP else await self.repo.game(last.game_id)
+        now_on = None if game is None else await self.evening(game)
+        if game is None or now_on is None:
             return tr.gettext("No evening is on at this table. /series 5 opens a game for an evening until someone is "
                               "the durak 5 times; /series 5 games, for an evening of 5 games.")
         names = {s.user.id: name_of(game, s.seat) for s in game.seats}
-        scoring = Scoring((await self.repo.chat(chat_id)).scoring)
-        now_on = evening(last.series, [s.user.id for s in game.seats], await self.repo.played(series=last.series),
-                         Goal.parse(last.goal), scoring)
         if now_on.over:
             return ended(tr, now_on, names)
         return "\n".join(score_lines(tr, now_on, names, always=True)[1:])

@@ -32,8 +32,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InlineQueryResu
 from telegram.error import TelegramError
 
 from bot.game.service import GAME_VERBS, GameService
+from bot.game.slots import seat_names
 from bot.game.store import GameUI
 from bot.stats import render as render_stats
+from bot.stats.evening_text import score_lines
 from bot.stats.service import StatsService
 from bot.ui import render
 from bot.ui.callbacks import Verb, decode
@@ -70,6 +72,7 @@ class Page:
     live: bool = False
     quiet_check: asyncio.TimerHandle | None = None
     record: tuple[int, str] | None = None  # (game, his record in its chat): shown under that game's result
+    evening: tuple[int, list[str]] | None = None  # (game, the score of the evening it counts in), as in the group
     review: bool = False                # the page shows the game's review, not the live game
     shown: tuple[int, int] = (0, -1)    # the game and its version in the last state frame sent
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -445,6 +448,11 @@ class WebApp:
                 stats = await self.stats.player(game.chat_id, user or User(page.user.id, page.user.name))
                 page.record = (game.id, render_stats.line(tr, stats))
             picture["result"] = [*picture["result"], page.record[1]]
+        if picture["status"] == "over" and self.stats is not None and game.status is Status.FINISHED:
+            if page.evening is None or page.evening[0] != game.id:
+                evening = await self.stats.evening(game)
+                page.evening = (game.id, score_lines(tr, evening, seat_names(game))[1:])
+            picture["result"] = [*picture["result"], *page.evening[1]]
         if first:
             picture["session"] = session_token(page.user, page.game_id, self.bot_token, time.time())
             picture["texts"] = webapp_view.page_texts(tr)

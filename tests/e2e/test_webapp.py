@@ -385,6 +385,30 @@ async def test_play_again_from_the_page_of_a_finished_game(fake: FakeTelegram, s
         await spectator.close()
 
 
+async def test_the_page_of_an_evenings_game_shows_its_running_score(fake: FakeTelegram, served: BotProcess,
+                                                                     port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    result = await table.play_to_the_end()
+    again = Table(fake, GROUP, [ANNA, BORIS], seed=1)
+    await again.press(BORIS, result, "🔁 Play again")
+    await fake.wait_for(lambda: any("Players (2/" in m.text for m in again.group_messages()))
+    await again.start(BORIS)
+    anna = again.hand_message(ANNA)
+    assert anna is not None
+    token = game_param(hand_link(anna))
+    second = await again.play_to_the_end()
+    in_group = [line for line in second.text.splitlines() if line.startswith(("🌙", "🃏 Durak (", "🥇 First"))]
+    assert in_group[0] == "🌙 The evening: 2 games", second.text
+    for user, name in ((ANNA, "Anna"), (VERA, "Vera")):  # a player, and someone watching
+        page = PageSocket(port)
+        try:
+            over = await page.open({"type": "hello", "init_data": init_data(user, name), "game": token})
+            assert over["status"] == "over"
+            assert [line for line in over["result"] if line.startswith(("🌙", "🃏 Durak (", "🥇 First"))] == in_group
+        finally:
+            await page.close()
+
+
 async def test_a_solo_game_in_private_opens_the_page_the_same_way(fake: FakeTelegram, tmp_path: Path,
                                                                   port: int) -> None:
     from tests.e2e.test_computers import add_computer
