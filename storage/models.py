@@ -136,6 +136,20 @@ class LastGame:
     seated: frozenset[int]
 
 
+@dataclass(frozen=True, slots=True)
+class SeasonPlace:
+    """A player's line in a closed season's final table."""
+
+    chat_id: int
+    season: str
+    user_id: int
+    place: int
+    games: int
+    points: int
+    firsts: int
+    duraks: int
+
+
 class Away(IntEnum):
     """Who plays a seat: its owner, or the computer (and why)."""
 
@@ -163,6 +177,7 @@ class ChatSettings:
     scoring: str = "rating"
     turn_timeout: int | None = None
     letters: bool = False        # its table's face cards in its language's letters
+    season: str = "month"        # how long its seasons run (bot.stats.seasons.Length)
 
 
 @dataclass(frozen=True, slots=True)

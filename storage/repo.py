@@ -8,13 +8,14 @@ from storage.people import People
 from storage.puzzle_rows import PuzzleRows
 from storage.review_rows import ReviewRows
 from storage.rows import Conflict, CorruptRow, RatingsMoved
+from storage.season_rows import SeasonRows
 from storage.stat_rows import StatRows
 from storage.updates import CHANNEL
 
 __all__ = ["Conflict", "CorruptRow", "RatingsMoved", "Repo"]
 
 
-class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows):
+class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows, SeasonRows):
     async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None:
         """A group became a supergroup: its settings, games, ratings and owed messages follow the new id.
         ``note``: an update (id, body, partition) stored in the same transaction for the process that leads the
@@ -37,6 +38,10 @@ class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows):
                                "rating_history h WHERE h.scope = ? AND h.user_id = rating_history.user_id AND "
                                "h.game_id = rating_history.game_id)", (new_id, old_id, new_id))
             await conn.execute("DELETE FROM rating_history WHERE scope = ?", (old_id,))
+            # closed seasons follow (their places with them: ON UPDATE CASCADE); one closed in both ids keeps the new
+            await conn.execute("UPDATE seasons SET chat_id = ? WHERE chat_id = ? AND season NOT IN "
+                               "(SELECT season FROM seasons WHERE chat_id = ?)", (new_id, old_id, new_id))
+            await conn.execute("DELETE FROM seasons WHERE chat_id = ?", (old_id,))
             await conn.execute("UPDATE panels SET chat_id = ? WHERE chat_id = ? AND message_id NOT IN "
                                "(SELECT message_id FROM panels WHERE chat_id = ?)", (new_id, old_id, new_id))
             # the old chat refuses messages: open games' group messages are posted anew in the supergroup

@@ -39,11 +39,15 @@ class StatRows(Rows):
                         frozenset(int(r["user_id"]) for r in seated))
 
     async def played(self, chat_id: int | None = None, user_id: int | None = None, preset: str | None = None,
-                     series: int | None = None) -> list[tuple[int, PlayedGame]]:
+                     series: int | None = None, between: tuple[float, float] | None = None
+                     ) -> list[tuple[int, PlayedGame]]:
         """(user id, game) for every seat of finished games, in a chat or everywhere, of one game (preset) or all,
-        or of one evening (``series``), oldest first."""
+        of one evening (``series``), finished ``between`` two moments (a season: [start, end)), oldest first."""
         where: list[str] = ["g.status = 'finished'"]
-        params: list[int | str] = []
+        params: list[int | str | float] = []
+        if between is not None:
+            where.append("g.finished_at >= ? AND g.finished_at < ?")
+            params += between
         if series is not None:
             where.append("g.series = ?")
             params.append(series)

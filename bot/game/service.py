@@ -26,6 +26,7 @@ from bot.game.lobbies import SETTLE_SECONDS, Lobbies
 from bot.game.puzzles import Puzzles
 from bot.game.results import evening_of, new_ratings, result_rows
 from bot.game.reviews import Reviewer
+from bot.game.seasons import SeasonCloser
 from bot.game.slots import evening_end
 from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
@@ -87,10 +88,14 @@ class GameService:
         self.commands = Commands(self)
         self.chats = Chats(self)
         self.lobbies = Lobbies(self)
+        self.seasons = SeasonCloser(self, repo)
         outbox.listen(OutboxEvents(self))
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
         self.on_moved: Callable[[list[int]], Awaitable[None]] = _nothing_moved  # games another process leads now
         self.links: PageLinks | None = None  # where a game's Mini App page opens, when it is configured
+
+    async def close_seasons(self, now: float) -> None:
+        await self.seasons.close_due(now)
 
     # ------------------------------------------------------------ start-up
 

@@ -1,4 +1,4 @@
-"""Turn deadlines and lobby expiry, by one periodic sweep over the open games.
+"""Turn deadlines and lobby expiry, by one periodic sweep over the open games (and the seasons' ends).
 
 Deadlines live in the games (and in the database), not in timers: every second the sweep looks for a
 turn or lobby whose time is up, refreshes the messages of a turn about to end, pings a seat that
@@ -62,6 +62,7 @@ class Timers:
                     await self._ping(game, now)
                 if game.status is Status.PLAYING and now >= game.updated_at + self.service.computer_pause + 1:
                     self.computer_soon(game, now)  # one a restart or a failed attempt left waiting
+        await self.service.close_seasons(now)
 
     def computer_soon(self, game: Game, now: float | None = None) -> None:
         """If the game waits for a computer seat, play its move after the pause, or at ``now`` (the sweep's

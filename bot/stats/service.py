@@ -7,11 +7,12 @@ from typing import Protocol
 
 from telegram import InlineKeyboardMarkup
 
-from bot.stats import ratings
+from bot.stats import ratings, season_text, seasons
 from bot.stats import render as render_stats
 from bot.stats.chart import rating_chart
 from bot.stats.evening import GAP, Evening, evening
 from bot.stats.evening_text import ended, score_lines
+from bot.stats.seasons import Length, Period, Standing
 from bot.stats.standings import PlayerStats, player_stats, standings
 from bot.ui.i18n import Translator
 from bot.ui.render import name_of
@@ -69,6 +70,45 @@ class StatsService:
             return ended(tr, now_on, names)
         return "\n".join(score_lines(tr, now_on, names, always=True)[1:])
 
+    # ------------------------------------------------------------ seasons
+
+    async def season_length(self, chat_id: int) -> Length:
+        stored = (await self.repo.chat(chat_id)).season
+        return Length(stored) if stored in Length.__members__.values() else seasons.DEFAULT
+
+    async def season_table(self, chat_id: int, period: Period) -> tuple[list[Standing], dict[int, str]]:
+        """A season's table (players hidden from leaderboards left out) and its players' names."""
+        system = Scoring((await self.repo.chat(chat_id)).scoring)
+        played = await self.repo.played(chat_id=chat_id, between=(period.start, period.end))
+        users = await self.repo.users_by_ids(sorted({u for u, _ in played})) if played else {}
+        shown = [(u, g) for u, g in played if u in users and not users[u].hidden]
+        return seasons.table(system, shown), {u: users[u].name for u in users}
+
+    async def season(self, tr: Translator, chat_id: int, now: float) -> str:
+        """/season: the current season's table and the days left."""
+        period = seasons.period(await self.season_length(chat_id), now)
+        rows, names = await self.season_table(chat_id, period)
+        return season_text.standings(tr, period, rows, names, now)
+
+    async def set_season_length(self, tr: Translator, chat_id: int, choice: str, now: float) -> str:
+        try:
+            length = Length(choice)
+        except ValueError:
+            current = await self.season_length(chat_id)
+            options = "\n".join(f"/season {x.value} — {season_text.length_name(tr, x)}" for x in Length)
+            return tr.gettext("Seasons here last {length}. Admins choose one of:\n{options}").format(
+                length=season_text.length_name(tr, current), options=options)
+        await self.repo.set_chat_season(chat_id, length.value)
+        return tr.gettext("Seasons here now last {length}; this one is «{season}».").format(
+            length=season_text.length_name(tr, length), season=season_text.season_name(tr, seasons.period(
+                length, now).key))
+
+    async def seasons_closed(self, tr: Translator, chat_id: int) -> str:
+        """/seasons: the closed seasons' podiums."""
+        places = await self.repo.season_places(chat_id=chat_id)
+        users = await self.repo.users_by_ids(sorted({p.user_id for p in places})) if places else {}
+        return season_text.closed(tr, places, {u: user.name for u, user in users.items()})
+
     async def player(self, chat_id: int | None, user: User, preset: str | None = None) -> PlayerStats:
         """A player's stats in a chat, or everywhere (``chat_id`` None), in one game (``preset``) or all."""
         scope = ratings.GLOBAL if chat_id is None else chat_id
@@ -92,6 +132,9 @@ class StatsService:
         if preset is not None:
             where = f"{where} · {variant_name(tr, preset)}"
         text = render_stats.stats(tr, user.name, await self.player(chat_id, user, preset), where)
+        medals = season_text.medals(tr, await self.repo.season_places(chat_id=chat_id, user_id=user.id))
+        if medals is not None and preset is None:
+            text = f"{text}\n{medals}"
         scope = ratings.GLOBAL if chat_id is None else chat_id
         history = [ratings.shown(o) for o in await self.repo.rating_history(scope, user.id, CHART_GAMES)]
         chart = rating_chart(history, tr.gettext("Rating over the last games")) if len(history) >= 2 else None

@@ -29,6 +29,7 @@ class Lettered(gettext.NullTranslations):
     def __init__(self, catalog: Translator) -> None:
         super().__init__()
         self.add_fallback(catalog)
+        self.catalog = catalog
 
 
 @cache
@@ -36,6 +37,13 @@ def translator(language: str, letters: bool = False) -> Translator:
     """The catalog of ``language``; English (the source text) for anything unknown. ``letters``: the reader
     writes the face cards in his country's letters."""
     return Lettered(_catalog(language)) if letters else _catalog(language)
+
+
+def language_of(tr: Translator) -> str:
+    """The language a translator speaks (its catalog's header; English for the source text)."""
+    catalog = tr.catalog if isinstance(tr, Lettered) else tr
+    language = catalog.info().get("language", "en")
+    return language if language in LANGUAGES else "en"
 
 
 def local_letters(tr: Translator) -> bool:

@@ -22,6 +22,8 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("letters", tr.gettext("face cards in your language's letters: /letters on or /letters off")),
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
+        ("season", tr.gettext("this season's table and the days left; /seasons, the past ones")),
+        ("seasons", tr.gettext("the past seasons' winners")),
         ("history", tr.gettext("the last ten games; in private, yours with their reviews")),
         ("puzzle", tr.gettext("in private: a puzzle from your own reviewed games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
@@ -31,7 +33,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
     ]
 
 
-GROUP_COMMANDS = ("newgame", "series", "variants", "rules", "stop", "leave", "stats", "top", "help")
+GROUP_COMMANDS = ("newgame", "series", "variants", "rules", "stop", "leave", "stats", "top", "season", "help")
 
 
 def group_help(tr: Translator, details_url: str) -> str:

@@ -20,7 +20,7 @@ import pytest
 from durak import Action, Rules, apply, legal_actions, new_game
 from durak.setup import Previous
 from storage.database import SqlConnection, open_database
-from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, Status, User
+from storage.models import NewLobby, Owed, RatingUpdate, ResultRow, SeasonPlace, Status, User
 from storage.outbox_rows import MARKS_WAIT
 from storage.postgres import OWNER_LOCK
 from storage.repo import Conflict, CorruptRow, RatingsMoved, Repo
@@ -46,10 +46,10 @@ async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -
 
 async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
     repo = await open_repo(place.target)
-    assert await repo.db.version() == 14
+    assert await repo.db.version() == 16
     await repo.db.close()
     again = await open_repo(place.target)  # migrating twice changes nothing
-    assert await again.db.version() == 14
+    assert await again.db.version() == 16
     await again.db.close()
 
 
@@ -583,7 +583,7 @@ async def test_a_database_of_the_previous_release_is_migrated_with_its_games(pla
     place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
     repo = await open_repo(place.target)
     try:
-        assert await repo.db.version() == 14
+        assert await repo.db.version() == 16
         [game] = (await repo.games_with_status(Status.LOBBY))[0]
         assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
         assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
@@ -735,4 +735,20 @@ async def test_a_review_is_kept_and_announced_once_and_the_history_shows_it(plac
     assert await repo.unreviewed(0) == []
     [_, entry] = await repo.history(1, 10)
     assert (entry.game_id, entry.title, entry.review) == (game.id, "Friends", '{"seats": {}, "moves": []}')
+    await repo.db.close()
+
+
+async def test_a_season_is_closed_once_with_its_message_and_follows_its_group(place: Place) -> None:
+    repo = await open_repo(place.target)
+    places = [SeasonPlace(-5, "2026-11", 1, 1, 3, 4, 2, 0), SeasonPlace(-5, "2026-11", 2, 2, 3, 2, 1, 2)]
+    told = Owed(-5, note_slot("season", "2026-11"), "🏆 Season «November 2026» is over!")
+    assert await repo.close_season(-5, "2026-11", places, [told])
+    assert not await repo.close_season(-5, "2026-11", places[:1], [replace(told, text="again")]), "closed already"
+    owed = [row for row in await repo.owed() if row.chat_id == -5]
+    assert [row.text for row in owed] == [told.text], "one message, the first closer's"
+    assert await repo.season_places(chat_id=-5) == places
+    await repo.migrate_chat(-5, -1005)  # the group became a supergroup: its seasons follow
+    assert [p.user_id for p in await repo.season_places(chat_id=-1005)] == [1, 2]
+    assert await repo.season_places(user_id=2) == [replace(places[1], chat_id=-1005)]
+    assert await repo.season_places(chat_id=-5) == []
     await repo.db.close()

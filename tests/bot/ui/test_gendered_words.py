@@ -26,6 +26,7 @@ NOT_OF_THE_PLAYER = {
     ("uk", "голосів", "{name} пропонує"),      # «голосів {votes} з {needed}»: votes, a plural noun
     ("de", "sie", "{who} spielt sie allein"),  # «sie»: the card (die Karte) he leads alone
     ("uk", "разів", "🃏 Дурень вечора"),         # «(5 разів)»: times, a plural noun
+    ("uk", "разів", "🃏 Дурень сезону"),
 }
 FIRST_PERSON_PAST = {"ru": r"я\s+\w+(?:л|ла|лся|лась)", "uk": r"я\s+\w+(?:в|ла|вся|лася)"}
 
