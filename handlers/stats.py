@@ -128,3 +128,13 @@ async def scoring(update: Update, context: Context) -> None:
         await message.reply_text(tr.gettext("Only an admin can change how this chat is ranked."))
         return
     await message.reply_text(await service.set_scoring(tr, chat.id, choice))
+
+
+async def badges(update: Update, context: Context) -> None:
+    """/badges: every badge and which the sender has."""
+    games, service = service_of(context), stats_of(context)
+    message, tg_user = update.effective_message, update.effective_user
+    if message is None or tg_user is None:
+        return
+    caller = await games.directory.see(as_user(tg_user))
+    await message.reply_text(await service.badges(await reader_tr(update, context), caller))

@@ -64,7 +64,8 @@ class GameRows(OutboxRows):
         return game
 
     async def save_game(self, old: Game, new: Game, *, results: Sequence[ResultRow] = (),
-                        ratings: Sequence[RatingUpdate] = (), owed: Sequence[Owed] = ()) -> Game:
+                        ratings: Sequence[RatingUpdate] = (), owed: Sequence[Owed] = (),
+                        badges: Sequence[tuple[int, str]] = ()) -> Game:
         """Write ``new`` if the stored game is still ``old`` (its version), with the results, ratings and
         messages it owes, in one transaction; returns ``new`` with its new version (nothing is read back).
 
@@ -141,6 +142,9 @@ class GameRows(OutboxRows):
                 conn.execute("INSERT INTO rating_history (scope, user_id, game_id, ordinal) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT (scope, user_id, game_id) DO UPDATE SET ordinal = excluded.ordinal",
                              (u.scope, u.user_id, old.id, u.ordinal))
+            if badges:  # (user, badge) earned by this game: once a player (storage.badge_rows)
+                conn.executemany("INSERT INTO badges (user_id, badge, game_id, awarded_at) VALUES (?, ?, ?, ?) "
+                                 "ON CONFLICT (user_id, badge) DO NOTHING", [(u, b, old.id, now) for u, b in badges])
             mark_handled(conn, handling, now)
             return write_owed(conn, old.id, owed)
 

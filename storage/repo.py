@@ -3,6 +3,7 @@ write that moves them all, a group become a supergroup."""
 
 from __future__ import annotations
 
+from storage.badge_rows import BadgeRows
 from storage.game_rows import GameRows
 from storage.people import People
 from storage.puzzle_rows import PuzzleRows
@@ -15,7 +16,7 @@ from storage.updates import CHANNEL
 __all__ = ["Conflict", "CorruptRow", "RatingsMoved", "Repo"]
 
 
-class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows, SeasonRows):
+class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows, SeasonRows, BadgeRows):
     async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None:
         """A group became a supergroup: its settings, games, ratings and owed messages follow the new id.
         ``note``: an update (id, body, partition) stored in the same transaction for the process that leads the

@@ -21,9 +21,9 @@ class SeasonRows(OutboxRows):
         return [int(r["chat_id"]) for r in rows]
 
     async def close_season(self, chat_id: int, season: str, places: Sequence[SeasonPlace],
-                           owed: Sequence[Owed]) -> bool:
-        """Keep a season's final table and owe its message, in one transaction; False (nothing written) when it
-        was closed already, here or by another process."""
+                           owed: Sequence[Owed], badges: Sequence[tuple[int, str]] = ()) -> bool:
+        """Keep a season's final table, owe its message and award its ``badges`` (user, badge), in one transaction;
+        False (nothing written) when it was closed already, here or by another process."""
         now = self.now()
 
         def work(conn: SqlConnection) -> list[OutboxRow] | None:
@@ -34,6 +34,8 @@ class SeasonRows(OutboxRows):
                 "INSERT INTO season_places (chat_id, season, user_id, place, games, points, firsts, duraks) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(p.chat_id, p.season, p.user_id, p.place, p.games, p.points, p.firsts, p.duraks) for p in places])
+            conn.executemany("INSERT INTO badges (user_id, badge, game_id, awarded_at) VALUES (?, ?, NULL, ?) "
+                             "ON CONFLICT (user_id, badge) DO NOTHING", [(u, b, now) for u, b in badges])
             return write_owed(conn, None, owed)
 
         written = await self.db.run(work)

@@ -68,6 +68,18 @@ class StatRows(Rows):
             "ORDER BY g.finished_at, g.id", params)
         return [(r["user_id"], _played(r)) for r in rows]
 
+    async def finished_ids(self) -> list[int]:
+        """Every finished game, oldest first."""
+        rows = await self.db.all("SELECT id FROM games WHERE status = 'finished' ORDER BY finished_at, id")
+        return [int(r["id"]) for r in rows]
+
+    async def presets_played(self, user_id: int) -> set[str]:
+        """The games (presets) of his finished games."""
+        preset = self.db.json_text("g.rules", "preset")
+        rows = await self.db.all(f"SELECT DISTINCT {preset} AS preset FROM game_results r JOIN games g ON "
+                                 "g.id = r.game_id WHERE r.user_id = ? AND g.status = 'finished'", (user_id,))
+        return {str(r["preset"]) for r in rows if r["preset"]}
+
     async def add_panel(self, chat_id: int, message_id: int, kind: str) -> None:
         async with self.db.write() as conn:
             await conn.execute("INSERT INTO panels (chat_id, message_id, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",

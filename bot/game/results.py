@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.stats import ratings
+from bot.stats import badges, ratings
+from bot.stats.badges import Badge
 from bot.stats.evening import Evening, evening, goes_on
 from bot.ui.places import places_of
 from durak.scoring import Scoring, penalty, ranks
@@ -69,7 +70,30 @@ async def evening_of(repo: Repo, game: Game, results: list[ResultRow], now: floa
         played = await repo.played(series=last.series)
         if not evening(last.series, seats, played, Goal.parse(last.goal), scoring).over:
             series, goal, before = last.series, last.goal, played
-    players = len(results)
-    own = [(r.user_id, PlayedGame(game.id, game.chat_id, now, players, r.place, r.rank, r.loser, r.draw, r.pogony,
-                                  r.left, r.penalty, False, tuple(seats))) for r in results]
+    own = played_rows(game, results, now)
     return replace(game, series=series, goal=goal), evening(series, seats, [*before, *own], Goal.parse(goal), scoring)
+
+
+def played_rows(game: Game, results: list[ResultRow], now: float) -> list[tuple[int, PlayedGame]]:
+    """The finished game's results as the stats read them back, (user, game) each seat."""
+    seats = tuple(r.user_id for r in results)
+    places = [r.place for r in results if r.place is not None]
+    last = max(places, default=None)
+    return [(r.user_id, PlayedGame(game.id, game.chat_id, now, len(results), r.place, r.rank, r.loser, r.draw,
+                                   r.pogony, r.left, r.penalty, r.pogony and r.place is not None and r.place == last,
+                                   seats)) for r in results]
+
+
+async def new_badges(repo: Repo, game: Game, results: list[ResultRow], night: Evening, now: float
+                     ) -> dict[int, list[Badge]]:
+    """The badges each person at the finished game earns with it (bot.stats.badges), from his record before it."""
+    earned: dict[int, list[Badge]] = {}
+    for user, fact in badges.facts(game, played_rows(game, results, now)).items():
+        before = [g for _, g in await repo.played(user_id=user) if g.game_id != game.id]
+        line = next((line for line in night.lines if line.user_id == user), None)
+        record = badges.Record(before, await repo.presets_played(user),
+                               None if line is None else (night.games, line.duraks), False,
+                               set(await repo.badges(user)))
+        if found := badges.earned(fact, record):
+            earned[user] = found
+    return earned

@@ -53,6 +53,7 @@ class SeasonCloser:
         if rows:
             tr = await self.core.directory.chat_tr(chat_id)
             owed.append(Owed(chat_id, note_slot("season", key), season_text.final(tr, key, rows, names)))
-        if await self.repo.close_season(chat_id, key, places, owed) and owed:
+        gold = [(rows[0].user_id, "season_gold")] if rows else []
+        if await self.repo.close_season(chat_id, key, places, owed, gold) and owed:
             log.info("chat %s: season %s closed", chat_id, key)
             self.core.outbox.kick(chat_id)

@@ -24,7 +24,7 @@ from bot.game.decisions import Closing, Decision, Intent, Kind
 from bot.game.directory import Directory
 from bot.game.lobbies import SETTLE_SECONDS, Lobbies
 from bot.game.puzzles import Puzzles
-from bot.game.results import evening_of, new_ratings, result_rows
+from bot.game.results import evening_of, new_badges, new_ratings, result_rows
 from bot.game.reviews import Reviewer
 from bot.game.seasons import SeasonCloser
 from bot.game.slots import evening_end
@@ -190,13 +190,16 @@ class GameService:
         if finished:
             results = result_rows(new)
             new, evening = await evening_of(self.repo, new, results, now)
-            self.store.ui_of(old.id).evening = evening
+            earned = await new_badges(self.repo, new, results, evening, now)
+            ending = self.store.ui_of(old.id)
+            ending.evening, ending.badges = evening, earned
             if evening.over:  # its goal is met: the evening's own result, under the game's
                 extra = [*extra, evening_end(tr, new, evening)]
             async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
                 ratings, changes = await new_ratings(self.repo, new, results)
-                self.store.ui_of(old.id).changes = changes
-                saved = await self.store.save(old, new, render, results=results, ratings=ratings)
+                ending.changes = changes
+                saved = await self.store.save(old, new, render, results=results, ratings=ratings,
+                                              badges=[(u, b.key) for u, found in earned.items() for b in found])
         else:
             saved = await self.store.save(old, new, render)
         ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)

@@ -17,6 +17,7 @@ import orjson
 from telegram import InlineKeyboardMarkup
 
 from bot.game.store import GameUI
+from bot.stats.badge_text import announce
 from bot.stats.evening import Evening
 from bot.stats.evening_text import ended, score_lines
 from bot.ui import render
@@ -274,7 +275,9 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
     slots += [replace(p, lazy=True) if p.slot in lazy_pings else p
               for p in pings(game, default_language, ui, now, write.ping_delay)]
     if over:
-        text, result_markup = render.result(tr, game, score_lines(tr, ui.evening, seat_names(game)))
+        names = seat_names(game)
+        text, result_markup = render.result(tr, game, [*score_lines(tr, ui.evening, names),
+                                                       *announce(tr, ui.badges, names)])
         slots.append(Owed(game.chat_id, RESULT, text, markup_json(result_markup), game.thread_id))
     return slots
 

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
+from bot.stats.badges import Badge
 from bot.stats.evening import Evening
 from bot.ui.seat_view import NOTHING, SeatView
 from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
@@ -45,6 +46,7 @@ class GameUI:
     hands: dict[int, SeatView] = field(default_factory=dict)  # seat -> what his hand shows beyond the game
     changes: dict[int, tuple[int, int]] = field(default_factory=dict)  # user -> rating points before, after
     evening: Evening | None = None                           # the evening its result counts in, once it is over
+    badges: dict[int, list[Badge]] = field(default_factory=dict)  # user -> the badges the game's end earned him
     vote: Vote | None = None
     votes_held: int = 0
     warned: int = -1                                         # the move whose last seconds were shown
@@ -121,12 +123,12 @@ class GameStore:
                 self._locks.pop(game_id, None)
 
     async def save(self, old: Game, new: Game, render: Render, *, results: Sequence[ResultRow] = (),
-                   ratings: Sequence[RatingUpdate] = ()) -> Game:
+                   ratings: Sequence[RatingUpdate] = (), badges: Sequence[tuple[int, str]] = ()) -> Game:
         """Write ``new`` over ``old`` with the messages it owes; Conflict (after reloading) if ``old`` is stale."""
         staged = replace(new, version=old.version + 1)
         try:
             saved = await self.repo.save_game(old, staged, results=results, ratings=ratings,
-                                              owed=render(staged, self.ui_of(old.id)))
+                                              owed=render(staged, self.ui_of(old.id)), badges=badges)
         except Conflict:
             await self.reload(old.id)
             raise

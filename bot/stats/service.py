@@ -7,7 +7,7 @@ from typing import Protocol
 
 from telegram import InlineKeyboardMarkup
 
-from bot.stats import ratings, season_text, seasons
+from bot.stats import badge_text, ratings, season_text, seasons
 from bot.stats import render as render_stats
 from bot.stats.chart import rating_chart
 from bot.stats.evening import GAP, Evening, evening
@@ -69,6 +69,9 @@ class StatsService:
         if now_on.over:
             return ended(tr, now_on, names)
         return "\n".join(score_lines(tr, now_on, names, always=True)[1:])
+
+    async def badges(self, tr: Translator, user: User) -> str:
+        return badge_text.every(tr, await self.repo.badges(user.id))
 
     # ------------------------------------------------------------ seasons
 
@@ -132,9 +135,10 @@ class StatsService:
         if preset is not None:
             where = f"{where} · {variant_name(tr, preset)}"
         text = render_stats.stats(tr, user.name, await self.player(chat_id, user, preset), where)
-        medals = season_text.medals(tr, await self.repo.season_places(chat_id=chat_id, user_id=user.id))
-        if medals is not None and preset is None:
-            text = f"{text}\n{medals}"
+        if preset is None:
+            extra = [season_text.medals(tr, await self.repo.season_places(chat_id=chat_id, user_id=user.id)),
+                     badge_text.listed(tr, await self.repo.badges(user.id))]
+            text = "\n".join([text, *(line for line in extra if line)])
         scope = ratings.GLOBAL if chat_id is None else chat_id
         history = [ratings.shown(o) for o in await self.repo.rating_history(scope, user.id, CHART_GAMES)]
         chart = rating_chart(history, tr.gettext("Rating over the last games")) if len(history) >= 2 else None

@@ -24,6 +24,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("season", tr.gettext("this season's table and the days left; /seasons, the past ones")),
         ("seasons", tr.gettext("the past seasons' winners")),
+        ("badges", tr.gettext("every badge, and which you have")),
         ("history", tr.gettext("the last ten games; in private, yours with their reviews")),
         ("puzzle", tr.gettext("in private: a puzzle from your own reviewed games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
