@@ -32,6 +32,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("season", seasons.season))
     app.add_handler(CommandHandler("seasons", seasons.seasons))
     app.add_handler(CommandHandler("badges", stats.badges))
+    app.add_handler(CommandHandler("picture", stats.picture))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
     app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))

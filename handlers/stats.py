@@ -138,3 +138,21 @@ async def badges(update: Update, context: Context) -> None:
         return
     caller = await games.directory.see(as_user(tg_user))
     await message.reply_text(await service.badges(await reader_tr(update, context), caller))
+
+
+async def picture(update: Update, context: Context) -> None:
+    """/picture on|off in a group (admins): a result card under each result."""
+    games, service = service_of(context), stats_of(context)
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None:
+        return
+    tr = await reader_tr(update, context)
+    if not in_group(update):
+        await message.reply_text(tr.gettext("Result pictures are a group's: send /picture in the group."))
+        return
+    tr = await games.directory.chat_tr(chat.id)
+    choice = context.args[0].lower() if context.args else ""
+    if choice and not await sender_is_admin(update, context):
+        await message.reply_text(tr.gettext("Only an admin can turn the result pictures on or off."))
+        return
+    await message.reply_text(await service.set_pictures(tr, chat.id, choice))

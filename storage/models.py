@@ -178,6 +178,7 @@ class ChatSettings:
     turn_timeout: int | None = None
     letters: bool = False        # its table's face cards in its language's letters
     season: str = "month"        # how long its seasons run (bot.stats.seasons.Length)
+    pictures: bool = False       # a result card (a picture) under each result
 
 
 @dataclass(frozen=True, slots=True)

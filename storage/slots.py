@@ -15,6 +15,7 @@ class Kind(StrEnum):
     VOTE = "vote"      # a vote to stop the game (its number in the game)
     REVIEW = "review"  # a seat's review announced in private
     NOTE = "note"      # a one-off notice (kicked, unreachable, a lobby refused), named by what it is about
+    PICTURE = "picture"  # a picture drawn when it is sent (a result card), named by what it shows: result:12
     OTHER = ""         # read back, of a kind this version does not know: its message is still delivered
 
 
@@ -68,6 +69,11 @@ def vote_slot(number: int) -> Slot:
 def note_slot(*about: object) -> Slot:
     """A notice's slot, named by what it is about (``note_slot("kicked", user_id)``): one message per name."""
     return Slot(Kind.NOTE, ":".join(str(part) for part in about))
+
+
+def picture_slot(*about: object) -> Slot:
+    """A picture's slot (``picture_slot("result", game_id)``): its row's text is its caption."""
+    return Slot(Kind.PICTURE, ":".join(str(part) for part in about))
 
 
 def is_ping(slot: Slot) -> bool:

@@ -32,15 +32,18 @@ from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
 from bot.game.timers import Timers
 from bot.game.votes import Votes
+from bot.stats.card import draw
+from bot.stats.result_card import evening_card, game_card
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import Press, Verb, unpack
 from bot.ui.i18n import Translator
+from bot.ui.variants import game_name
 from durak import Rules, parse_card
 from durak.ai import hard
 from durak.review.judge import DEALS_MAX
 from storage.models import Away, Game, OutboxRow, Owed, Status, User
 from storage.repo import Conflict, Repo
-from storage.slots import TABLE, Slot, hand_seat, hand_slot
+from storage.slots import TABLE, Slot, hand_seat, hand_slot, picture_slot
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -96,6 +99,24 @@ class GameService:
 
     async def close_seasons(self, now: float) -> None:
         await self.seasons.close_due(now)
+
+    async def picture(self, chat_id: int, about: str) -> bytes | None:
+        """A result card, drawn from the stored game it names ("result:12", or "evening:12" for the evening that
+        game ended); None for a game that is not there or not finished."""
+        kind, _, number = about.partition(":")
+        game = await self.repo.game(int(number)) if number.isdigit() else None
+        if game is None or game.status is not Status.FINISHED or game.state is None:
+            return None
+        tr = await self.directory.chat_tr(chat_id)
+        evening = await self.seasons.stats.evening(game)
+        when = game.updated_at
+        if kind == "evening":
+            if evening is None:
+                return None
+            card = evening_card(tr, game, evening, when)
+        else:
+            card = game_card(tr, game, evening, when)
+        return await asyncio.to_thread(draw, card)  # some 50 ms of Pillow: not on the loop the presses wait on
 
     # ------------------------------------------------------------ start-up
 
@@ -193,8 +214,14 @@ class GameService:
             earned = await new_badges(self.repo, new, results, evening, now)
             ending = self.store.ui_of(old.id)
             ending.evening, ending.badges = evening, earned
+            pictures = (await self.repo.chat(new.chat_id)).pictures
+            caption = " · ".join(part for part in (game_name(tr, new.rules), new.title) if part)
+            if pictures:  # the result card, drawn when it is sent (OutboxEvents.picture)
+                extra = [*extra, Owed(new.chat_id, picture_slot("result", new.id), caption, None, new.thread_id)]
             if evening.over:  # its goal is met: the evening's own result, under the game's
                 extra = [*extra, evening_end(tr, new, evening)]
+                if pictures:
+                    extra.append(Owed(new.chat_id, picture_slot("evening", new.id), caption, None, new.thread_id))
             async with self.ratings_lock:  # ratings are read, moved and written by one finishing game at a time
                 ratings, changes = await new_ratings(self.repo, new, results)
                 ending.changes = changes
@@ -452,3 +479,6 @@ class OutboxEvents:
 
     async def refused(self, row: OutboxRow, why: str) -> None:
         await self.service.chats.post_refused(row, why)
+
+    async def picture(self, row: OutboxRow) -> bytes | None:
+        return await self.service.picture(row.chat_id, row.slot.key)

@@ -70,6 +70,14 @@ class StatsService:
             return ended(tr, now_on, names)
         return "\n".join(score_lines(tr, now_on, names, always=True)[1:])
 
+    async def set_pictures(self, tr: Translator, chat_id: int, choice: str) -> str:
+        """/picture on|off: a result card under each result here, or none; alone, which it is."""
+        if choice in ("on", "off"):
+            await self.repo.set_chat_pictures(chat_id, choice == "on")
+        on = (await self.repo.chat(chat_id)).pictures
+        return (tr.gettext("A picture of the result is posted under each result here. /picture off stops it.") if on
+                else tr.gettext("No picture under the results here. An admin turns it on with /picture on."))
+
     async def badges(self, tr: Translator, user: User) -> str:
         return badge_text.every(tr, await self.repo.badges(user.id))
 

@@ -35,14 +35,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram import Bot
+from telegram import Bot, InputFile
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.transport.budget import ACTING, TABLE, WAITING, Budget, LoopTicker, Ticker
 from bot.transport.http import api_call
 from storage.models import OutboxRow
 from storage.outbox_rows import OutboxRows
-from storage.slots import is_ping
+from storage.slots import Kind, is_ping
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,9 @@ class Listener(Protocol):
     async def refused(self, row: OutboxRow, why: str) -> None:
         """A message never shown was refused for good (no rights, no topic, no group)."""
 
+    async def picture(self, row: OutboxRow) -> bytes | None:
+        """A picture row's image, drawn now from what it names (None: nothing to draw any more)."""
+
 
 class Unheard:
     """The listener until the game's is given (:meth:`Outbox.listen`): nothing is told."""
@@ -77,6 +80,9 @@ class Unheard:
 
     async def refused(self, row: OutboxRow, why: str) -> None:
         pass
+
+    async def picture(self, row: OutboxRow) -> bytes | None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -365,6 +371,12 @@ class Outbox:
                 await self.repo.delivered(row, row.message_id if not row.deleted else None)
                 return None
             markup = row.markup or None
+            if row.slot.kind is Kind.PICTURE:  # sent once, never edited
+                if row.message_id is None:
+                    await self._send_picture(row)
+                else:
+                    await self.repo.delivered(row, row.message_id)
+                return None
             if row.message_id is not None and not row.resend and not is_ping(row.slot):
                 try:
                     await self._api("editMessageText", chat_id=row.chat_id, message_id=row.message_id,
@@ -427,6 +439,20 @@ class Outbox:
         await self.repo.delivered(row, message_id)
         if old is not None:  # /hand: the old copy goes once the new one is there, so one hand has live buttons
             await self._delete_quietly(row.chat_id, old)
+
+    async def _send_picture(self, row: OutboxRow) -> None:
+        """A picture row: its image drawn now, sent with its text as the caption. The image is drawn anew on a
+        retry, or after a restart: the row names what it shows, so nothing but the row needs keeping."""
+        image = await self.listener.picture(row)
+        if image is None:
+            log.info("picture %s for chat %s has nothing to show any more: given up", row.slot, row.chat_id)
+            await self.repo.delivered(row, None)
+            return
+        message = await self._api("sendPhoto", chat_id=row.chat_id, photo=InputFile(image, filename="result.png"),
+                                  caption=row.text or None, message_thread_id=row.thread_id or None)
+        message_id = int(message["message_id"])
+        self.listener.shown(row, message_id)
+        await self.repo.delivered(row, message_id)
 
     async def _api(self, method: str, **params: object) -> Any:
         """One Bot API call through PTB's request path (rate limiter, errors), with the stored keyboard JSON

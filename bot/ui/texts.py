@@ -29,6 +29,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("puzzle", tr.gettext("in private: a puzzle from your own reviewed games")),
         ("privacy", tr.gettext("in private: hide me from leaderboards, or show me again")),
         ("scoring", tr.gettext("how this chat ranks players (admins)")),
+        ("picture", tr.gettext("a picture of each result in this group: /picture on or off (admins)")),
         ("language", tr.gettext("choose the language: /language ru, uk, de or en")),
         ("help", tr.gettext("how to play with this bot")),
     ]

@@ -7,3 +7,5 @@ CREATE TABLE badges (
     awarded_at REAL NOT NULL,
     PRIMARY KEY (user_id, badge)
 );
+-- and a group's result cards (bot/stats/card.py): posted under each result where its admins turned them on
+ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 0;

@@ -6,3 +6,4 @@ CREATE TABLE badges (
     awarded_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (user_id, badge)
 );
+ALTER TABLE chats ADD COLUMN pictures INTEGER NOT NULL DEFAULT 0;
