@@ -27,6 +27,8 @@ class PageLinks(Protocol):
 
     def table(self, game_id: int, bot_username: str) -> str | None: ...
 
+    def card(self, game_id: int) -> str: ...
+
 
 class Rows(Protocol):
     """The rows the helpers write beyond a game's own writes: a chat that moved, a user's choices, a hand posted

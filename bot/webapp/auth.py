@@ -52,6 +52,11 @@ class Links:
             return None
         return f"https://t.me/{bot_username}/{self.short_name}?startapp={game_token(game_id, self.bot_token)}"
 
+    def card(self, game_id: int) -> str:
+        """A finished game's result card, served beside the page (``bot.webapp.server``: /app/card/)."""
+        base = self.url.split("?", 1)[0]
+        return f"{base if base.endswith('/') else base + '/'}card/{game_token(game_id, self.bot_token)}.png"
+
 
 class Refused(Exception):
     """initData or a token that proves nothing; the message says why (for the page and the log)."""

@@ -28,7 +28,13 @@ from urllib.parse import parse_qsl
 
 import orjson
 from aiohttp import WSMsgType, web
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InlineQueryResultArticle, InputTextMessageContent
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InlineQueryResultPhoto,
+    InputTextMessageContent,
+)
 from telegram.error import TelegramError
 
 from bot.game.service import GAME_VERBS, GameService
@@ -131,6 +137,7 @@ class WebApp:
         app = web.Application(client_max_size=self.max_frame)
         app.router.add_get("/app/ws", self._socket)
         app.router.add_get("/app/ws/{route}", self._socket)  # this process alone, behind a proxy (WEBAPP_ROUTE)
+        app.router.add_get("/app/card/{token}", self._card)  # a finished game's result card, for a shared message
         app.router.add_get("/app/", self._file)
         app.router.add_get("/app/{name}", self._file)
         return app
@@ -165,6 +172,15 @@ class WebApp:
         if asset is None:
             raise web.HTTPNotFound()
         return asset.response(request)
+
+    async def _card(self, request: web.Request) -> web.StreamResponse:
+        """A finished game's result card (PNG), by its signed token: Telegram fetches it for a shared result."""
+        game_id = game_of(request.match_info["token"].removesuffix(".png"), self.bot_token)
+        game = None if game_id is None else await self.service.repo.game(game_id)
+        image = None if game is None else await self.service.picture(game.chat_id, f"result:{game.id}")
+        if image is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=image, content_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
 
     # ------------------------------------------------------------ one socket
 
@@ -318,6 +334,25 @@ class WebApp:
             return {"id": None, "text": tr.gettext("The invitation could not be made: try again.")}
         return {"id": prepared.id, "text": None}
 
+    async def _share(self, page: Page) -> dict[str, str | None]:
+        """The finished game's result card, prepared as a message its player sends to a chat he picks (the photo
+        is fetched by Telegram from this server, ``_card``)."""
+        user = await self.service.directory.user(page.user.id)
+        tr = self.service.directory.user_tr(user, page.user.language)
+        game = await self._game(page.game_id)
+        links = self.service.links
+        if game is None or game.status is not Status.FINISHED or page.seat is None or links is None:
+            return {"id": None, "text": tr.gettext("There is no result to share.")}
+        url = links.card(game.id)
+        card = InlineQueryResultPhoto(f"card-{game.id}", url, url, caption=tr.gettext("🃏 Durak with friends."))
+        try:
+            prepared = await self.service.directory.bot.save_prepared_inline_message(
+                page.user.id, card, allow_user_chats=True, allow_group_chats=True)
+        except TelegramError as e:
+            log.warning("the result of game %s could not be prepared to share: %s", game.id, e)
+            return {"id": None, "text": tr.gettext("The result could not be prepared: try again.")}
+        return {"id": prepared.id, "text": None}
+
     def _spend(self, page: Page) -> None:
         """A token bucket per socket: ``burst`` frames at once, ``rate`` a second after that."""
         now = time.monotonic()
@@ -342,6 +377,8 @@ class WebApp:
             await self._send_state(page)
         elif kind == "invite":
             await page.ws.send_str(orjson.dumps({"type": "invite", **await self._invite(page)}).decode())
+        elif kind == "share":
+            await page.ws.send_str(orjson.dumps({"type": "share", **await self._share(page)}).decode())
         elif kind == "press":
             toast, refused, url = await self._press(page, frame.get("data"))
             answer = {"type": "answer", "id": frame.get("id"), "text": toast, "refused": refused}

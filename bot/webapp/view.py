@@ -45,6 +45,7 @@ PAGE_TEXTS = {
     "moves": N_("Moves"), "stock": N_("Stock"), "discard": N_("Discard"),
     "durak_cards": N_("The durak's cards ({name}):"),
     "invite": N_("📨 Invite to the game"),
+    "share": N_("🖼 Share the result"),
     # the review
     "review_you": N_("Your move: {move}"), "review_better": N_("Better: {move}"),
     "review_chance": N_("Your chance not to be the durak: {before} with the best move, {after} after yours"),
@@ -115,6 +116,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
         picture["left"] = [{"name": render.name_of(game, p), "cards": in_hand_order(state, p)}
                            for p in state.losers if state.hands[p]]
         if seat is not None and game.status is Status.FINISHED:  # as under the group's result message
+            picture["share"] = True  # its result card, to a chat he picks (bot.webapp.server: share)
             picture["buttons"] = [{"text": tr.gettext("🔁 Play again"),
                                    "press": encode(Verb.REPLAY, game.id, game.version)}]
         return picture

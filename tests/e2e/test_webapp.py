@@ -4,13 +4,16 @@ what each page is sent, and presses from a page going the way of chat buttons.""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+from PIL import Image
 
 from bot.webapp.auth import game_token
 from durak import card_code
@@ -407,6 +410,45 @@ async def test_the_page_of_an_evenings_game_shows_its_running_score(fake: FakeTe
             assert [line for line in over["result"] if line.startswith(("🌙", "🃏 Durak (", "🥇 First"))] == in_group
         finally:
             await page.close()
+
+
+async def test_a_player_shares_the_result_card_of_a_finished_game(fake: FakeTelegram, served: BotProcess,
+                                                                    port: int) -> None:
+    table = await started(fake, [ANNA, BORIS])
+    anna = table.hand_message(ANNA)
+    assert anna is not None
+    token = game_param(hand_link(anna))
+    page = PageSocket(port)
+    try:
+        playing = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
+        assert not playing.get("share")
+        early = await page.ask("share")
+        assert early["id"] is None and early["text"] == "There is no result to share."
+    finally:
+        await page.close()
+    await table.play_to_the_end()
+    page, watcher = PageSocket(port), PageSocket(port)
+    try:
+        over = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
+        assert over["status"] == "over" and over["share"] is True
+        watching = await watcher.open({"type": "hello", "init_data": init_data(VERA, "Vera"), "game": token})
+        assert not watching.get("share") and (await watcher.ask("share"))["id"] is None, "a watcher has no result"
+        shared = await page.ask("share")
+        prepared = fake.prepared[-1]
+        assert shared["id"] == f"prepared-{len(fake.prepared)}" and int(prepared["user_id"]) == ANNA
+        assert prepared["result"]["type"] == "photo"
+        url = prepared["result"]["photo_url"]
+        assert url.startswith(f"http://127.0.0.1:{port}/app/card/") and url.endswith(".png")
+        async with aiohttp.ClientSession() as session:  # as Telegram fetches it
+            async with session.get(url) as answer:
+                assert answer.status == 200 and answer.content_type == "image/png"
+                assert Image.open(io.BytesIO(await answer.read())).width == 720
+            forged = url.replace("/card/", "/card/x")
+            async with session.get(forged) as answer:
+                assert answer.status == 404
+    finally:
+        await page.close()
+        await watcher.close()
 
 
 async def test_a_solo_game_in_private_opens_the_page_the_same_way(fake: FakeTelegram, tmp_path: Path,

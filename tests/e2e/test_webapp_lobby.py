@@ -94,6 +94,9 @@ async def test_from_the_lobby_to_play_again_inside_the_app(fake: FakeTelegram, t
             await asyncio.gather(play_from_the_page(anna, table), table.play(lambda: False, 240, players=[BORIS, VERA]))
             await anna.wait_for_function("window.durakState().status === 'over'")
             assert "Game over" in (await anna.text_content("#result") or "")
+            await anna.click("#share")  # the result card, for Telegram's chat picker
+            await anna.wait_for_function("window.telegramCalls.filter(c => c[0] === 'share').length === 2")
+            assert fake.prepared[-1]["result"]["type"] == "photo"
             await tap(anna, "Play again")
             await anna.wait_for_function(f"window.durakState().status === 'lobby' && window.durakState().game !== "
                                          f"'{first}'")

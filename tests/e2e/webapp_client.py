@@ -112,6 +112,15 @@ class PageSocket:
             if frame["type"] in ("answer", "closed"):
                 return frame
 
+    async def ask(self, kind: str) -> dict[str, Any]:
+        """Send a frame of ``kind`` (invite, share) and read to its answer, of the same type."""
+        assert self.ws is not None
+        await self.ws.send_str(json.dumps({"type": kind}))
+        while True:
+            frame = await self.next()
+            if frame["type"] in (kind, "closed"):
+                return frame
+
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()

@@ -179,6 +179,13 @@
       rows.set("invite", Object.assign(document.createElement("div"), { className: "row" }));
       rows.get("invite").append(invite);
     }
+    if (st.share && tg && tg.shareMessage && tg.isVersionAtLeast && tg.isVersionAtLeast("8.0")) {
+      const share = Object.assign(document.createElement("button"), { type: "button", className: "secondary",
+                                                                      id: "share", textContent: texts.share });
+      share.addEventListener("click", () => send({ type: "share" }));  // the result card, to a chat he picks
+      rows.set("share", Object.assign(document.createElement("div"), { className: "row" }));
+      rows.get("share").append(share);
+    }
     $("buttons").replaceChildren(...rows.values());
     drawHand(st);
     const me = st.you === null || st.you === undefined ? null : st.seats[st.you];
@@ -336,7 +343,7 @@
       if (frame.type === "state") onState(frame);
       else if (frame.type === "review") onReview(frame);
       else if (frame.type === "answer") onAnswer(frame);
-      else if (frame.type === "invite") { if (frame.id) tg.shareMessage(frame.id); else toast(frame.text); }
+      else if (frame.type === "invite" || frame.type === "share") { if (frame.id) tg.shareMessage(frame.id); else toast(frame.text); }
       else if (frame.type === "error") refusal = frame.text || frame.reason;  // the close that follows says if for good
     };
     ws.onclose = (event) => {
