@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram.ext import Application, CallbackQueryHandler, ChatMemberHandler, CommandHandler, MessageHandler, filters
 
-from handlers import buttons, chat_events, commands, puzzles, seasons, series, stats
+from handlers import buttons, chat_events, commands, puzzles, seasons, series, stats, tournaments
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
@@ -33,6 +33,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("seasons", seasons.seasons))
     app.add_handler(CommandHandler("badges", stats.badges))
     app.add_handler(CommandHandler("picture", stats.picture))
+    app.add_handler(CommandHandler("tournament", tournaments.tournament))
     app.add_handler(CallbackQueryHandler(buttons.on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_events.migrated))
     app.add_handler(ChatMemberHandler(chat_events.my_member, ChatMemberHandler.MY_CHAT_MEMBER))

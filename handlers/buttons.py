@@ -48,6 +48,11 @@ async def _answer(update: Update, context: Context, query: CallbackQuery, starte
     if press.verb is Verb.PUZZLE:
         await puzzles.puzzle_press(update, context, press)
         return
+    if press.verb is Verb.TOURNAMENT:
+        toast = await service.tournaments.press(tr, press, user, where)
+        with contextlib.suppress(TelegramError):
+            await query.answer(toast)
+        return
     decision = await service.press(press, user, where, query.from_user.language_code)
     decided = time.monotonic()
     try:

@@ -14,7 +14,7 @@ from durak import Rules, RulesError, State, StateError
 from durak.actions import action_from_json, action_to_json
 from durak.setup import Previous
 from storage.database import SqlConnection, SqlRow
-from storage.models import Away, Game, NewLobby, OutboxRow, Owed, RatingUpdate, ResultRow, Seat, Status
+from storage.models import Away, Game, NewLobby, OutboxRow, Owed, RatingUpdate, ResultRow, Scored, Seat, Status
 from storage.outbox_rows import OutboxRows, outbox_row, owed_statements, write_owed
 from storage.rows import Conflict, CorruptRow, RatingsMoved, rules_json, user_of
 from storage.updates import HANDLING, MARK_HANDLED, mark_handled, marked
@@ -32,17 +32,18 @@ class GameRows(OutboxRows):
         now = self.now()
         chat_id, thread_id, creator, max_players = lobby.chat_id, lobby.thread_id, lobby.creator, lobby.max_players
         previous, turn_timeout, title, goal = lobby.previous, lobby.turn_timeout, lobby.title, lobby.goal
+        tournament = lobby.tournament
         prev = None if previous is None else json.dumps(list(previous))
         handling = HANDLING.get()
         async with self.db.write() as conn:
             try:
                 inserted = await conn.execute_fetchall(
                     "INSERT INTO games (chat_id, thread_id, status, creator_id, rules, max_players, previous, "
-                    "turn_timeout, created_at, updated_at, title, goal) "
-                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "turn_timeout, created_at, updated_at, title, goal, tournament) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "RETURNING id",
                     (chat_id, thread_id, creator.id, rules_json(lobby.rules), max_players, prev, turn_timeout,
-                     now, now, title, goal),
+                     now, now, title, goal, tournament),
                 )
             except self.db.integrity_errors:
                 raise Conflict("this chat already has an open game") from None
@@ -53,7 +54,7 @@ class GameRows(OutboxRows):
                                    (game_id, seat, user.id))
             game = Game(game_id, chat_id, thread_id, Status.LOBBY, creator.id, lobby.rules, max_players, None, 0, None,
                         tuple(Seat(i, u) for i, u in enumerate(seated)), (), previous, now, turn_timeout, None,
-                        title, goal=goal)
+                        title, goal=goal, tournament=tournament)
             written = [outbox_row(r) for sql, params in owed_statements(game_id, owed(game))
                        for r in await conn.execute_fetchall(sql, params)]
             if handling is not None:
@@ -65,7 +66,8 @@ class GameRows(OutboxRows):
 
     async def save_game(self, old: Game, new: Game, *, results: Sequence[ResultRow] = (),
                         ratings: Sequence[RatingUpdate] = (), owed: Sequence[Owed] = (),
-                        badges: Sequence[tuple[int, str]] = ()) -> Game:
+                        badges: Sequence[tuple[int, str]] = (), scored: Sequence[Scored] = (),
+                        standings: Sequence[Owed] = ()) -> Game:
         """Write ``new`` if the stored game is still ``old`` (its version), with the results, ratings and
         messages it owes, in one transaction; returns ``new`` with its new version (nothing is read back).
 
@@ -145,8 +147,15 @@ class GameRows(OutboxRows):
             if badges:  # (user, badge) earned by this game: once a player (storage.badge_rows)
                 conn.executemany("INSERT INTO badges (user_id, badge, game_id, awarded_at) VALUES (?, ?, ?, ?) "
                                  "ON CONFLICT (user_id, badge) DO NOTHING", [(u, b, old.id, now) for u, b in badges])
+            for p in scored:  # a tournament table's end: its players' points, free again from now
+                conn.execute("UPDATE tournament_players SET points = points + ?, games = games + 1, "
+                             "firsts = firsts + ?, streak = ?, free_since = ? WHERE tournament_id = ? AND user_id = ?",
+                             (p.points, int(p.first), p.streak, now, p.tournament, p.user_id))
             mark_handled(conn, handling, now)
-            return write_owed(conn, old.id, owed)
+            written = write_owed(conn, old.id, owed)
+            if standings:  # the tournament's own message, a row of game -id (storage.tournament_rows)
+                written += write_owed(conn, -new.tournament if new.tournament else None, standings)
+            return written
 
         await self._with_marks(work, self._note)
         if handling is not None:
@@ -246,4 +255,4 @@ class GameRows(OutboxRows):
         return Game(row["id"], row["chat_id"], row["thread_id"], status, row["creator_id"], rules,
                     row["max_players"], state, row["version"], row["message_id"], seats, log_lines,
                     previous, row["updated_at"], row["turn_timeout"], row["deadline"], row["title"], deal, moves, auto,
-                    row["goal"], row["series"])
+                    row["goal"], row["series"], row["tournament"])

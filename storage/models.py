@@ -75,6 +75,7 @@ class NewLobby:
     turn_timeout: int = DEFAULT_TURN_SECONDS
     title: str = ""
     goal: str = ""                # what the evening is played to (/series; bot.stats.evening.Goal)
+    tournament: int | None = None  # a table of this tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +151,52 @@ class SeasonPlace:
     duraks: int
 
 
+class TournamentStatus(StrEnum):
+    OPEN = "open"         # players join, tables are seated
+    CLOSING = "closing"   # its time is up: no new table, the last ones finish
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    id: int
+    chat_id: int
+    thread_id: int
+    creator_id: int
+    rules: Rules
+    turn_timeout: int
+    computers: bool
+    title: str
+    started_at: float
+    ends_at: float
+    status: TournamentStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A tournament's player: his points so far (``streak``: first places in a row)."""
+
+    user: User
+    joined_at: float
+    free_since: float
+    left: bool
+    points: int
+    games: int
+    firsts: int
+    streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What one table's end gives a player of its tournament."""
+
+    tournament: int
+    user_id: int
+    points: int
+    first: bool
+    streak: int
+
+
 class Away(IntEnum):
     """Who plays a seat: its owner, or the computer (and why)."""
 
@@ -205,6 +252,7 @@ class Game:
     auto: frozenset[int] = frozenset()  # indexes of the moves made for their seat (timer, absence, the only move)
     goal: str = ""                  # the evening it opens or plays in is played to this (bot.stats.evening.Goal)
     series: int | None = None       # the first game of its evening, once it is finished
+    tournament: int | None = None   # the tournament it is a table of
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user.id == user_id), None)

@@ -11,12 +11,13 @@ from storage.review_rows import ReviewRows
 from storage.rows import Conflict, CorruptRow, RatingsMoved
 from storage.season_rows import SeasonRows
 from storage.stat_rows import StatRows
+from storage.tournament_rows import TournamentRows
 from storage.updates import CHANNEL
 
 __all__ = ["Conflict", "CorruptRow", "RatingsMoved", "Repo"]
 
 
-class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows, SeasonRows, BadgeRows):
+class Repo(GameRows, ReviewRows, StatRows, People, PuzzleRows, SeasonRows, BadgeRows, TournamentRows):
     async def migrate_chat(self, old_id: int, new_id: int, note: tuple[int, str, int] | None = None) -> None:
         """A group became a supergroup: its settings, games, ratings and owed messages follow the new id.
         ``note``: an update (id, body, partition) stored in the same transaction for the process that leads the

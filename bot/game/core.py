@@ -94,8 +94,9 @@ class Core(Protocol):
     ping_delay: float
     on_moved: Callable[[list[int]], Awaitable[None]]  # games another process decides now: their pages are closed
 
-    async def close_seasons(self, now: float) -> None:
-        """Close the seasons that ended in the chats led here (bot.game.seasons)."""
+    async def chores(self, now: float) -> None:
+        """What the sweep does beyond the open games: close the seasons that ended, seat the tournaments' free
+        players and close those whose time is up, in the chats led here (bot.game.seasons, bot.game.tournaments)."""
 
     async def forget_games(self, leaving: Callable[[int], bool]) -> list[int]:
         """Forget the games of the chats ``leaving`` names, each once its decision in hand is written."""

@@ -20,7 +20,7 @@ from durak import Rules
 from durak.rules import PRESETS
 from durak.setup import Previous
 from storage.computers import is_computer
-from storage.models import DEFAULT_TURN_SECONDS, ChatSettings, Game, Goal, NewLobby, Owed, Status, User
+from storage.models import DEFAULT_TURN_SECONDS, ChatSettings, Game, Goal, NewLobby, Owed, Status, Tournament, User
 from storage.repo import Conflict
 from storage.slots import RESULT, note_slot
 
@@ -98,6 +98,29 @@ class Lobbies:
         self.core.store.add(game)
         self.core.outbox.kick(chat_id)
         return game
+
+    async def seat_table(self, tournament: Tournament, players: Sequence[User]) -> Game | None:
+        """A tournament's new table: its players seated and dealt at once (its lobby and its start are two writes:
+        a lobby a crash leaves is started by the next sweep, ``start_table``). None if it could not be opened."""
+        lobby_of = NewLobby(tournament.chat_id, tournament.thread_id, players[0], tournament.rules, len(players), None,
+                            players, tournament.turn_timeout, tournament.title[:TITLE_KEPT], tournament=tournament.id)
+        try:
+            game = await self.core.repo.create_lobby(lobby_of, owed=lambda g: ())
+        except Conflict:
+            return None
+        self.core.store.add(game)
+        return await self.start_table(game.id)
+
+    async def start_table(self, game_id: int) -> Game | None:
+        """Deal a tournament table's lobby (its players were seated by the tournament)."""
+
+        async def work(game: Game) -> Game | None:
+            if game.status is not Status.LOBBY or game.tournament is None:
+                return None
+            await self.core.advance(game, [], base=lobby.started(game, secrets.randbits(64)))
+            return self.core.store.games.get(game.id)
+
+        return await self.core.with_game(game_id, work)
 
     async def _kicked_note(self, game: Game, user_id: int) -> list[Owed]:
         """A removed player learns it in private (if the bot may write to him), with the group's name."""

@@ -84,16 +84,16 @@ def played_rows(game: Game, results: list[ResultRow], now: float) -> list[tuple[
                                    seats)) for r in results]
 
 
-async def new_badges(repo: Repo, game: Game, results: list[ResultRow], night: Evening, now: float
+async def new_badges(repo: Repo, game: Game, results: list[ResultRow], night: Evening | None, now: float
                      ) -> dict[int, list[Badge]]:
     """The badges each person at the finished game earns with it (bot.stats.badges), from his record before it."""
     earned: dict[int, list[Badge]] = {}
     for user, fact in badges.facts(game, played_rows(game, results, now)).items():
         before = [g for _, g in await repo.played(user_id=user) if g.game_id != game.id]
-        line = next((line for line in night.lines if line.user_id == user), None)
+        line = None if night is None else next((line for line in night.lines if line.user_id == user), None)
         record = badges.Record(before, await repo.presets_played(user),
-                               None if line is None else (night.games, line.duraks), False,
-                               set(await repo.badges(user)))
+                               None if line is None or night is None else (night.games, line.duraks),
+                               badges=set(await repo.badges(user)))
         if found := badges.earned(fact, record):
             earned[user] = found
     return earned

@@ -31,6 +31,7 @@ from bot.game.slots import evening_end
 from bot.game.store import GameStore, GameUI
 from bot.game.table_commands import Commands
 from bot.game.timers import Timers
+from bot.game.tournaments import Tournaments
 from bot.game.votes import Votes
 from bot.stats.card import draw
 from bot.stats.result_card import evening_card, game_card
@@ -92,13 +93,15 @@ class GameService:
         self.chats = Chats(self)
         self.lobbies = Lobbies(self)
         self.seasons = SeasonCloser(self, repo)
+        self.tournaments = Tournaments(self, repo, self.lobbies)
         outbox.listen(OutboxEvents(self))
         self.on_change: Callable[[Game], None] = lambda game: None  # the Mini App's pages (bot.webapp.server)
         self.on_moved: Callable[[list[int]], Awaitable[None]] = _nothing_moved  # games another process leads now
         self.links: PageLinks | None = None  # where a game's Mini App page opens, when it is configured
 
-    async def close_seasons(self, now: float) -> None:
+    async def chores(self, now: float) -> None:
         await self.seasons.close_due(now)
+        await self.tournaments.look(now)
 
     async def picture(self, chat_id: int, about: str) -> bytes | None:
         """A result card, drawn from the stored game it names ("result:12", or "evening:12" for the evening that
@@ -210,7 +213,10 @@ class GameService:
 
         if finished:
             results = result_rows(new)
-            new, evening = await evening_of(self.repo, new, results, now)
+            evening = None
+            if new.tournament is None:  # a tournament's table is no evening's
+                new, evening = await evening_of(self.repo, new, results, now)
+            scored, standings = await self.tournaments.scored(new, results)
             earned = await new_badges(self.repo, new, results, evening, now)
             ending = self.store.ui_of(old.id)
             ending.evening, ending.badges = evening, earned
@@ -218,7 +224,7 @@ class GameService:
             caption = " · ".join(part for part in (game_name(tr, new.rules), new.title) if part)
             if pictures:  # the result card, drawn when it is sent (OutboxEvents.picture)
                 extra = [*extra, Owed(new.chat_id, picture_slot("result", new.id), caption, None, new.thread_id)]
-            if evening.over:  # its goal is met: the evening's own result, under the game's
+            if evening is not None and evening.over:  # its goal is met: the evening's own result, under the game's
                 extra = [*extra, evening_end(tr, new, evening)]
                 if pictures:
                     extra.append(Owed(new.chat_id, picture_slot("evening", new.id), caption, None, new.thread_id))
@@ -226,7 +232,8 @@ class GameService:
                 ratings, changes = await new_ratings(self.repo, new, results)
                 ending.changes = changes
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings,
-                                              badges=[(u, b.key) for u, found in earned.items() for b in found])
+                                              badges=[(u, b.key) for u, found in earned.items() for b in found],
+                                              scored=scored, standings=standings)
         else:
             saved = await self.store.save(old, new, render)
         ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from bot.stats.badges import Badge
 from bot.stats.evening import Evening
 from bot.ui.seat_view import NOTHING, SeatView
-from storage.models import Game, Owed, RatingUpdate, ResultRow, Status
+from storage.models import Game, Owed, RatingUpdate, ResultRow, Scored, Status
 from storage.repo import Conflict, Repo
 from storage.slots import Slot
 
@@ -90,7 +90,8 @@ class GameStore:
 
     def add(self, game: Game, messages: dict[Slot, tuple[int, int]] | None = None) -> None:
         self.games[game.id] = game
-        self._topics[(game.chat_id, game.thread_id)] = game.id
+        if game.tournament is None:  # a tournament's tables share their topic with each other and its one game
+            self._topics[(game.chat_id, game.thread_id)] = game.id
         ui = self.ui.setdefault(game.id, GameUI())
         if messages:
             ui.messages.update(messages)
@@ -123,18 +124,20 @@ class GameStore:
                 self._locks.pop(game_id, None)
 
     async def save(self, old: Game, new: Game, render: Render, *, results: Sequence[ResultRow] = (),
-                   ratings: Sequence[RatingUpdate] = (), badges: Sequence[tuple[int, str]] = ()) -> Game:
+                   ratings: Sequence[RatingUpdate] = (), badges: Sequence[tuple[int, str]] = (),
+                   scored: Sequence[Scored] = (), standings: Sequence[Owed] = ()) -> Game:
         """Write ``new`` over ``old`` with the messages it owes; Conflict (after reloading) if ``old`` is stale."""
         staged = replace(new, version=old.version + 1)
         try:
             saved = await self.repo.save_game(old, staged, results=results, ratings=ratings,
-                                              owed=render(staged, self.ui_of(old.id)), badges=badges)
+                                              owed=render(staged, self.ui_of(old.id)), badges=badges, scored=scored,
+                                              standings=standings)
         except Conflict:
             await self.reload(old.id)
             raise
         if saved.status in (Status.LOBBY, Status.PLAYING):
             self.games[saved.id] = saved
-            if (saved.chat_id, saved.thread_id) != (old.chat_id, old.thread_id):
+            if (saved.chat_id, saved.thread_id) != (old.chat_id, old.thread_id) and saved.tournament is None:
                 self._topics.pop((old.chat_id, old.thread_id), None)
                 self._topics[(saved.chat_id, saved.thread_id)] = saved.id
         else:

@@ -62,7 +62,7 @@ class Timers:
                     await self._ping(game, now)
                 if game.status is Status.PLAYING and now >= game.updated_at + self.service.computer_pause + 1:
                     self.computer_soon(game, now)  # one a restart or a failed attempt left waiting
-        await self.service.close_seasons(now)
+        await self.service.chores(now)
 
     def computer_soon(self, game: Game, now: float | None = None) -> None:
         """If the game waits for a computer seat, play its move after the pause, or at ``now`` (the sweep's

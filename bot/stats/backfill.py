@@ -61,6 +61,11 @@ async def backfill(database: str | Path) -> tuple[int, int, int]:
             if place.place == 1 and "season_gold" not in record.badges:
                 record.badges.add("season_gold")
                 awards.append((place.user_id, "season_gold", None))
+        for user in await repo.tournament_winners():
+            record = records.setdefault(user, badges.Record(badges=set(have.get(user, set()))))
+            if "tournament_gold" not in record.badges:
+                record.badges.add("tournament_gold")
+                awards.append((user, "tournament_gold", None))
         awarded = await repo.award(awards)
         return len(ids), awarded, len({user for user, _, _ in awards})
     finally:

@@ -50,6 +50,7 @@ class Record:
     presets: set[str] = field(default_factory=set)
     evening: tuple[int, int] | None = None   # the evening this game counts in: (its games, his times the durak)
     season_first: bool = False               # first place in a season that just closed
+    tournament_first: bool = False           # first place in a tournament that just ended
     badges: set[str] = field(default_factory=set)
 
 
@@ -112,6 +113,8 @@ BADGES: tuple[Badge, ...] = (
           lambda f, r: _won(f) and sum(won(g) for g in r.games) + 1 >= 10),
     Badge("season_gold", "👑", N_("Season gold"), N_("Take first place in a season."),
           lambda f, r: r.season_first),
+    Badge("tournament_gold", "🏆", N_("Tournament gold"), N_("Take first place in a tournament."),
+          lambda f, r: r.tournament_first),
 )
 BY_KEY = {badge.key: badge for badge in BADGES}
 

@@ -53,6 +53,7 @@ class Verb(StrEnum):
     SWAP = "W"         # покерный: arg: the two packed cards to swap; none: start or stop picking them
     COUNTER = "K"      # прибалтийский: arg: target.packed cover and cards of its rank
     PUZZLE = "Z"       # a puzzle: game and seq the move; arg the answer's index in its values, or "next"
+    TOURNAMENT = "T"   # a tournament's message: game is the tournament; arg "j" (join) or "l" (leave)
 
 
 _CARD_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # card value -> one char

@@ -550,7 +550,8 @@ def result(tr: Translator, game: Game, evening: Sequence[str] = ()) -> tuple[str
         lines.append(tr.gettext("🎖 In pogony: the last card out was a six!"))
     lines += _scores(tr, game)
     lines += evening
-    markup = InlineKeyboardMarkup([[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
+    markup = InlineKeyboardMarkup([] if game.tournament is not None else  # the tournament seats its next table
+                                  [[_button(tr.gettext("🔁 Play again"), Verb.REPLAY, game, game.version)]])
     return lettered("\n".join(lines), tr), markup
 
 

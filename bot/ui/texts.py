@@ -23,6 +23,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
         ("stats", tr.gettext("your stats (reply to someone, or /stats @name, for theirs)")),
         ("top", tr.gettext("the chat's leaderboard; /top global for everyone")),
         ("season", tr.gettext("this season's table and the days left; /seasons, the past ones")),
+        ("tournament", tr.gettext("the group's tournament; admins open one: /tournament 60 (minutes)")),
         ("seasons", tr.gettext("the past seasons' winners")),
         ("badges", tr.gettext("every badge, and which you have")),
         ("history", tr.gettext("the last ten games; in private, yours with their reviews")),

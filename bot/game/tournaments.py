@@ -1,0 +1,253 @@
+"""Tournaments in a group: opened for a fixed time by an admin, joined by a button, its players seated at tables as
+they come free, its points written with each table's results, closed when its time is up and its last table ends.
+
+Everything lies in the database (the tournament, its players, its tables as games that name it), so a restart or
+a ``kill -9`` loses nothing: the sweep looks again. Several processes: a tournament is its chat's, and only the
+process that leads that chat seats its tables and closes it. Its message (the standings) is an outbox row of its
+own, rewritten with each join, leave, table seated and table ended.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.game.core import Core
+from bot.game.lobbies import Lobbies
+from bot.game.slots import markup_json
+from bot.stats import tournament_text
+from bot.stats.tournament_rules import meetings, next_streak, points, tables
+from bot.ui.callbacks import Press
+from bot.ui.i18n import Translator
+from bot.ui.render import name_of
+from durak import Rules
+from durak.scoring import ranks
+from storage.computers import computer_id, is_computer
+from storage.models import (
+    DEFAULT_TURN_SECONDS,
+    Entrant,
+    Game,
+    Owed,
+    ResultRow,
+    Scored,
+    Status,
+    Tournament,
+    TournamentStatus,
+    User,
+)
+from storage.repo import Conflict, Repo
+from storage.slots import TABLE, note_slot
+from storage.tournament_rows import standing_row
+
+log = logging.getLogger(__name__)
+MINUTES = (5, 600)         # how long a tournament may run
+LOOK_SECONDS = 2.0         # between two looks of the sweep at the running tournaments
+FREE_SECONDS = 5.0         # a player free this long is seated (time to read his last result)
+LONE_SECONDS = 30.0        # a lone free player waits this long for another before a computer joins his table
+COMPUTERS = ("computers", "bots", "компьютеры", "комп'ютери", "computer")
+
+
+class Tournaments:
+    def __init__(self, core: Core, repo: Repo, lobbies: Lobbies) -> None:
+        self.core = core
+        self.repo = repo
+        self.lobbies = lobbies
+        self.looked = 0.0
+
+    # ------------------------------------------------------------ commands and presses
+
+    async def open(self, tr: Translator, chat_id: int, thread_id: int, creator: User, args: Sequence[str],
+                   title: str) -> str | None:
+        """/tournament 60 [computers]: the answer to send (None: its message is the answer)."""
+        minutes = int(args[0]) if args and args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6 else None
+        computers = len(args) == 2 and args[1].lower() in COMPUTERS
+        if minutes is None or not MINUTES[0] <= minutes <= MINUTES[1] or (len(args) > 1 and not computers):
+            return tr.gettext("Send /tournament 60 for a tournament of 60 minutes (from {least} to {most}); add "
+                              "«computers» to let computers fill a table.").format(least=MINUTES[0], most=MINUTES[1])
+        chat = await self.repo.chat(chat_id)
+        rules = chat.rules or Rules()
+        try:
+            tournament = await self.repo.open_tournament(chat_id, thread_id, creator.id, rules,
+                                                         chat.turn_timeout or DEFAULT_TURN_SECONDS, computers, title,
+                                                         minutes, lambda t: [_message(tr, t, [], [])])
+        except Conflict:
+            return tr.gettext("A tournament is already on here.")
+        self.core.outbox.kick(chat_id)
+        log.info("chat %s: tournament %s opened for %s minutes", chat_id, tournament.id, minutes)
+        return None
+
+    async def stop(self, tr: Translator, chat_id: int) -> str | None:
+        """/tournament stop (admins): no new tables; it ends with its last one."""
+        tournament = await self.repo.tournament_in(chat_id)
+        if tournament is None or tournament.status is not TournamentStatus.OPEN:
+            return tr.gettext("No tournament is open here.")
+        await self._close(tournament)
+        return None
+
+    async def press(self, tr: Translator, press: Press, user: User, where: tuple[int, int] | None) -> str:
+        """Join or Leave on a tournament's message: only on its own message, only while it is open."""
+        tournament = await self.repo.tournament(press.game)
+        shown = (await self.repo.slot_messages(standing_row(press.game))).get(TABLE) if tournament else None
+        if tournament is None or where is None or shown != where or press.arg not in ("j", "l"):
+            return tr.gettext("This button is not valid any more.")
+        if tournament.status is not TournamentStatus.OPEN:
+            return tr.gettext("The tournament takes no players any more.")
+        if press.arg == "j" and not (await self.core.directory.writable(user.id) or user).private_chat:
+            return tr.gettext("Open a private chat with me first (/start there), then press Join again.")
+        joining = press.arg == "j"
+        entrants = await self.repo.entrants(tournament.id)
+        if joining:
+            entrants = [*[e for e in entrants if e.user.id != user.id],
+                        Entrant(user, self.core.clock.now(), self.core.clock.now(), False, 0, 0, 0, 0)] \
+                if all(e.user.id != user.id or e.left for e in entrants) else entrants
+        else:
+            entrants = [e if e.user.id != user.id else _left(e) for e in entrants]
+        changed = await self.repo.enter(tournament.id, user.id, joining,
+                                        [await self._message(tr, tournament, entrants, await self._seated(tournament))])
+        if not changed:
+            return tr.gettext("You are in the tournament already.") if joining else \
+                tr.gettext("You are not in the tournament.")
+        self.core.outbox.kick(tournament.chat_id)
+        return tr.gettext("You are in: I seat you at a table as soon as someone is free.") if joining else \
+            tr.gettext("You left the tournament: your points stay, you are not seated again.")
+
+    # ------------------------------------------------------------ the sweep
+
+    async def look(self, now: float) -> None:
+        """Seat the free players, close the tournaments whose time is up (at most every ``LOOK_SECONDS``)."""
+        if now < self.looked + LOOK_SECONDS:
+            return
+        self.looked = now
+        try:
+            for tournament in await self.repo.running_tournaments():
+                if self.repo.owns(tournament.chat_id):
+                    await self._step(tournament, now)
+        except Exception:  # a failed look (a full disk) is tried again: the sweep must go on
+            log.exception("the tournaments' look failed; the next one tries again")
+
+    async def _step(self, tournament: Tournament, now: float) -> None:
+        tables_now = await self.repo.tournament_tables(tournament.id)
+        running = [(game, seated) for game, status, seated in tables_now if status in (Status.LOBBY, Status.PLAYING)]
+        for game_id, _ in running:  # a table a crash left undealt
+            game = self.core.store.games.get(game_id)
+            if game is not None and game.status is Status.LOBBY:
+                await self.lobbies.start_table(game_id)
+        if tournament.status is TournamentStatus.OPEN and now >= tournament.ends_at:
+            await self._close(tournament)
+            return
+        if tournament.status is TournamentStatus.CLOSING:
+            if not running:
+                await self._finish(tournament)
+            return
+        busy = {user for _, seated in running for user in seated}
+        entrants = await self.repo.entrants(tournament.id)
+        free = [e for e in sorted(entrants, key=lambda e: e.free_since)
+                if not e.left and e.user.id not in busy and now >= e.free_since + FREE_SECONDS]
+        met = meetings([seated for _, _, seated in tables_now])
+        most = tournament.rules.max_players()
+        seated_any = False
+        for table in tables([e.user.id for e in free], met, most):
+            users = [next(e.user for e in free if e.user.id == u) for u in table]
+            seated_any |= await self.lobbies.seat_table(tournament, users) is not None
+        if len(free) == 1 and tournament.computers and now >= free[0].free_since + LONE_SECONDS:
+            computer = await self.repo.user(computer_id("normal", 1))
+            if computer is not None:
+                seated_any |= await self.lobbies.seat_table(tournament, [free[0].user, computer]) is not None
+        if seated_any:
+            await self.refresh(tournament)
+
+    async def _close(self, tournament: Tournament) -> None:
+        tr = await self.core.directory.chat_tr(tournament.chat_id)
+        closing = _with_status(tournament, TournamentStatus.CLOSING)
+        entrants = await self.repo.entrants(tournament.id)
+        owed = [_message(tr, closing, entrants, await self._seated(closing))]
+        if await self.repo.set_tournament_status(tournament.id, TournamentStatus.CLOSING, owed):
+            self.core.outbox.kick(tournament.chat_id)
+
+    async def _finish(self, tournament: Tournament) -> None:
+        tr = await self.core.directory.chat_tr(tournament.chat_id)
+        over = _with_status(tournament, TournamentStatus.OVER)
+        entrants = await self.repo.entrants(tournament.id)
+        best = tournament_text.ranked([e for e in entrants if e.games])
+        gold = [(best[0].user.id, "tournament_gold")] if best and best[0].points > 0 else []
+        owed = [await self._message(tr, over, entrants, []),
+                Owed(tournament.chat_id, note_slot("tournament", tournament.id), tournament_text.final(tr, entrants),
+                     None, tournament.thread_id)]
+        if await self.repo.set_tournament_status(tournament.id, TournamentStatus.OVER, owed, gold):
+            log.info("chat %s: tournament %s is over", tournament.chat_id, tournament.id)
+            self.core.outbox.kick(tournament.chat_id)
+
+    # ------------------------------------------------------------ a table's end
+
+    async def scored(self, game: Game, results: Sequence[ResultRow]) -> tuple[list[Scored], list[Owed]]:
+        """A finished table's points for its tournament's players, and the standings they make (written with the
+        game's results, ``Repo.save_game``)."""
+        if game.tournament is None or game.state is None:
+            return [], []
+        tournament = await self.repo.tournament(game.tournament)
+        if tournament is None:
+            return [], []
+        entrants = {e.user.id: e for e in await self.repo.entrants(tournament.id)}
+        rank_of = ranks(game.state)
+        players = len(results)
+        scored = []
+        for r in results:
+            entrant = entrants.get(r.user_id)
+            if entrant is None or is_computer(r.user_id):
+                continue
+            rank = rank_of[r.seat]
+            tied = sum(1 for x in rank_of if x == rank)
+            first = rank == 1 and not r.draw and not r.loser
+            scored.append(Scored(tournament.id, r.user_id, points(players, rank, r.draw, tied, entrant.streak), first,
+                                 next_streak(entrant.streak, first)))
+        after = [_scored(e, next((s for s in scored if s.user_id == e.user.id), None)) for e in entrants.values()]
+        tr = await self.core.directory.chat_tr(tournament.chat_id)
+        seated = [names for game_id, names in await self._tables(tournament) if game_id != game.id]
+        return scored, [await self._message(tr, tournament, after, seated)]
+
+    # ------------------------------------------------------------ its message
+
+    async def refresh(self, tournament: Tournament) -> None:
+        tr = await self.core.directory.chat_tr(tournament.chat_id)
+        fresh = await self.repo.tournament(tournament.id) or tournament
+        await self.repo.update_standings(tournament.id, [
+            await self._message(tr, fresh, await self.repo.entrants(tournament.id), await self._seated(fresh))])
+        self.core.outbox.kick(tournament.chat_id)
+
+    async def _tables(self, tournament: Tournament) -> list[tuple[int, list[str]]]:
+        found = []
+        for game_id, status, _ in await self.repo.tournament_tables(tournament.id):
+            game = self.core.store.games.get(game_id)
+            if status in (Status.LOBBY, Status.PLAYING) and game is not None:
+                found.append((game_id, [name_of(game, s.seat) for s in game.seats]))
+        return found
+
+    async def _seated(self, tournament: Tournament) -> list[list[str]]:
+        return [names for _, names in await self._tables(tournament)]
+
+    async def _message(self, tr: Translator, tournament: Tournament, entrants: Sequence[Entrant],
+                       seated: Sequence[Sequence[str]]) -> Owed:
+        return _message(tr, tournament, entrants, seated)
+
+
+def _message(tr: Translator, tournament: Tournament, entrants: Sequence[Entrant], seated: Sequence[Sequence[str]]
+             ) -> Owed:
+    """The tournament's message: its slot is the table slot of its own outbox rows (game -id)."""
+    text, markup = tournament_text.message(tr, tournament, entrants, seated)
+    return Owed(tournament.chat_id, TABLE, text, markup_json(markup), tournament.thread_id)
+
+
+def _with_status(t: Tournament, status: TournamentStatus) -> Tournament:
+    return Tournament(t.id, t.chat_id, t.thread_id, t.creator_id, t.rules, t.turn_timeout, t.computers, t.title,
+                      t.started_at, t.ends_at, status)
+
+
+def _left(e: Entrant) -> Entrant:
+    return Entrant(e.user, e.joined_at, e.free_since, True, e.points, e.games, e.firsts, e.streak)
+
+
+def _scored(e: Entrant, s: Scored | None) -> Entrant:
+    if s is None:
+        return e
+    return Entrant(e.user, e.joined_at, e.free_since, e.left, e.points + s.points, e.games + 1,
+                   e.firsts + int(s.first), s.streak)

@@ -1,0 +1,147 @@
+"""A tournament through the real Application: six players join by its button, two tables run at once in the group,
+the points follow each table's end, a restart mid-way loses nothing, the next round mixes the players, and at its
+end the podium; what is refused is refused with a clear answer and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from tests.e2e.clock import ManualClock
+from tests.e2e.conftest import GROUP, NAMES
+from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_stats import reply_to
+from tests.fake_telegram import FakeTelegram, Message
+
+PLAYERS = list(range(101, 107))
+
+
+class Seated(Table):
+    """One table of the tournament: its players play until its own result is posted (another table's does not
+    stop them)."""
+
+    def result(self) -> Message | None:
+        names = [NAMES[p - 101] for p in self.players]
+        return next((m for m in self.group_messages() if m.text.startswith("🏁") and all(n in m.text for n in names)),
+                    None)
+
+
+def standings(fake: FakeTelegram) -> Message:
+    return next(m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 Tournament"))
+
+
+def points(fake: FakeTelegram) -> dict[str, int]:
+    return {name: int(n) for name, n in re.findall(r"^\S+ (\w+) — (\d+)", standings(fake).text, re.MULTILINE)}
+
+
+def tables_now(fake: FakeTelegram, since: int) -> list[list[int]]:
+    """Who sits at each table dealt since message ``since``: the tables' first messages in the group."""
+    found = []
+    for m in fake.chat_messages(GROUP):
+        if m.message_id > since and m.text.startswith("🃏") and "Trump" in m.text:
+            found.append([p for p in PLAYERS if NAMES[p - 101] in m.text])
+    return found
+
+
+async def play_round(fake: FakeTelegram, since: int) -> list[Message]:
+    seats = tables_now(fake, since)
+    assert sorted(p for table in seats for p in table) == PLAYERS, seats
+    tables = [Seated(fake, GROUP, table, seed=n) for n, table in enumerate(seats)]
+    for table in tables:
+        table.since = since
+    await asyncio.gather(*(table.play_to_the_end(timeout=180) for table in tables))
+    return [table.result() for table in tables]  # type: ignore[misc]
+
+
+async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, clock=clock)
+    await bot.start()
+    for user in PLAYERS:  # each can be written to in private (Join asks the others to /start first)
+        await fake.send_text(user, user, "/start")
+    assert await reply_to(fake, 102, GROUP, "/tournament 30") == "Only an admin can open or end a tournament."
+    for wrong in ("/tournament 0", "/tournament 100000", "/tournament abc", "/tournament 30 cats"):
+        assert (await reply_to(fake, 101, GROUP, wrong)).startswith("Send /tournament 60 for a tournament")
+    await bot.idle()
+    assert not any(m.text.startswith("🏆") for m in fake.chat_messages(GROUP)), "nothing was opened"
+    await fake.send_text(101, GROUP, "/tournament 30")
+    await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(GROUP)))
+    assert await reply_to(fake, 101, GROUP, "/tournament 20") == "A tournament is already on here."
+    message = standings(fake)
+    join = Table.button(message, "Join")
+    other = fake.chat_messages(GROUP)[-1]
+    forged = await fake.answer(await fake.press(103, GROUP, other.message_id, join))  # Join on another message
+    assert forged["text"] == "This button is not valid any more."
+    for user in PLAYERS:
+        answer = await fake.answer(await fake.press(user, GROUP, message.message_id, join))
+        assert answer["text"] == "You are in: I seat you at a table as soon as someone is free.", answer
+    again = await fake.answer(await fake.press(101, GROUP, message.message_id, join))
+    assert again["text"] == "You are in the tournament already."
+    await fake.wait_for(lambda: all(name in standings(fake).text for name in NAMES))
+    since = max(m.message_id for m in fake.chat_messages(GROUP))
+    await clock.advance(6)  # free for five seconds: seated
+    await fake.wait_for(lambda: len(tables_now(fake, since)) == 2, 20)
+    first_round = tables_now(fake, since)
+    assert sorted(len(t) for t in first_round) == [3, 3], "six players: two tables of three"
+    results = await play_round(fake, since)
+    assert all(r is not None and not r.buttons() for r in results), "no Play again at a tournament's table"
+    await fake.wait_for(lambda: sum(points(fake).values()) == 2 * (4 + 2), 20)  # each table: 4 + 2 + 0
+    before = points(fake)
+
+    await bot.stop()  # a restart between rounds: everything is in the database
+    bot = BotProcess(fake, database, clock=clock)
+    await bot.start()
+    since = max(m.message_id for m in fake.chat_messages(GROUP))
+    await clock.advance(6)
+    await fake.wait_for(lambda: len(tables_now(fake, since)) == 2, 20)
+    second_round = tables_now(fake, since)
+    assert all(set(a) != set(b) for a in second_round for b in first_round), "the next round mixes the players"
+    assert points(fake) == before
+    assert await reply_to(fake, 102, GROUP, "/tournament stop") == "Only an admin can open or end a tournament."
+    await fake.send_text(101, GROUP, "/tournament stop")  # no new tables: these finish, then it is over
+    await fake.wait_for(lambda: "time is up" in standings(fake).text, 20)
+    assert not standings(fake).buttons(), "no Join once it is closing"
+    await play_round(fake, since)
+    await clock.advance(3)
+    await fake.wait_for(lambda: any(m.text.startswith("🏆 The tournament is over!") for m in fake.chat_messages(GROUP)),
+                        20)
+    final = next(m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 The tournament is over!"))
+    lines = final.text.splitlines()
+    assert lines[1].startswith("🥇 ") and lines[2].startswith("🥈 ") and lines[3].startswith("🥉 ")
+    assert len(lines) == 7 and sum(points(fake).values()) == 4 * (4 + 2)
+    winner = lines[1].split(" ")[1]
+    stats = await reply_to(fake, PLAYERS[NAMES.index(winner)], PLAYERS[NAMES.index(winner)], "/badges")
+    assert "✅ 🏆 Tournament gold" in stats
+    await bot.idle()
+    tables = len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏") and "Trump" in m.text])
+    await clock.advance(60)
+    await bot.idle()
+    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏") and "Trump" in m.text]) == tables
+    await bot.stop()
+
+
+async def test_a_tournament_ends_when_its_time_is_up(fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock)
+    await bot.start()
+    try:
+        await fake.send_text(101, GROUP, "/tournament 5")
+        await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(GROUP)))
+        message = standings(fake)
+        assert "until 00:05 UTC" in message.text or " UTC" in message.text
+        await fake.send_text(102, 102, "/start")
+        answer = await fake.answer(await fake.press(103, GROUP, message.message_id, Table.button(message, "Join")))
+        assert answer["text"] == "Open a private chat with me first (/start there), then press Join again."
+        await clock.advance(6)  # one player alone, no computers allowed: nobody is seated
+        await bot.idle()
+        assert not [m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏")]
+        await clock.advance(5 * 60)
+        await fake.wait_for(lambda: any(m.text == "🏆 The tournament is over!\nNobody played a table."
+                                        for m in fake.chat_messages(GROUP)), 20)
+        assert "over" in standings(fake).text
+        opened = await reply_to(fake, 101, GROUP, "/tournament 10")  # one at a time: the next may open now
+        assert opened.startswith("🏆 Tournament"), opened
+    finally:
+        await bot.stop()
