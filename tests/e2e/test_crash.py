@@ -300,3 +300,40 @@ async def test_a_stop_signal_while_the_bot_starts_ends_the_start_cleanly(fake: F
     await program.start()
     await table.play(until=lambda: State.from_json(json.loads(
         program.query("SELECT state FROM games")[0][0])).moves >= 2, timeout=60)
+
+
+async def test_a_tournament_killed_at_its_tables_deal_and_at_their_result(fake: FakeTelegram,
+                                                                          program: BotProgram) -> None:
+    """The tournament, its players and their points are rows like a game's: a kill while a table is dealt, and
+    again while its result is posted, loses nothing and doubles nothing."""
+    from tests.e2e.test_tournaments import Seated, points, standings
+
+    for user in (101, 102):
+        await fake.send_text(user, user, "/start")
+    await fake.send_text(101, GROUP, "/tournament 10")
+    await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(GROUP)), 20)
+    message = standings(fake)
+    kill_on(fake, program, "sendMessage", lambda p: str(p.get("text", "")).startswith("🃏") and "Trump" in
+            str(p.get("text", "")))
+    for user in (101, 102):
+        await fake.answer(await fake.press(user, GROUP, message.message_id, Table.button(message, "Join")))
+    await program.dead()  # five seconds after they joined, as their table's message was sent
+    assert program.query("SELECT COUNT(*) FROM games WHERE tournament IS NOT NULL") == [(1,)], "the deal committed"
+    await program.start()
+    table = Seated(fake, GROUP, [101, 102], seed=2)
+    table.since = message.message_id
+    await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in (101, 102)), 20)
+    kill_on(fake, program, "sendMessage", lambda p: str(p.get("text", "")).startswith("🏁"))
+    await table.play(lambda: program.proc is not None and program.proc.returncode is not None, 120)
+    await program.dead()
+    assert program.query("SELECT SUM(points), SUM(games) FROM tournament_players") == [(2, 2)], "written with it"
+    await program.start()
+    await fake.wait_for(lambda: table.result() is not None, 20)
+    await fake.wait_for(lambda: sum(points(fake).values()) == 2, 20)
+    await fake.send_text(101, GROUP, "/tournament stop")
+    await fake.wait_for(lambda: any(m.text.startswith("🏆 The tournament is over!") for m in fake.chat_messages(GROUP)),
+                        20)
+    await program.stop_when_idle()
+    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏁")]) == 1
+    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 Tournament")]) == 1
+    assert program.query("SELECT SUM(points), SUM(games) FROM tournament_players") == [(2, 2)]

@@ -145,3 +145,37 @@ async def test_a_tournament_ends_when_its_time_is_up(fake: FakeTelegram, tmp_pat
         assert opened.startswith("🏆 Tournament"), opened
     finally:
         await bot.stop()
+
+
+async def test_computers_fill_a_lone_players_table_only_where_allowed(fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock, computer_pause=0)
+    await bot.start()
+    try:
+        await fake.send_text(101, 101, "/start")
+        await fake.send_text(101, GROUP, "/tournament 10 computers")
+        await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(GROUP)))
+        message = standings(fake)
+        await fake.answer(await fake.press(101, GROUP, message.message_id, Table.button(message, "Join")))
+        await clock.advance(10)
+        await bot.idle()
+        assert not [m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏")], "it waits for another player"
+        await clock.advance(25)  # half a minute alone: a computer sits down with her
+        await fake.wait_for(lambda: any(m.text.startswith("🃏") and "Trump" in m.text and "🤖" in m.text
+                                        for m in fake.chat_messages(GROUP)), 20)
+        table = Seated(fake, GROUP, [101], seed=1)
+        table.since = message.message_id
+
+        async def tick() -> None:  # the computer's moves wait on the clock
+            while table.result() is None:
+                await clock.advance(0.2)
+                await asyncio.sleep(0.02)
+
+        ticking = asyncio.create_task(tick())
+        result = await table.play_to_the_end()
+        await ticking
+        assert "Anna" in result.text
+        await fake.wait_for(lambda: "(1 game)" in standings(fake).text, 20)
+        assert "Boris" not in standings(fake).text and len(points(fake)) == 1, "the computer has no standing"
+    finally:
+        await bot.stop()
