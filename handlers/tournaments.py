@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.stats import tournament_text
 from handlers.common import (
     Context,
     anonymous_admin,
@@ -29,13 +28,7 @@ async def tournament(update: Update, context: Context) -> None:
     tr = await games.directory.chat_tr(chat.id)
     args = [a for a in (context.args or []) if a][:3]
     if not args:
-        running = await games.repo.tournament_in(chat.id)
-        if running is None:
-            await message.reply_text(tr.gettext("No tournament is on here. An admin opens one: /tournament 60 (its "
-                                                "minutes)."))
-            return
-        text, _ = tournament_text.message(tr, running, await games.repo.entrants(running.id), [])
-        await message.reply_text(text)
+        await message.reply_text(await games.tournaments.standing(tr, chat.id))
         return
     if anonymous_admin(update) or not await sender_is_admin(update, context):
         await message.reply_text(tr.gettext("Only an admin can open or end a tournament."))

@@ -76,6 +76,14 @@ class Tournaments:
         log.info("chat %s: tournament %s opened for %s minutes", chat_id, tournament.id, minutes)
         return None
 
+    async def standing(self, tr: Translator, chat_id: int) -> str:
+        """/tournament alone: how the group's tournament stands, if one is on."""
+        running = await self.repo.tournament_in(chat_id)
+        if running is None:
+            return tr.gettext("No tournament is on here. An admin opens one: /tournament 60 (its minutes).")
+        entrants = await self.repo.entrants(running.id)
+        return tournament_text.message(tr, running, entrants, await self._seated(running))[0]
+
     async def stop(self, tr: Translator, chat_id: int) -> str | None:
         """/tournament stop (admins): no new tables; it ends with its last one."""
         tournament = await self.repo.tournament_in(chat_id)

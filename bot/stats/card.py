@@ -7,14 +7,16 @@ cards with their red and black ink, the DejaVu fonts matplotlib ships (they hold
 
 from __future__ import annotations
 
+import importlib.util
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import matplotlib
-from PIL import Image, ImageDraw, ImageFont
+if TYPE_CHECKING:  # Pillow is imported when a card is drawn: the bot starts without it (tests/bot/test_startup.py)
+    from PIL import ImageDraw, ImageFont
 
 WIDTH = 720
 MARGIN = 40
@@ -26,12 +28,20 @@ GOLD = (242, 201, 76)
 CARD = (255, 255, 255)
 RED = (196, 34, 29)
 BLACK = (27, 27, 27)
-FONTS = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+
+
+@cache
+def _fonts() -> Path:
+    """matplotlib's own fonts, found without importing matplotlib."""
+    spec = importlib.util.find_spec("matplotlib")
+    assert spec is not None and spec.submodule_search_locations
+    return Path(spec.submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
 
 
 @cache
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")), size)
+    from PIL import ImageFont
+    return ImageFont.truetype(str(_fonts() / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")), size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +116,7 @@ def _table(pen: ImageDraw.ImageDraw, table: Table, y: int) -> int:
 
 def draw(card: Card) -> bytes:
     """The card as PNG bytes."""
+    from PIL import Image, ImageDraw
     rows_h = 58 * len(card.rows)
     cards_h = 110 if card.cards else 0
     score_h = 20 + 44 * (2 + len(card.table.rows)) if card.table else 0

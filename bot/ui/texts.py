@@ -36,7 +36,7 @@ def commands(tr: Translator) -> list[tuple[str, str]]:
     ]
 
 
-GROUP_COMMANDS = ("newgame", "series", "variants", "rules", "stop", "leave", "stats", "top", "season", "help")
+GROUP_COMMANDS = ("newgame", "variants", "rules", "stop", "leave", "stats", "top", "help")
 
 
 def group_help(tr: Translator, details_url: str) -> str:

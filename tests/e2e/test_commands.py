@@ -20,7 +20,8 @@ async def reply_to(fake: FakeTelegram, user: int, chat: int, text: str) -> str:
 async def test_commands_are_registered_in_both_languages(fake: FakeTelegram, bot: BotProcess) -> None:
     assert {c["command"] for c in fake.commands[None]} == {
         "newgame", "variants", "rules", "cancel", "stop", "leave", "kick", "hand", "notify", "letters", "stats", "top",
-        "puzzle", "history", "privacy", "scoring", "language", "help"}
+        "puzzle", "history", "privacy", "scoring", "language", "help", "series", "season", "seasons", "badges",
+        "picture", "tournament"}
     russian = {c["command"]: c["description"] for c in fake.commands["ru"]}
     assert russian["rules"] == "правила этого стола"
 

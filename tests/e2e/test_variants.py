@@ -105,7 +105,7 @@ async def test_a_game_of_points_ranks_by_the_cards_beaten(fake: FakeTelegram, bo
     await table.seat_everyone("points")
     await table.start(101)
     result = await table.play_to_the_end(timeout=180)
-    ranking = result.text.split("Ranking by the cards beaten:\n")[1].splitlines()
+    ranking = result.text.split("Ranking by the cards beaten:\n")[1].split("\n\n")[0].splitlines()
     assert len(ranking) == 3
     scores = [int(line.rsplit(": ", 1)[1]) for line in ranking]
     assert scores == sorted(scores, reverse=True), "the most cards beaten first"
