@@ -34,7 +34,7 @@ from bot.game.timers import Timers
 from bot.game.tournaments import Tournaments
 from bot.game.votes import Votes
 from bot.stats.card import draw
-from bot.stats.result_card import evening_card, game_card
+from bot.stats.result_card import evening_card, game_card, tournament_card
 from bot.transport.outbox import Outbox
 from bot.ui.callbacks import Press, Verb, unpack
 from bot.ui.i18n import Translator
@@ -107,6 +107,13 @@ class GameService:
         """A result card, drawn from the stored game it names ("result:12", or "evening:12" for the evening that
         game ended); None for a game that is not there or not finished."""
         kind, _, number = about.partition(":")
+        if kind == "tournament":
+            tournament = await self.repo.tournament(int(number)) if number.isdigit() else None
+            if tournament is None:
+                return None
+            tr = await self.directory.chat_tr(chat_id)
+            entrants = await self.repo.entrants(tournament.id)
+            return await asyncio.to_thread(draw, tournament_card(tr, tournament, entrants, tournament.ends_at))
         game = await self.repo.game(int(number)) if number.isdigit() else None
         if game is None or game.status is not Status.FINISHED or game.state is None:
             return None

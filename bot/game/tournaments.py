@@ -20,6 +20,7 @@ from bot.stats.tournament_rules import meetings, next_streak, points, tables
 from bot.ui.callbacks import Press
 from bot.ui.i18n import Translator
 from bot.ui.render import name_of
+from bot.ui.variants import game_name
 from durak import Rules
 from durak.scoring import ranks
 from storage.computers import computer_id, is_computer
@@ -36,7 +37,7 @@ from storage.models import (
     User,
 )
 from storage.repo import Conflict, Repo
-from storage.slots import TABLE, note_slot
+from storage.slots import TABLE, note_slot, picture_slot
 from storage.tournament_rows import standing_row
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,9 @@ class Tournaments:
         owed = [await self._message(tr, over, entrants, []),
                 Owed(tournament.chat_id, note_slot("tournament", tournament.id), tournament_text.final(tr, entrants),
                      None, tournament.thread_id)]
+        if (await self.repo.chat(tournament.chat_id)).pictures and best:  # its picture, drawn when it is sent
+            owed.append(Owed(tournament.chat_id, picture_slot("tournament", tournament.id),
+                             game_name(tr, tournament.rules), None, tournament.thread_id))
         if await self.repo.set_tournament_status(tournament.id, TournamentStatus.OVER, owed, gold):
             log.info("chat %s: tournament %s is over", tournament.chat_id, tournament.id)
             self.core.outbox.kick(tournament.chat_id)

@@ -4,12 +4,14 @@ left with, and the evening's score; or an evening's own table at its end."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from babel.dates import format_date
 
 from bot.stats.card import Card, Row, Table, plain
 from bot.stats.evening import Evening
 from bot.stats.evening_text import score_lines
+from bot.stats.tournament_text import ranked
 from bot.ui import hand
 from bot.ui.i18n import Translator, language_of
 from bot.ui.places import places_of
@@ -17,7 +19,7 @@ from bot.ui.render import name_of
 from bot.ui.variants import game_name
 from durak import card_code
 from durak.engine import trump_of
-from storage.models import Game
+from storage.models import Entrant, Game, Tournament
 
 
 def _date(tr: Translator, when: float) -> str:
@@ -68,3 +70,12 @@ def evening_card(tr: Translator, game: Game, evening: Evening, when: float) -> C
     table = evening_table(tr, Evening(evening.series, evening.games, tuple(ordered), evening.goal, evening.scoring),
                           names, game_name(tr, game.rules))
     return Card(title, game.title or tr.gettext("Durak"), rows, table=table, footer=_date(tr, when))
+
+
+def tournament_card(tr: Translator, tournament: Tournament, entrants: Sequence[Entrant], when: float) -> Card:
+    """A tournament at its end: its podium and everyone's points."""
+    played = ranked([e for e in entrants if e.games])
+    rows = [Row(str(place), e.user.name, tr.ngettext("{n} point", "{n} points", e.points).format(n=e.points))
+            for place, e in enumerate(played[:10], 1)]
+    return Card(plain(tr.gettext("🏆 The tournament is over!")), tournament.title or game_name(tr, tournament.rules),
+                rows, footer=_date(tr, when))

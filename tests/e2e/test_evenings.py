@@ -150,3 +150,26 @@ async def test_the_evening_outlives_a_restart(fake: FakeTelegram, tmp_path: Path
         await fake.wait_for(lambda: last_text(fake).startswith("🌙 The evening: 2 games"))
     finally:
         await bot.stop()
+
+
+async def test_series_until_someone_is_the_durak_twice(fake: FakeTelegram, bot: BotProcess) -> None:
+    table = Table(fake, GROUP, [101, 102], seed=8)
+    await fake.send_text(101, GROUP, "/series 2")
+    await fake.wait_for(lambda: any("🌙 The evening is played to: until someone is the durak 2 times" in m.text
+                                    for m in table.group_messages()))
+    for user in (101, 102):
+        await table.join(user)
+    await table.configure(101, deck="24")
+    await table.start(101)
+    results = [await table.play_to_the_end()]
+    while True:
+        duraks = [durak_of(r) for r in results]
+        if max(duraks.count(name) for name in NAMES.values()) == 2:
+            break
+        assert f"until someone is the durak 2 times: game {len(results)}" in results[-1].text
+        results.append(await next_game(fake, results[-1], 10 + len(results)))
+    await bot.idle()
+    ended = [m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 The evening is over")]
+    worst = max(NAMES.values(), key=duraks.count)
+    assert len(ended) == 1 and f"🃏 The durak of the evening: {worst} (2 times)" in ended[0].text
+    assert ended[0].text.startswith(f"🏆 The evening is over: {len(results)} games")

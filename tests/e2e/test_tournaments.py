@@ -5,12 +5,17 @@ end the podium; what is refused is refused with a clear answer and changes nothi
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from pathlib import Path
 
+from PIL import Image
+
+from bot.stats.card import GOLD
 from tests.e2e.clock import ManualClock
 from tests.e2e.conftest import GROUP, NAMES
 from tests.e2e.harness import BotProcess, Table
+from tests.e2e.test_pictures import drawn_at
 from tests.e2e.test_stats import reply_to
 from tests.fake_telegram import FakeTelegram, Message
 
@@ -61,6 +66,7 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
     await bot.start()
     for user in PLAYERS:  # each can be written to in private (Join asks the others to /start first)
         await fake.send_text(user, user, "/start")
+    assert (await reply_to(fake, 101, GROUP, "/picture on")).startswith("A picture of the result is posted")
     assert await reply_to(fake, 102, GROUP, "/tournament 30") == "Only an admin can open or end a tournament."
     for wrong in ("/tournament 0", "/tournament 100000", "/tournament abc", "/tournament 30 cats"):
         assert (await reply_to(fake, 101, GROUP, wrong)).startswith("Send /tournament 60 for a tournament")
@@ -112,6 +118,10 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
     assert lines[1].startswith("🥇 ") and lines[2].startswith("🥈 ") and lines[3].startswith("🥉 ")
     assert len(lines) == 7 and sum(points(fake).values()) == 4 * (4 + 2)
     winner = lines[1].split(" ")[1]
+    await fake.wait_for(lambda: any(m.photo and m.message_id > final.message_id for m in fake.chat_messages(GROUP)), 20)
+    podium = Image.open(io.BytesIO(next(m.photo for m in fake.chat_messages(GROUP) if m.message_id > final.message_id
+                                        and m.photo)))
+    assert drawn_at(podium, winner, 0, GOLD), "the tournament's picture: its winner first, in gold"
     stats = await reply_to(fake, PLAYERS[NAMES.index(winner)], PLAYERS[NAMES.index(winner)], "/badges")
     assert "✅ 🏆 Tournament gold" in stats
     await bot.idle()
