@@ -44,6 +44,9 @@ theirs together.
 less than the machine and the figures show what more processes add (the curve: docs/operating.md).
 ``--pages-elsewhere`` opens each page at a process that does not lead its game, which sends it on (4307) to the
 one that does: ``page_open_ms`` (a page's socket opened to its first state frame) then includes that detour.
+``--tournament N`` adds a group where N players play a tournament (its admin opens it, all join, its tables
+run at once in the group) beside the ``--games`` groups, and prints its tables, its presses, and with
+``--limited`` how soon its tables and hands showed each move (its group's edits share that group's budget).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import statistics
@@ -455,6 +459,47 @@ async def group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float,
                                 on=(table.group,))
 
 
+class TournamentSeat(Table):
+    """One tournament player's view: his newest hand, whichever table it is of, and that table's message."""
+
+    def __init__(self, fake: FakeTelegram, chat: int, user: int, place: Place, seed: int) -> None:
+        super().__init__(fake, chat, [user], seed=seed, patience=PATIENCE)
+        self.place = place
+        self.tables: dict[int, int | None] = {}  # game -> its table message
+
+    def over(self) -> bool:  # his tables follow one another until the run stops
+        return False
+
+    def group_messages(self) -> list[Message]:
+        hand = self.hand_message(self.players[0])
+        ids = [int(b["callback_data"].split(":")[2]) for b in (hand.buttons() if hand else [])
+               if b.get("callback_data", "").startswith("v1:")]
+        if not ids:
+            return []
+        if self.tables.get(ids[0]) is None:
+            rows = self.place.sql("SELECT message_id FROM outbox WHERE game_id = ? AND slot = 'table'", (ids[0],))
+            self.tables[ids[0]] = rows[0][0] if rows and rows[0][0] is not None else None
+        found = self.fake.messages.get((self.group, self.tables[ids[0]] or 0))
+        return [found] if found is not None else []
+
+
+async def tournament_group(fake: FakeTelegram, chat: int, users: list[int], stop_at: float, think: float,
+                           stats: Stats, place: Place) -> None:
+    """Its admin opens a tournament lasting past the run, everyone joins, and each plays every table he is dealt."""
+    rng = random.Random(chat)
+    for user in users:
+        await fake.send_text(user, user, "/start")
+    await fake.send_text(users[0], chat, f"/tournament {max(5, math.ceil((stop_at - time.monotonic()) / 60) + 2)}")
+    await fake.wait_for(lambda: any(m.text.startswith("🏆") for m in fake.chat_messages(chat)), PATIENCE)
+    message = next(m for m in fake.chat_messages(chat) if m.text.startswith("🏆"))
+    join = Table.button(message, "Join")
+    for user in users:
+        await fake.answer(await fake.press(user, chat, message.message_id, join))
+    seats = [TournamentSeat(fake, chat, user, place, rng.randrange(1 << 30)) for user in users]
+    await asyncio.gather(*(player(fake, seat, seat.players[0], stop_at, think, stats, rng, None, seat.players)
+                           for seat in seats))
+
+
 def calls_by_kind(calls: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
     """The messages' calls by what they serve: the group's table (posts, edits, deletes), the hands in the
     private chats, and the turn pings (a ping is posted anew and its old one deleted)."""
@@ -500,7 +545,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
               computers: int = 0, level: str = "hard", pages: int = 0, python: str = sys.executable,
               warmup: float = 0.0, computer_every: int = 1, database_url: str | None = None,
               processes: int = 0, page_players: int = 0, cpu_quota: float | None = None,
-              pages_elsewhere: bool = False) -> dict[str, Any]:
+              pages_elsewhere: bool = False, tournament: int = 0) -> dict[str, Any]:
     fake = FakeTelegram()
     if limited:  # Telegram's own budgets, enforced with 429s: a group's, a private chat's, the bot's
         fake.group_budget, fake.group_window = 20, 60.0
@@ -544,6 +589,11 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
             fake.add_user(u, f"P{u}")
         fake.add_group(chat, f"Group {g}", admins=[users[0]])
         chats.append((chat, users))
+    contest = (-200_000, [5_000 + i for i in range(tournament)]) if tournament else None
+    if contest is not None:
+        for u in contest[1]:
+            fake.add_user(u, f"T{u}")
+        fake.add_group(contest[0], "Tournament", admins=[contest[1][0]])
     ports = [free_port() for _ in range(processes)]
     forwarder = Forwarder(ports)
     procs = []
@@ -587,17 +637,21 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         arrivals = [i * 12 / 30 if limited else random.Random(chat).uniform(0, 2 * think)
                     for i, (chat, _) in enumerate(chats)]
         stats.watch_from = started + warmup
+        contest_stats = Stats(track_lag=limited, watch_from=started + warmup)
         await asyncio.gather(*(group(fake, chat, users, stop_at, think, stats, arrivals[i],
                                      computers if i % computer_every == 0 else 0, level,
-                                     pages, port, page_players, routes) for i, (chat, users) in enumerate(chats)))
+                                     pages, port, page_players, routes) for i, (chat, users) in enumerate(chats)),
+                             *([tournament_group(fake, contest[0], contest[1], stop_at, think, contest_stats, place)]
+                               if contest is not None else []))
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu_before
         postgres_cpu = postgres_cpu_seconds() - postgres_before if schemas else 0.0
-        if stats.watching:  # the moves made before the players stopped: shown by the end of a tail, or never
-            await asyncio.wait(set(stats.watching), timeout=TAIL)
-            for watcher in list(stats.watching):
-                watcher.cancel()
-            await asyncio.gather(*stats.watching, return_exceptions=True)
+        for watched in (stats, contest_stats):  # the moves made before the players stopped: shown by the end of a
+            if watched.watching:  # tail, or never
+                await asyncio.wait(set(watched.watching), timeout=TAIL)
+                for watcher in list(watched.watching):
+                    watcher.cancel()
+                await asyncio.gather(*watched.watching, return_exceptions=True)
         sampler.cancel()
         memory.append(round(sum(rss_mb(p.pid) for p in procs), 1))
         counted = [m for m, _ in fake.calls[calls_before:] if m in COUNTED]
@@ -618,6 +672,7 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         for cap in capped:
             cap.remove()
     moves, timed_out = applied_moves(place)
+    contest_tables = place.sql("SELECT COUNT(*) FROM games WHERE tournament IS NOT NULL")[0][0] if contest else 0
     if schemas:
         next(schemas, None)  # the schema is dropped
     inside = merged([json.loads(f.read_text()) for f in folder.glob("metrics*.json")])
@@ -694,6 +749,15 @@ async def run(games: int, players: int, think: float, seconds: float, limited: b
         result["each_hand_shows_it_s"] = seconds_percentiles(stats.hand_lag, (50, 90, 99, 100))
         result["429s"] = sum(1 for e in fake.errors if e[1] == 429)
         result["429s_by_budget"] = dict(fake.too_many)  # a group's 20 a minute, a private chat's, the overall 30/s
+    if contest is not None:
+        result["tournament"] = {
+            "players": tournament, "tables": contest_tables, "accepted": contest_stats.accepted,
+            "refused": contest_stats.refused, "answer_ms": percentiles(contest_stats.latency),
+            "group_edits": sum(1 for m, p in fake.calls[calls_before:] if m == "editMessageText"
+                               and int(p["chat_id"]) == contest[0]),
+            **({"table_shows_it_s": seconds_percentiles(contest_stats.table_lag, (50, 90, 99, 100)),
+                "his_hand_shows_it_s": seconds_percentiles(contest_stats.hand_lag, (50, 90, 99, 100)),
+                "never_shown": contest_stats.never_shown} if limited else {})}
     return result
 
 
@@ -778,12 +842,14 @@ def main() -> None:
     parser.add_argument("--cpu-quota", type=float, help="cap each bot process at this share of one core (cgroup)")
     parser.add_argument("--pages-elsewhere", action="store_true",
                         help="with --processes: open each page at a process that does not lead its game (sent on)")
+    parser.add_argument("--tournament", type=int, default=0,
+                        help="players of a tournament in a group of its own, beside the --games groups")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(run(args.games, args.players, args.think, args.seconds, args.limited, args.computers,
                              args.level, args.pages, args.python, args.warmup,
                              args.computer_every, args.database_url, args.processes, args.page_players,
-                             args.cpu_quota, args.pages_elsewhere))
+                             args.cpu_quota, args.pages_elsewhere, args.tournament))
     if args.json:
         print(json.dumps(result))
         return
