@@ -23,7 +23,8 @@ from durak.actions import Action, action_from_json
 from durak.view import view
 from storage.models import Game, Status
 
-STEP_KEYS = ("seats", "table", "stock", "discard", "trump_card", "trump_text", "moves", "prompt", "result", "left")
+# no "prompt": the live "Waiting for …" line belongs to a game in play, not to a step of its review
+STEP_KEYS = ("seats", "table", "stock", "discard", "trump_card", "trump_text", "moves", "result", "left")
 
 
 def review_frame(tr: Translator, game: Game, review: dict[str, Any], seat: int, token: str) -> dict[str, Any]:

@@ -64,6 +64,7 @@ async def test_the_review_page_shows_his_game_from_his_seat_and_his_alone(fake: 
         assert [s["you"] for s in step["seats"]] == [True, False]
         assert [s["cards"] for s in step["seats"]] == [len(h) for h in state.hands], "the others' hands: counts"
         assert sorted(step["hand"]) == sorted(card_code(c) for c in state.hands[0]), f"his own hand at move {k + 1}"
+        assert "prompt" not in step, "no live «Waiting for …» line in a review"
         if k < len(game.moves):
             state, _ = apply(state, *game.moves[k])
     assert steps[-1]["result"], "the end, with its result"

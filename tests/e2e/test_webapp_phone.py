@@ -352,6 +352,10 @@ async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path:
             assert await page.get_attribute("#colours", "aria-label") == "Four-colour suits"
             assert await page.get_attribute("#hand", "aria-label") == "Your cards"
             assert await axe_problems(page) == []
+            light = await open_page(browser, page_url(settings, game), 102, "Boris")  # the light theme, mid-game
+            await light.wait_for_selector("#hand .card")
+            assert await axe_problems(light) == [], "axe-core: the rules line and the move log read in the light theme"
+            await light.context.close()
             await page.click("#buttons button >> text=Take")
             await page.wait_for_selector("#result .left .card")
             assert await axe_problems(page) == []
