@@ -235,14 +235,19 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
     closing, movers, short, steady = write.closing, write.movers, write.short, write.steady
     solo = game.chat_id > 0  # a table in a private chat: one message at a time (the lobby, then the hand,
     # which keeps the last moves and his own place when the result comes below it)
+    # a tournament's tables have no table message: several run at once in one group, whose budget (20 edits a
+    # minute) their moves would share; the group follows them in the tournament's own message and their results
+    tabled = game.tournament is None
     if closing is not None:
-        slots = [Owed(game.chat_id, TABLE, closing, None, game.thread_id)]
+        slots = [Owed(game.chat_id, TABLE, closing, None, game.thread_id)] if tabled else []
         if game.state is not None:
             slots += [Owed(s.user.id, hand_slot(s.seat), None, deleted=True) if solo else
                       Owed(s.user.id, hand_slot(s.seat), seat_tr(s, default_language).gettext(
                           "The game was cancelled."), None) for s in game.seats if not is_computer(s.user)]
             slots += pings(game, default_language)  # a closed game pings nobody: every ping goes
         return slots
+    if game.status is Status.LOBBY and not tabled:
+        return []
     if game.status is Status.LOBBY:
         text, markup = lobby_message(tr, game, ui)
         rows: list[list[dict[str, Any]]] = markup.to_dict()["inline_keyboard"]
@@ -253,9 +258,10 @@ def owed(game: Game, ui: GameUI, write: Write) -> list[Owed]:
         return [Owed(game.chat_id, TABLE, text, markup_json(rows), game.thread_id)]
     over = game.status is Status.FINISHED
     table_link = [[{"text": tr.gettext("🃏 Open the table"), "url": links[1]}]] if links and links[1] else None
-    slots = [Owed(game.chat_id, TABLE, None, deleted=True) if solo else
-             Owed(game.chat_id, TABLE, render.table(tr, game, now), markup_json(table_link), game.thread_id,
-                  lazy=in_play(game, movers))]
+    slots = [] if not tabled else [
+        Owed(game.chat_id, TABLE, None, deleted=True) if solo else
+        Owed(game.chat_id, TABLE, render.table(tr, game, now), markup_json(table_link), game.thread_id,
+             lazy=in_play(game, movers))]
     lazy = lazy_seats(game, movers, short)
     common: render.Common = {}
     for s in game.seats:

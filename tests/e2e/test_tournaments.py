@@ -40,13 +40,11 @@ def points(fake: FakeTelegram) -> dict[str, int]:
     return {name: int(n) for name, n in re.findall(r"^\S+ (\w+) — (\d+)", standings(fake).text, re.MULTILINE)}
 
 
-def tables_now(fake: FakeTelegram, since: int) -> list[list[int]]:
-    """Who sits at each table dealt since message ``since``: the tables' first messages in the group."""
-    found = []
-    for m in fake.chat_messages(GROUP):
-        if m.message_id > since and m.text.startswith("🃏") and "Trump" in m.text:
-            found.append([p for p in PLAYERS if NAMES[p - 101] in m.text])
-    return found
+def tables_now(fake: FakeTelegram, since: int = 0) -> list[list[int]]:
+    """Who sits at each table now, as the tournament's message says («🎲 At the tables: Anna, Boris · Vera, …»)."""
+    line = next((x for x in standings(fake).text.splitlines() if x.startswith("🎲 At the tables: ")), "")
+    return [[PLAYERS[NAMES.index(name)] for name in table.split(", ")]
+            for table in line.removeprefix("🎲 At the tables: ").split(" · ") if line]
 
 
 async def play_round(fake: FakeTelegram, since: int) -> list[Message]:
@@ -125,10 +123,12 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
     stats = await reply_to(fake, PLAYERS[NAMES.index(winner)], PLAYERS[NAMES.index(winner)], "/badges")
     assert "✅ 🏆 Tournament gold" in stats
     await bot.idle()
-    tables = len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏") and "Trump" in m.text])
+    results_so_far = len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏁")])
     await clock.advance(60)
     await bot.idle()
-    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏") and "Trump" in m.text]) == tables
+    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏁")]) == results_so_far, "no new table"
+    assert not [m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏") and "Trump" in m.text], \
+        "a tournament's tables have no table message in the group: its own message follows them"
     await bot.stop()
 
 
@@ -146,7 +146,7 @@ async def test_a_tournament_ends_when_its_time_is_up(fake: FakeTelegram, tmp_pat
         assert answer["text"] == "Open a private chat with me first (/start there), then press Join again."
         await clock.advance(6)  # one player alone, no computers allowed: nobody is seated
         await bot.idle()
-        assert not [m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏")]
+        assert tables_now(fake) == []
         await clock.advance(5 * 60)
         await fake.wait_for(lambda: any(m.text == "🏆 The tournament is over!\nNobody played a table."
                                         for m in fake.chat_messages(GROUP)), 20)
@@ -169,10 +169,9 @@ async def test_computers_fill_a_lone_players_table_only_where_allowed(fake: Fake
         await fake.answer(await fake.press(101, GROUP, message.message_id, Table.button(message, "Join")))
         await clock.advance(10)
         await bot.idle()
-        assert not [m for m in fake.chat_messages(GROUP) if m.text.startswith("🃏")], "it waits for another player"
+        assert tables_now(fake) == [], "it waits for another player"
         await clock.advance(25)  # half a minute alone: a computer sits down with her
-        await fake.wait_for(lambda: any(m.text.startswith("🃏") and "Trump" in m.text and "🤖" in m.text
-                                        for m in fake.chat_messages(GROUP)), 20)
+        await fake.wait_for(lambda: "🎲 At the tables: Anna, 🤖" in standings(fake).text, 20)
         table = Seated(fake, GROUP, [101], seed=1)
         table.since = message.message_id
 
