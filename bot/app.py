@@ -113,6 +113,7 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
             service.links = service.reviewer.links = Links(settings.webapp_url, settings.webapp_short_name, token)
+            service.directory.menu_url = settings.webapp_url
         stats = StatsService(service.repo, service.directory)
         if settings.webapp_port is not None:
             webapp = WebApp(service, token, max_age=settings.webapp_max_age, max_frame=settings.webapp_max_frame,

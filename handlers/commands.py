@@ -67,6 +67,8 @@ async def start(update: Update, context: Context) -> None:
     tr = service.directory.user_tr(user)
     arg = context.args[0] if context.args else ""
     link = JOIN_LINK.fullmatch(arg)
+    if private:
+        await service.directory.menu_button(user)
     if private and link:
         await message.reply_text(await service.lobbies.join(int(link.group(1)), user))
         return
@@ -166,6 +168,7 @@ async def language(update: Update, context: Context) -> None:
     await service.chats.set_user_language(user.id, choice)
     user = await service.directory.user(user.id) or user
     await message.reply_text(service.directory.user_tr(user).gettext("Done: I will speak English with you."))
+    await service.directory.menu_button(user)
 
 
 async def letters(update: Update, context: Context) -> None:

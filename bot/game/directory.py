@@ -12,7 +12,7 @@ import logging
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
-from telegram import Bot
+from telegram import Bot, MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 
 from bot.game.clock import Clock
@@ -58,6 +58,8 @@ class Directory:
         self.clock = clock
         self.default_language = default_language
         self.users: Lru[int, User] = Lru(size)
+        self.menu_url: str | None = None  # the Mini App (WEBAPP_URL): each private chat's menu button opens it
+        self._menus: Lru[int, str] = Lru(size)  # user -> the language his chat's menu button was set in here
         self.chat_readers: Lru[int, tuple[str, bool]] = Lru(size)
         self._admins: Lru[int, tuple[frozenset[int], float]] = Lru(size)
 
@@ -91,6 +93,22 @@ class Directory:
             return known
         self.users.pop(user_id)
         return await self.user(user_id)
+
+    async def menu_button(self, user: User) -> None:
+        """His private chat's menu button in his language (setChatMenuButton for his chat: the bot's own speaks
+        the default language). Set once a language a process, at /start and /language; a failure is logged."""
+        language = self.user_language(user)
+        if self.menu_url is None or self._menus.get(user.id) == language or (
+                language == self.default_language and self._menus.get(user.id) is None):
+            return
+        label = translator(language).gettext("🃏 Table")
+        try:
+            await self.bot.set_chat_menu_button(chat_id=user.id, menu_button=MenuButtonWebApp(
+                label, WebAppInfo(self.menu_url)))
+        except TelegramError as e:
+            log.warning("the menu button of user %s could not be set (%s): the bot's own stays", user.id, e)
+            return
+        self._menus.put(user.id, language)
 
     async def refresh_user(self, user_id: int) -> None:
         self.users.pop(user_id)

@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from PIL import Image
 
+from bot.ui.i18n import translator
 from bot.webapp.auth import game_token
 from durak import card_code
 from storage.partitions import partition_of
@@ -449,6 +450,22 @@ async def test_a_player_shares_the_result_card_of_a_finished_game(fake: FakeTele
     finally:
         await page.close()
         await watcher.close()
+
+
+async def test_the_menu_button_speaks_each_players_language(fake: FakeTelegram, served: BotProcess) -> None:
+    """The bot's own menu button speaks the default language; a player who reads another gets his chat's own."""
+    await fake.send_text(ANNA, ANNA, "/start")
+    await fake.send_text(BORIS, BORIS, "/language ru")
+    await fake.wait_for(lambda: BORIS in fake.menu_buttons)
+    assert fake.menu_buttons[BORIS] == {"type": "web_app", "text": "🃏 Стол",
+                                        "web_app": {"url": served.settings.webapp_url}}
+    await fake.send_text(BORIS, BORIS, "/language de")
+    await fake.wait_for(lambda: fake.menu_buttons[BORIS]["text"] != "🃏 Стол")
+    assert fake.menu_buttons[BORIS]["text"] == translator("de").gettext("🃏 Table")
+    await fake.send_text(BORIS, BORIS, "/language en")
+    await fake.wait_for(lambda: fake.menu_buttons[BORIS]["text"] == "🃏 Table")
+    await served.idle()
+    assert ANNA not in fake.menu_buttons, "English, as the bot's own: nothing to set"
 
 
 async def test_a_solo_game_in_private_opens_the_page_the_same_way(fake: FakeTelegram, tmp_path: Path,
