@@ -11,6 +11,7 @@ import pytest
 from bot.ui.review_text import percent
 from durak import apply, card_code
 from durak.review import label_of
+from tests.e2e.test_webapp_phone import axe_problems
 from tests.e2e.browser import chromium, open_page
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
@@ -141,6 +142,10 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             assert await page.evaluate(lifted) == [], "the better move waits for his try"
             assert "Find a better move" in seen["verdict"] and "Better:" not in seen["verdict"], seen
             assert seen["dots"] == [m["label"] for m in labelled], "every marked move on the graph, coloured by label"
+            listed = await page.locator("#review .marks button").all_text_contents()
+            chess = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+            assert listed == [f"{m['n']}{chess[m['label']]}" for m in labelled], "the marked moves, as chess marks them"
+            assert await axe_problems(page) == [], f"axe-core: nothing serious in the review at {width}x{height}"
             assert f"{worst['label']} (−{max(1, percent(worst['cost']))} %)" in seen["verdict"], seen
             assert seen["wide"] <= width, "nothing runs off the screen sideways"
             tries = page.locator("#review .options button")
@@ -187,6 +192,9 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             await page.click("#review .nav button:nth-of-type(3)")  # ▶
             assert (await page.locator("#review .nav span").text_content() or "").startswith(
                 f"Move {worst['n'] + 1} of "), "one move on"
+            first = labelled[0]
+            await page.locator("#review .marks button").first.click()  # a tap on a marked move goes there
+            assert (await page.locator("#review .nav span").text_content() or "").startswith(f"Move {first['n']} of ")
             await page.context.close()
     await bot.stop()
 

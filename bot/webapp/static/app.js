@@ -474,7 +474,7 @@
     box.hidden = false;
     const total = review.steps.length - 1;
     const parts = [Object.assign(document.createElement("div"), { className: "summary", textContent: review.summary })];
-    parts.push(graph(total));
+    parts.push(graph(total), marksList(total));
     const nav = Object.assign(document.createElement("div"), { className: "nav" });
     const next = review.graph.find((g) => g.label && g.n - 1 > step);
     nav.append(button("⏮", () => go(0)), button("◀", () => go(step - 1)),
@@ -524,12 +524,30 @@
     box.replaceChildren(...parts);
   }
 
-  // His chance not to be the durak after each judged move, over the game; the marked moves coloured; a tap goes there.
+  // His marked moves as chess sites mark them (?! inaccuracy, ? mistake, ?? blunder), each a tap away.
+  const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+  function marksList(total) {
+    const list = Object.assign(document.createElement("div"), { className: "marks" });
+    for (const g of review.graph.filter((p) => p.label)) {
+      const el = button(g.n + SIGNS[g.label], () => go(g.n - 1), g.label + (g.n - 1 === step ? " chosen" : ""));
+      el.setAttribute("aria-label", texts[g.label] + " · " + texts.review_move.replace("{n}", g.n).replace("{total}", total));
+      list.append(el);
+    }
+    return list;
+  }
+
+  // His chance not to be the durak after each judged move, over the game (0-100 %, from the first move to the
+  // last); the marked moves coloured; a tap goes there.
   function graph(total) {
-    const W = 300, H = 84, x = (n) => 6 + (W - 12) * n / Math.max(1, total), y = (v) => H - 6 - (H - 12) * v;
+    const W = 300, H = 92, L = 36, x = (n) => L + (W - L - 8) * n / Math.max(1, total), y = (v) => H - 14 - (H - 22) * v;
     const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": texts.review_graph });
-    el.append(svg("line", { class: "half", x1: 6, x2: W - 6, y1: y(0.5), y2: y(0.5) }));
-    el.append(svg("line", { class: "now", x1: x(step + 1), x2: x(step + 1), y1: 4, y2: H - 4 }));
+    el.append(svg("line", { class: "half", x1: L, x2: W - 8, y1: y(0.5), y2: y(0.5) }));
+    for (const [v, label] of [[1, "100 %"], [0.5, "50 %"], [0, "0 %"]]) {
+      el.append(svg("text", { class: "scale", x: L - 4, y: y(v) + 3, "text-anchor": "end" }, label));
+    }
+    el.append(svg("text", { class: "scale", x: x(1), y: H - 2, "text-anchor": "start" }, "1"));
+    el.append(svg("text", { class: "scale", x: x(total), y: H - 2, "text-anchor": "end" }, String(total)));
+    el.append(svg("line", { class: "now", x1: x(step + 1), x2: x(step + 1), y1: 4, y2: H - 14 }));
     const points = review.graph.filter((g) => g.value !== null);
     el.append(svg("polyline", { class: "line", points: points.map((g) => x(g.n) + "," + y(g.value)).join(" ") }));
     for (const g of points.filter((p) => p.label)) {
