@@ -9,6 +9,7 @@ confirmed are delivered again, as Telegram does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -304,36 +305,52 @@ async def test_a_stop_signal_while_the_bot_starts_ends_the_start_cleanly(fake: F
 
 async def test_a_tournament_killed_at_its_tables_deal_and_at_their_result(fake: FakeTelegram,
                                                                           program: BotProgram) -> None:
-    """The tournament, its players and their points are rows like a game's: a kill while a table is dealt, and
-    again while its result is posted, loses nothing and doubles nothing."""
-    from tests.e2e.test_tournaments import Seated, points, standings
+    """Six players, two tables at once: a kill as the tables are dealt, and again as a table's result is posted,
+    loses nothing and doubles nothing (the tournament, its players and their points are rows like a game's)."""
+    from tests.e2e.test_tournaments import PLAYERS, Seated, points, standings, tables_now
 
-    for user in (101, 102):
+    for user in PLAYERS:
         await fake.send_text(user, user, "/start")
     await fake.send_text(101, GROUP, "/tournament 10")
     await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(GROUP)), 20)
     message = standings(fake)
     kill_on(fake, program, "sendMessage", lambda p: int(p["chat_id"]) > 0 and str(p.get("text", "")).startswith(
-        "🃏 Durak · you are"))  # a hand of its first table
-    for user in (101, 102):
+        "🃏 Durak · you are"))  # a hand of a first table
+    for user in PLAYERS:
         await fake.answer(await fake.press(user, GROUP, message.message_id, Table.button(message, "Join")))
-    await program.dead()  # five seconds after they joined, as their table's message was sent
-    assert program.query("SELECT COUNT(*) FROM games WHERE tournament IS NOT NULL") == [(1,)], "the deal committed"
+    await program.dead()  # five seconds after they joined, as the first hand was sent
+    dealt = program.query("SELECT COUNT(*) FROM games WHERE tournament IS NOT NULL AND status = 'playing'")[0][0]
+    assert dealt >= 1, "a table's deal committed"
     await program.start()
-    table = Seated(fake, GROUP, [101, 102], seed=2)
-    table.since = message.message_id
-    await fake.wait_for(lambda: all(table.hand_message(p) is not None for p in (101, 102)), 20)
+    await fake.wait_for(lambda: len(tables_now(fake)) == 2, 30)  # the other table too, seated after the restart
+    tables = [Seated(fake, GROUP, seated, seed=n) for n, seated in enumerate(tables_now(fake))]
+    for table in tables:
+        table.since = message.message_id
+        await fake.wait_for(lambda t=table: all(t.hand_message(p) is not None for p in t.players), 20)
     kill_on(fake, program, "sendMessage", lambda p: str(p.get("text", "")).startswith("🏁"))
-    await table.play(lambda: program.proc is not None and program.proc.returncode is not None, 120)
+
+    async def until_killed(table: Seated) -> None:
+        with contextlib.suppress(TimeoutError):  # a press the dead process never answers
+            await table.play(lambda: program.proc is not None and program.proc.returncode is not None, 120)
+
+    await asyncio.gather(*(until_killed(t) for t in tables))
     await program.dead()
-    assert program.query("SELECT SUM(points), SUM(games) FROM tournament_players") == [(2, 2)], "written with it"
+    [(won, played)] = program.query("SELECT SUM(points), SUM(games) FROM tournament_players")
+    assert played in (3, 6) and won == 2 * played, "each finished table's points, written with its result"
     await program.start()
-    await fake.wait_for(lambda: table.result() is not None, 20)
-    await fake.wait_for(lambda: sum(points(fake).values()) == 2, 20)
-    await fake.send_text(101, GROUP, "/tournament stop")
+    await fake.send_text(101, GROUP, "/tournament stop")  # no new table: those seated finish, then it is over
+    await fake.wait_for(lambda: "time is up" in standings(fake).text, 20)
+    await asyncio.gather(*(t.play_to_the_end(timeout=120) for t in tables))
+    await fake.wait_for(lambda: sum(points(fake).values()) >= 12, 20)  # the standings after both tables
+    more = [Seated(fake, GROUP, seated, seed=9) for seated in tables_now(fake)]  # seated before the stop came
+    for table in more:
+        table.since = max(m.message_id for m in fake.chat_messages(GROUP))
+    await asyncio.gather(*(t.play_to_the_end(timeout=120) for t in more))
     await fake.wait_for(lambda: any(m.text.startswith("🏆 The tournament is over!") for m in fake.chat_messages(GROUP)),
                         20)
+    total = 12 + 6 * len(more)
+    assert sum(points(fake).values()) == total
     await program.stop_when_idle()
-    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏁")]) == 1
+    assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏁")]) == 2 + len(more), "each once"
     assert len([m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 Tournament")]) == 1
-    assert program.query("SELECT SUM(points), SUM(games) FROM tournament_players") == [(2, 2)]
+    assert program.query("SELECT SUM(points), SUM(games) FROM tournament_players") == [(total, total // 2)]

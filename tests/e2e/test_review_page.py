@@ -11,12 +11,12 @@ import pytest
 from bot.ui.review_text import percent
 from durak import apply, card_code
 from durak.review import label_of
-from tests.e2e.test_webapp_phone import axe_problems
 from tests.e2e.browser import chromium, open_page
 from tests.e2e.conftest import GROUP
 from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_reviews import DEALS, kept, played_group_game, summaries
 from tests.e2e.test_webapp import page_settings
+from tests.e2e.test_webapp_phone import axe_problems
 from tests.e2e.test_whole_game import NOT_RUSSIAN
 from tests.e2e.webapp_client import PageSocket, free_port, game_param, init_data
 from tests.fake_telegram import FakeTelegram
