@@ -46,6 +46,7 @@ PAGE_TEXTS = {
     "durak_cards": N_("The durak's cards ({name}):"),
     "invite": N_("📨 Invite to the game"),
     "share": N_("🖼 Share the result"),
+    "seat_label": N_("{name}, cards: {n}, {role}"),
     # the review
     "review_you": N_("Your move: {move}"), "review_better": N_("Better: {move}"),
     "review_chance": N_("Your chance not to be the durak: {before} with the best move, {after} after yours"),

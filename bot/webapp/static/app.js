@@ -199,10 +199,42 @@
     tick();
   }
 
+  // Where each seat sits around the felt: you at the bottom, the others in playing order from your left, the
+  // first and last of four or more on the sides, the rest along the top (a watcher sees them all on top).
+  function layout(n, you) {
+    const others = [];
+    for (let k = 1; k <= n; k++) if (you === null || (you + k) % n !== you) others.push(you === null ? k - 1 : (you + k) % n);
+    const sides = others.length >= 3;
+    const top = sides ? others.slice(1, -1) : others;
+    const row = (cells) => '"' + cells.join(" ") + '"';
+    const middle = Array(Math.max(top.length, 1)).fill("felt");
+    const rows = [row([...(sides ? ["."] : []), ...(top.length ? top.map((i) => "s" + i) : ["."]), ...(sides ? ["."] : [])]),
+                  row([...(sides ? ["s" + others[0]] : []), ...middle, ...(sides ? ["s" + others[others.length - 1]] : [])])];
+    if (you !== null) rows.push(row(Array(middle.length + (sides ? 2 : 0)).fill("s" + you)));
+    const where = (i) => i === you ? "me" : sides && (i === others[0] || i === others[others.length - 1]) ? "side" : "top";
+    return { areas: rows.join(" "), columns: (sides ? "minmax(64px, auto) " : "") + `repeat(${middle.length}, minmax(0, 1fr))` + (sides ? " minmax(64px, auto)" : ""), where };
+  }
+
+  function fan(n) {  // his hand as card backs, as wide as it holds cards (eight at most drawn), the number beside
+    const el = Object.assign(document.createElement("span"), { className: "fan" });
+    el.style.setProperty("--n", Math.min(n, 8));
+    for (let k = 0; k < Math.min(n, 8); k++) el.append(document.createElement("i"));
+    return el;
+  }
+
   function drawSeats(st) {
+    const you = st.you === null || st.you === undefined ? null : st.you;
+    const plan = layout(st.seats.length, you);
+    const box = $("seats");
+    box.style.gridTemplateAreas = plan.areas;
+    box.style.gridTemplateColumns = plan.columns;
     const seats = st.seats.map((s, i) => {
       const el = document.createElement("div");
-      el.className = "seat" + (s.you ? " you" : "") + (s.acting ? " acting" : "");
+      el.className = "seat " + plan.where(i) + (s.you ? " you" : "") + (s.acting ? " acting" : "");
+      el.style.gridArea = "s" + i;
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", texts.seat_label.replace("{name}", s.name).replace("{n}", s.cards === null ? "–" : s.cards)
+        .replace("{role}", s.role || ""));
       const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
       ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
       ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
@@ -214,14 +246,15 @@
       who.append(name, role);
       const count = document.createElement("span");
       count.className = "count";
-      if (s.cards !== null) count.append(document.createElement("i"), String(s.cards));
+      count.setAttribute("aria-hidden", "true");
+      if (s.cards !== null) count.append(fan(s.cards), String(s.cards));
       const shown = st.shown && !s.you ? st.shown[i] : null;  // the review, every hand shown
       if (shown) who.append(words(Object.assign(document.createElement("span"), { className: "cards" }),
         shown.length ? shown.map((c) => face(c.slice(0, -1)) + SUITS[c.slice(-1)]).join(" ") : "–"));
       el.append(ring, who, count);
       return el;
     });
-    $("seats").replaceChildren(...seats);
+    box.replaceChildren(...seats, $("middle"));
   }
 
   function drawDeck(st) {
