@@ -265,6 +265,11 @@
     if (st.stock) counts.push(texts.stock + " " + st.stock);
     if (st.discard) counts.push(texts.discard + " " + st.discard);
     $("counts").replaceChildren(...counts.map((text) => Object.assign(document.createElement("span"), { textContent: text })));
+    const discard = $("discard");  // the beaten cards: a squared stack of backs, its count on it
+    discard.hidden = !st.discard;
+    discard.setAttribute("aria-hidden", "true");  // its count is read in #counts
+    discard.replaceChildren(...(st.discard ? [card(null), card(null), card(null),
+      Object.assign(document.createElement("b"), { textContent: String(st.discard) })] : []));
     words($("trumpline"), st.trump_text || "");
   }
 
