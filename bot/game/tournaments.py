@@ -54,6 +54,7 @@ class Tournaments:
         self.repo = repo
         self.lobbies = lobbies
         self.looked = 0.0
+        self.refreshed: set[int] = set()  # tournaments whose message this process has written since it started
 
     # ------------------------------------------------------------ commands and presses
 
@@ -137,10 +138,14 @@ class Tournaments:
     async def _step(self, tournament: Tournament, now: float) -> None:
         tables_now = await self.repo.tournament_tables(tournament.id)
         running = [(game, seated) for game, status, seated in tables_now if status in (Status.LOBBY, Status.PLAYING)]
+        dealt = False
         for game_id, _ in running:  # a table a crash left undealt
             game = self.core.store.games.get(game_id)
             if game is not None and game.status is Status.LOBBY:
-                await self.lobbies.start_table(game_id)
+                dealt |= await self.lobbies.start_table(game_id) is not None
+        if dealt or tournament.id not in self.refreshed:  # a crash may have come before its message showed them
+            self.refreshed.add(tournament.id)
+            await self.refresh(tournament)
         if tournament.status is TournamentStatus.OPEN and now >= tournament.ends_at:
             await self._close(tournament)
             return

@@ -26,7 +26,7 @@ async def test_badges_are_announced_once_listed_and_backfilled(fake: FakeTelegra
         first = await first_game(fake)
         line = badge_line(first.text)
         assert "Anna: 🎴 First game" in line and "Boris: 🎴 First game" in line, first.text
-        assert line.count("🎉 First win") == 1, "one of them came first"
+        assert line.count("🎉 First win") == (0 if "⚖️ Nobody's durak" in line else 1), "one came first, but in a draw"
         second = await next_game(fake, first, 2)
         assert "🎴 First game" not in second.text, "a badge is earned once"
         stats = await reply_to(fake, 101, GROUP, "/stats")
