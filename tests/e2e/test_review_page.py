@@ -169,7 +169,7 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             assert "Better:" in (await page.locator("#review .verdict").text_content() or ""), width
             # Retry: each move weighed there, with its chance; the one tapped is drawn on the table
             await page.click("text=↺ Retry")
-            options = page.locator("#review .options button")
+            options = page.locator("#review .options.sheet button:not(.close)")  # a sheet over the table
             assert await options.count() == len(best)
             other = len(best) - 1
             await options.nth(other).click()
@@ -179,6 +179,9 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             said = await page.locator("#review .verdict").text_content()
             assert f"{best[other]['words'].replace('️', '')}: {percent(best[other]['value'])} %" in (
                 said or "").replace("\ufe0e", "").replace("️", ""), said
+            if SHOTS:
+                await page.screenshot(path=str(SHOTS / f"review-retry-{width}x{height}.png"))
+            await page.click("#review .options.sheet button.close")  # the sheet closes; the table stays
             # every hand, on request: Boris's cards at this move as they were
             await page.click("#review button.reveal")
             boris = await page.locator("#seats .seat:not(.you) .cards").text_content()

@@ -552,8 +552,10 @@
       if (tried) verdict.append(words(document.createElement("div"), texts.review_option.replace("{move}", tried.words).replace("{value}", percent(tried.value))));
       parts.push(verdict);
       parts.push(button(texts.review_retry, () => { retrying = !retrying; drawReview(mark, tried); }, retrying ? "chosen" : ""));
-      if (retrying) {
-        const options = Object.assign(document.createElement("div"), { className: "options" });
+      if (retrying) {  // Retry's moves in a sheet over the table, which shows the one tapped
+        const options = Object.assign(document.createElement("div"), { className: "options sheet", role: "dialog" });
+        options.setAttribute("aria-label", texts.review_retry);
+        options.append(button("✕", () => { retrying = false; drawReview(mark, tried); }, "close"));
         mark.options.forEach((o, i) => options.append(button(o.words + " · " + percent(o.value), () => { option = i; showStep(); },
                                                              i === option ? "chosen" : "")));
         parts.push(options);
