@@ -103,7 +103,7 @@ def frame(tr: Translator, game: Game, ui: GameUI, seat: int | None, now: float, 
         "trump_card": None if seen.trump_card is None else card_code(seen.trump_card),
         "trump_text": tr.gettext("Trump: {trump}").format(
             trump=tr.gettext("no trump") if seen.trump is None else suit_text(seen.trump)),
-        "stock": seen.stock, "discard": seen.discard, "taking": seen.taking,
+        "stock": seen.stock, "discard": seen.discard, "taking": seen.taking, "defender": seen.defender,
         "seats": seats,
         "table": [[card_code(a), None if c is None else card_code(c)] for a, c in seen.table],
         "timer": None if left is None else {"left": round(left, 1), "total": game.turn_timeout},

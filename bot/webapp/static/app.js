@@ -273,7 +273,38 @@
     words($("trumpline"), st.trump_text || "");
   }
 
+  // Motion: a bout leaving the table goes somewhere (beaten, to the discard; taken, to the taker's seat), a card
+  // laid by another comes down from the seats, one of his own up from the hand; none blocks a tap, none at all
+  // where the system asks for reduced motion.
+  let before = { taking: false, defender: null, mine: new Set(), live: false };
+  const still = () => !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+  function sweep(cards, to) {
+    if (still() || !to || !cards.length) return;
+    const end = to.getBoundingClientRect();
+    for (const c of cards) {
+      const from = c.getBoundingClientRect();
+      const ghost = c.cloneNode(true);
+      ghost.classList.add("ghost");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.removeAttribute("data-card");  // a picture of a card on its way, no longer the card
+      Object.assign(ghost.style, { left: from.left + "px", top: from.top + "px", width: from.width + "px", height: from.height + "px" });
+      document.body.append(ghost);
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        ghost.style.transform = `translate(${end.left + end.width / 2 - from.left - from.width / 2}px, ${end.top + end.height / 2 - from.top - from.height / 2}px) scale(.45)`;
+        ghost.style.opacity = "0";
+      }));
+      setTimeout(() => ghost.remove(), 400);
+    }
+  }
+
   function drawTable(st) {
+    const live = st.status === "playing" || st.status === "over";
+    const leaving = [...$("table").querySelectorAll(".card")];
+    if (live && before.live && !(st.table || []).length && leaving.length) {
+      const taker = before.taking && before.defender !== null ? $("seats").querySelectorAll(".seat")[before.defender] : null;
+      sweep(leaving, taker || $("discard"));
+    }
     const targets = new Map();  // a cover target on the table -> the press that covers it (chosen card first)
     for (const b of st.buttons || []) {
       if (verbOf(b.press) === "t") targets.set(b.press.split(":")[4].split(".")[1], b);
@@ -288,10 +319,14 @@
       if (target) a.addEventListener("click", () => press(target.press));
       el.append(a);
       if (cover) el.append(card(cover, "cover"));
+      const laid = cover || attack;
+      if (el.classList.contains("new") && !before.mine.has(laid)) el.classList.add("theirs");
       return el;
     });
     if (!pairs.length) shownPairs.clear();
     $("table").replaceChildren(...pairs);
+    before = { taking: !!st.taking, defender: st.defender === undefined ? null : st.defender, live,
+               mine: new Set((st.hand || []).map((h) => (h && h.card) || h)) };
   }
 
   function drawResult(st) {
