@@ -105,15 +105,14 @@ class Tournaments:
         if press.arg == "j" and not (await self.core.directory.writable(user.id) or user).private_chat:
             return tr.gettext("Open a private chat with me first (/start there), then press Join again.")
         joining = press.arg == "j"
-        entrants = await self.repo.entrants(tournament.id)
-        if joining:
-            entrants = [*[e for e in entrants if e.user.id != user.id],
-                        Entrant(user, self.core.clock.now(), self.core.clock.now(), False, 0, 0, 0, 0)] \
-                if all(e.user.id != user.id or e.left for e in entrants) else entrants
-        else:
-            entrants = [e if e.user.id != user.id else _left(e) for e in entrants]
+        entrants = await self.repo.entrants(tournament.id)  # as they will be, for its message
+        now = self.core.clock.now()
+        if joining and all(e.user.id != user.id for e in entrants):
+            entrants.append(Entrant(user, now, now, False, 0, 0, 0, 0))
+        entrants = [e if e.user.id != user.id else _left(e, not joining) for e in entrants]  # back: his points stay
+        group = await self.core.directory.chat_tr(tournament.chat_id)  # its message speaks the group's language
         changed = await self.repo.enter(tournament.id, user.id, joining,
-                                        [await self._message(tr, tournament, entrants, await self._seated(tournament))])
+                                        [_message(group, tournament, entrants, await self._seated(tournament))])
         if not changed:
             return tr.gettext("You are in the tournament already.") if joining else \
                 tr.gettext("You are not in the tournament.")
@@ -259,8 +258,8 @@ def _with_status(t: Tournament, status: TournamentStatus) -> Tournament:
                       t.started_at, t.ends_at, status)
 
 
-def _left(e: Entrant) -> Entrant:
-    return Entrant(e.user, e.joined_at, e.free_since, True, e.points, e.games, e.firsts, e.streak)
+def _left(e: Entrant, left: bool = True) -> Entrant:
+    return Entrant(e.user, e.joined_at, e.free_since, left, e.points, e.games, e.firsts, e.streak)
 
 
 def _scored(e: Entrant, s: Scored | None) -> Entrant:

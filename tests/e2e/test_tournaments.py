@@ -83,6 +83,16 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
         assert answer["text"] == "You are in: I seat you at a table as soon as someone is free.", answer
     again = await fake.answer(await fake.press(101, GROUP, message.message_id, join))
     assert again["text"] == "You are in the tournament already."
+    await fake.send_text(106, 106, "/language ru")  # Egor reads Russian: his toasts are, the group's message is not
+    leave = Table.button(message, "Leave")
+    gone = await fake.answer(await fake.press(106, GROUP, message.message_id, leave))
+    assert gone["text"].startswith("Вы вышли из турнира")
+    await fake.wait_for(lambda: "Egor — 0 (0 games) (left)" in standings(fake).text)
+    back = await fake.answer(await fake.press(106, GROUP, message.message_id, join))
+    assert back["text"].startswith("Вы в турнире")
+    await fake.wait_for(lambda: "(left)" not in standings(fake).text)
+    assert standings(fake).text.startswith("🏆 Tournament")
+    assert (await reply_to(fake, 106, 106, "/language en")).startswith("Done")  # hands the scripted players read
     await fake.wait_for(lambda: all(name in standings(fake).text for name in NAMES))
     since = max(m.message_id for m in fake.chat_messages(GROUP))
     await clock.advance(6)  # free for five seconds: seated
