@@ -241,6 +241,8 @@ class GameService:
                 saved = await self.store.save(old, new, render, results=results, ratings=ratings,
                                               badges=[(u, b.key) for u, found in earned.items() for b in found],
                                               scored=scored, standings=standings)
+            if new.tournament is not None:
+                await self.tournaments.table_ended(new.tournament)
         else:
             saved = await self.store.save(old, new, render)
         ui = self.store.ui.get(old.id)  # None once the game is closed (and forgotten)

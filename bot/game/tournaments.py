@@ -9,6 +9,7 @@ own, rewritten with each join, leave, table seated and table ended.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -55,6 +56,7 @@ class Tournaments:
         self.lobbies = lobbies
         self.looked = 0.0
         self.refreshed: set[int] = set()  # tournaments whose message this process has written since it started
+        self.writing: dict[int, asyncio.Lock] = {}  # one write of a tournament's message at a time, read just before
 
     # ------------------------------------------------------------ commands and presses
 
@@ -116,7 +118,7 @@ class Tournaments:
         if not changed:
             return tr.gettext("You are in the tournament already.") if joining else \
                 tr.gettext("You are not in the tournament.")
-        self.core.outbox.kick(tournament.chat_id)
+        await self.refresh(tournament)  # as committed: a table may have ended meanwhile
         return tr.gettext("You are in: I seat you at a table as soon as someone is free.") if joining else \
             tr.gettext("You left the tournament: your points stay, you are not seated again.")
 
@@ -224,11 +226,20 @@ class Tournaments:
     # ------------------------------------------------------------ its message
 
     async def refresh(self, tournament: Tournament) -> None:
-        tr = await self.core.directory.chat_tr(tournament.chat_id)
-        fresh = await self.repo.tournament(tournament.id) or tournament
-        await self.repo.update_standings(tournament.id, [
-            await self._message(tr, fresh, await self.repo.entrants(tournament.id), await self._seated(fresh))])
+        """Its message as the database has it now. Two tables ending at once each wrote it with their own points,
+        read before the other's were committed: one of them is short until this is written again."""
+        async with self.writing.setdefault(tournament.id, asyncio.Lock()):
+            tr = await self.core.directory.chat_tr(tournament.chat_id)
+            fresh = await self.repo.tournament(tournament.id) or tournament
+            await self.repo.update_standings(tournament.id, [
+                await self._message(tr, fresh, await self.repo.entrants(tournament.id), await self._seated(fresh))])
         self.core.outbox.kick(tournament.chat_id)
+
+    async def table_ended(self, tournament_id: int) -> None:
+        """After a table's end was committed (its points and a first version of the message with them)."""
+        tournament = await self.repo.tournament(tournament_id)
+        if tournament is not None:
+            await self.refresh(tournament)
 
     async def _tables(self, tournament: Tournament) -> list[tuple[int, list[str]]]:
         found = []

@@ -83,7 +83,7 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
         assert answer["text"] == "You are in: I seat you at a table as soon as someone is free.", answer
     again = await fake.answer(await fake.press(101, GROUP, message.message_id, join))
     assert again["text"] == "You are in the tournament already."
-    await fake.send_text(106, 106, "/language ru")  # Egor reads Russian: his toasts are, the group's message is not
+    assert (await reply_to(fake, 106, 106, "/language ru")).startswith("Готово")  # his toasts in Russian, not the group
     leave = Table.button(message, "Leave")
     gone = await fake.answer(await fake.press(106, GROUP, message.message_id, leave))
     assert gone["text"].startswith("Вы вышли из турнира")
