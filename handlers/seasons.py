@@ -8,14 +8,20 @@ from handlers.common import Context, in_group, reader_tr, sender_is_admin, servi
 from handlers.stats import stats_of
 
 
+async def _in_group(update: Update, context: Context) -> bool:
+    """Seasons are a group's: elsewhere the command is answered so."""
+    message = update.effective_message
+    if message is not None and update.effective_chat is not None and not in_group(update):
+        tr = await reader_tr(update, context)
+        await message.reply_text(tr.gettext("Seasons are a group's: send /season in the group."))
+        return False
+    return message is not None and update.effective_chat is not None
+
+
 async def season(update: Update, context: Context) -> None:
     games, stats = service_of(context), stats_of(context)
     message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    if not in_group(update):
-        tr = await reader_tr(update, context)
-        await message.reply_text(tr.gettext("Seasons are a group's: send /season in the group."))
+    if message is None or chat is None or not await _in_group(update, context):
         return
     tr = await games.directory.chat_tr(chat.id)
     now = games.clock.now()
@@ -31,10 +37,6 @@ async def season(update: Update, context: Context) -> None:
 async def seasons(update: Update, context: Context) -> None:
     games, stats = service_of(context), stats_of(context)
     message, chat = update.effective_message, update.effective_chat
-    if message is None or chat is None:
-        return
-    if not in_group(update):
-        tr = await reader_tr(update, context)
-        await message.reply_text(tr.gettext("Seasons are a group's: send /season in the group."))
+    if message is None or chat is None or not await _in_group(update, context):
         return
     await message.reply_text(await stats.seasons_closed(await games.directory.chat_tr(chat.id), chat.id))

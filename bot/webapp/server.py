@@ -31,6 +31,7 @@ from aiohttp import WSMsgType, web
 from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQueryResult,
     InlineQueryResultArticle,
     InlineQueryResultPhoto,
     InputTextMessageContent,
@@ -326,13 +327,7 @@ class WebApp:
             InputTextMessageContent(tr.gettext("🃏 {name} invites you to a game of Durak: {rules}.").format(
                 name=page.user.name, rules=render.rules_line(tr, game.rules, game.max_players))),
             reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(tr.gettext("🃏 Open the table"), url=link)]]))
-        try:
-            prepared = await self.service.directory.bot.save_prepared_inline_message(
-                page.user.id, invitation, allow_user_chats=True, allow_group_chats=True)
-        except TelegramError as e:
-            log.warning("an invitation to game %s could not be prepared: %s", game.id, e)
-            return {"id": None, "text": tr.gettext("The invitation could not be made: try again.")}
-        return {"id": prepared.id, "text": None}
+        return await self._prepared(page, invitation, tr.gettext("The invitation could not be made: try again."))
 
     async def _share(self, page: Page) -> dict[str, str | None]:
         """The finished game's result card, prepared as a message its player sends to a chat he picks (the photo
@@ -345,12 +340,17 @@ class WebApp:
             return {"id": None, "text": tr.gettext("There is no result to share.")}
         url = links.card(game.id)
         card = InlineQueryResultPhoto(f"card-{game.id}", url, url, caption=tr.gettext("🃏 Durak with friends."))
+        return await self._prepared(page, card, tr.gettext("The result could not be prepared: try again."))
+
+    async def _prepared(self, page: Page, result: InlineQueryResult, failed: str) -> dict[str, str | None]:
+        """``result`` saved as a message its player sends to a chat he picks (Bot API 8's
+        savePreparedInlineMessage; the page hands its id to Telegram.WebApp.shareMessage); ``failed`` if not."""
         try:
             prepared = await self.service.directory.bot.save_prepared_inline_message(
-                page.user.id, card, allow_user_chats=True, allow_group_chats=True)
+                page.user.id, result, allow_user_chats=True, allow_group_chats=True)
         except TelegramError as e:
-            log.warning("the result of game %s could not be prepared to share: %s", game.id, e)
-            return {"id": None, "text": tr.gettext("The result could not be prepared: try again.")}
+            log.warning("%s for user %s could not be prepared: %s", result.id, page.user.id, e)
+            return {"id": None, "text": failed}
         return {"id": prepared.id, "text": None}
 
     def _spend(self, page: Page) -> None:
