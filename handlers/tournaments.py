@@ -1,9 +1,11 @@
-"""/tournament: how the group's tournament stands; admins open one (/tournament 60) or end it (/tournament stop)."""
+"""/tournament: how the group's tournament stands; admins (or anyone, with their leave: /tournament anyone) open one
+(/tournament 60), and an admin or its opener ends it (/tournament stop)."""
 
 from __future__ import annotations
 
 from telegram import Update
 
+from bot.game.tournaments import ADMINS, ANYONE
 from handlers.common import (
     Context,
     anonymous_admin,
@@ -30,13 +32,19 @@ async def tournament(update: Update, context: Context) -> None:
     if not args:
         await message.reply_text(await games.tournaments.standing(tr, chat.id))
         return
-    if anonymous_admin(update) or not await sender_is_admin(update, context):
-        await message.reply_text(tr.gettext("Only an admin can open or end a tournament."))
+    if anonymous_admin(update):  # sent as the group: nobody to seat, nobody to answer for it
+        await message.reply_text(tr.gettext("Send it as yourself, not as the group, to open or end a tournament."))
         return
-    if args[0].lower() == "stop":
-        answer = await games.tournaments.stop(tr, chat.id)
+    admin = await sender_is_admin(update, context)
+    choice = args[0].lower()
+    if choice in ANYONE + ADMINS:
+        answer = await games.tournaments.leave(tr, chat.id, choice) if admin else \
+            tr.gettext("Only an admin can say who may open a tournament.")
+    elif choice == "stop":
+        answer = await games.tournaments.stop(tr, chat.id, tg_user.id, admin)
     else:
         creator = await games.directory.see(as_user(tg_user))
-        answer = await games.tournaments.open(tr, chat.id, thread_of(update), creator, args, chat.title or "")
+        answer = await games.tournaments.open(tr, chat.id, thread_of(update), creator, args, chat.title or "",
+                                              admin)
     if answer:
         await message.reply_text(answer)

@@ -226,6 +226,7 @@ class ChatSettings:
     letters: bool = False        # its table's face cards in its language's letters
     season: str = "month"        # how long its seasons run (bot.stats.seasons.Length)
     pictures: bool = False       # a result card (a picture) under each result
+    tournaments_open: bool = False  # anyone may open a tournament here, not only its admins (the admins' leave)
 
 
 @dataclass(frozen=True, slots=True)

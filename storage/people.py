@@ -73,7 +73,8 @@ class People(Rows):
             except (ValueError, RulesError) as e:
                 log.error("chat %s: stored default rules are unreadable (%s); using the defaults", chat_id, e)
         return ChatSettings(chat_id, row["language"], rules, row["max_players"], row["scoring"], row["turn_timeout"],
-                            bool(row["letters"]), row["season"], bool(row["pictures"]))
+                            bool(row["letters"]), row["season"], bool(row["pictures"]),
+                            bool(row["tournaments_open"]))
 
     async def save_chat_defaults(self, chat_id: int, rules: Rules, max_players: int, turn_timeout: int) -> None:
         async with self.db.write() as conn:
@@ -101,6 +102,11 @@ class People(Rows):
         async with self.db.write() as conn:
             await conn.execute("INSERT INTO chats (id, pictures) VALUES (?, ?) "
                                "ON CONFLICT (id) DO UPDATE SET pictures = excluded.pictures", (chat_id, int(pictures)))
+
+    async def set_chat_tournaments_open(self, chat_id: int, anyone: bool) -> None:
+        async with self.db.write() as conn:
+            await conn.execute("INSERT INTO chats (id, tournaments_open) VALUES (?, ?) ON CONFLICT (id) DO UPDATE "
+                               "SET tournaments_open = excluded.tournaments_open", (chat_id, int(anyone)))
 
     async def set_chat_season(self, chat_id: int, season: str) -> None:
         async with self.db.write() as conn:

@@ -47,6 +47,8 @@ LOOK_SECONDS = 2.0         # between two looks of the sweep at the running tourn
 FREE_SECONDS = 5.0         # a player free this long is seated (time to read his last result)
 LONE_SECONDS = 30.0        # a lone free player waits this long for another before a computer joins his table
 COMPUTERS = ("computers", "bots", "компьютеры", "комп'ютери", "computer")
+ANYONE = ("anyone", "all", "все", "всі", "alle")    # /tournament anyone: the admins' leave for everyone to open one
+ADMINS = ("admins", "админы", "адміни", "admins")  # /tournament admins: taken back
 
 
 class Tournaments:
@@ -61,14 +63,18 @@ class Tournaments:
     # ------------------------------------------------------------ commands and presses
 
     async def open(self, tr: Translator, chat_id: int, thread_id: int, creator: User, args: Sequence[str],
-                   title: str) -> str | None:
-        """/tournament 60 [computers]: the answer to send (None: its message is the answer)."""
+                   title: str, admin: bool) -> str | None:
+        """/tournament 60 [computers]: the answer to send (None: its message is the answer). An admin may open one,
+        anyone else where the admins gave leave (/tournament anyone)."""
+        chat = await self.repo.chat(chat_id)
+        if not admin and not chat.tournaments_open:
+            return tr.gettext("Only an admin can open a tournament here. An admin may let everyone open one: "
+                              "/tournament anyone.")
         minutes = int(args[0]) if args and args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6 else None
         computers = len(args) == 2 and args[1].lower() in COMPUTERS
         if minutes is None or not MINUTES[0] <= minutes <= MINUTES[1] or (len(args) > 1 and not computers):
             return tr.gettext("Send /tournament 60 for a tournament of 60 minutes (from {least} to {most}); add "
                               "«computers» to let computers fill a table.").format(least=MINUTES[0], most=MINUTES[1])
-        chat = await self.repo.chat(chat_id)
         rules = chat.rules or Rules()
         try:
             tournament = await self.repo.open_tournament(chat_id, thread_id, creator.id, rules,
@@ -88,11 +94,20 @@ class Tournaments:
         entrants = await self.repo.entrants(running.id)
         return tournament_text.message(tr, running, entrants, await self._seated(running))[0]
 
-    async def stop(self, tr: Translator, chat_id: int) -> str | None:
-        """/tournament stop (admins): no new tables; it ends with its last one."""
+    async def leave(self, tr: Translator, chat_id: int, choice: str) -> str:
+        """/tournament anyone|admins (admins): who may open a tournament here."""
+        anyone = choice in ANYONE
+        await self.repo.set_chat_tournaments_open(chat_id, anyone)
+        return (tr.gettext("Anyone here may now open a tournament. /tournament admins takes it back.") if anyone
+                else tr.gettext("Only admins may open a tournament here now."))
+
+    async def stop(self, tr: Translator, chat_id: int, user_id: int, admin: bool) -> str | None:
+        """/tournament stop (an admin, or the player who opened it): no new tables; it ends with its last one."""
         tournament = await self.repo.tournament_in(chat_id)
         if tournament is None or tournament.status is not TournamentStatus.OPEN:
             return tr.gettext("No tournament is open here.")
+        if not admin and tournament.creator_id != user_id:
+            return tr.gettext("Only an admin or the one who opened the tournament can end it.")
         await self._close(tournament)
         return None
 

@@ -134,51 +134,7 @@ def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng:
     began = time.perf_counter()
     iterations = 0
     while True:
-        state = belief.sample(k, rng, lacks)
-        node, mover, moves = root, k.seat, candidates
-        lean: Action | None = None
-        path: list[tuple[_Node, int]] = []
-        while True:
-            if lean is not None:  # another seat plays the greedy player's move this time
-                chosen = lean
-                child = node.children.get(chosen)
-                fresh = child is None
-                if child is None:
-                    node.children[chosen] = child = _Node()
-                node = child
-            else:
-                untried: list[Action] = []
-                for a in moves:
-                    child = node.children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
-                fresh = bool(untried)
-                if untried:  # a move not tried here yet: tried now, then played out
-                    chosen = untried[int(rng.random() * len(untried))]
-                    node.children[chosen] = node = _Node()
-                else:
-                    chosen, node = _ucb(node, moves)
-            if fresh:
-                node.avail = 1
-            apply_in_place(state, mover, chosen)
-            path.append((node, mover))
-            after = next_seat(state)
-            if fresh or after is None:
-                break
-            mover = after
-            lean = None
-            if mover != k.seat and rng.random() < LEAN:
-                lean = greedy.choose(state, mover) or fallback(state, mover)
-                continue
-            moves = shortlist(greedy.honest_moves(legal_actions(state, mover)), None, state, mover, WIDTH)
-            if not moves:
-                break
-        end = play_out(state)
-        for n, who in path:
-            n.visits += 1
-            n.total += score(end, who)
+        _iterate(root, belief.sample(k, rng, lacks), k.seat, candidates, rng)
         iterations += 1
         if deadline is None:
             if iterations >= ITERATIONS_MIN:
@@ -194,6 +150,73 @@ def _tree(k: Knowledge, candidates: list[Action], preferred: Action | None, rng:
         return Thought(preferred, iterations)
     return Thought(max(candidates, key=lambda a: (root.children[a].visits if a in root.children else 0,
                                                   a == preferred)), iterations)
+
+
+def _iterate(root: _Node, state: State, seat: int, candidates: list[Action], rng: random.Random,
+             first: Action | None = None) -> float:
+    """One iteration of the tree on the deal ``state`` (played in place): down the tree, one move added, the rest
+    played out by the greedy player; the result for ``seat``. ``first``: the seat's move at the root, given rather
+    than chosen (the review's :class:`Weighing` tries each in turn)."""
+    node, mover, moves = root, seat, candidates
+    lean: Action | None = first
+    path: list[tuple[_Node, int]] = []
+    while True:
+        if lean is not None:  # another seat plays the greedy player's move this time (or the root's move is given)
+            chosen = lean
+            child = node.children.get(chosen)
+            fresh = child is None
+            if child is None:
+                node.children[chosen] = child = _Node()
+            node = child
+        else:
+            untried: list[Action] = []
+            for a in moves:
+                child = node.children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            fresh = bool(untried)
+            if untried:  # a move not tried here yet: tried now, then played out
+                chosen = untried[int(rng.random() * len(untried))]
+                node.children[chosen] = node = _Node()
+            else:
+                chosen, node = _ucb(node, moves)
+        if fresh:
+            node.avail = 1
+        apply_in_place(state, mover, chosen)
+        path.append((node, mover))
+        after = next_seat(state)
+        if fresh or after is None:
+            break
+        mover = after
+        lean = None
+        if mover != seat and rng.random() < LEAN:
+            lean = greedy.choose(state, mover) or fallback(state, mover)
+            continue
+        moves = shortlist(greedy.honest_moves(legal_actions(state, mover)), None, state, mover, WIDTH)
+        if not moves:
+            break
+    end = play_out(state)
+    for n, who in path:
+        n.visits += 1
+        n.total += score(end, who)
+    return score(end, seat)
+
+
+class Weighing:
+    """Each of ``candidates`` for ``k``'s seat tried in turn on the same deals, the game played on by the tree
+    (the seat's later moves by what did best for it so far, the others leaning on the greedy player's move, as in
+    :func:`choose`): the review's values, whose play-on learns as the deals add up (docs/review.md)."""
+
+    def __init__(self, k: Knowledge, candidates: list[Action], rng: random.Random) -> None:
+        self.k, self.candidates, self.rng = k, candidates, rng
+        self.root = _Node()
+
+    def round(self, deal: State) -> list[float]:
+        """Each candidate's result on ``deal`` (one the seat cannot rule out), in ``candidates``' order."""
+        return [_iterate(self.root, deal.copy(), self.k.seat, self.candidates, self.rng, first=c)
+                for c in self.candidates]
 
 
 def _ucb(node: _Node, moves: list[Action]) -> tuple[Action, _Node]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from durak.actions import Action
 from durak.ai import endgame, greedy
-from durak.ai.hard import shortlist
+from durak.ai.hard import Weighing, shortlist
 from durak.ai.play import play_out, score
 from durak.engine import apply_in_place
 from durak.record import Knowledge
@@ -47,6 +47,10 @@ BATCH = 64        # deals added at a time
 DEALS_MIN = 64    # before a label may be settled
 DEALS_MAX = 2048  # the most one decision is given (512 left a fifth of the labels to the seed)
 CANDIDATES = 12   # moves weighed at most (the played one always among them)
+# who plays the game on after each candidate: "greedy", the greedy player at every seat; "tree", the hard
+# computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up
+PLAYONS = ("greedy", "tree")
+PLAYON = "greedy"
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
 
@@ -80,10 +84,11 @@ class Verdict:
 
 
 def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX,
-          between: Callable[[], object] | None = None) -> Verdict | None:
+          between: Callable[[], object] | None = None, playon: str = PLAYON, settle: bool = True) -> Verdict | None:
     """The verdict on ``played`` at ``k``'s seat, or None for a forced move. Given the seat's knowledge alone, it
     cannot look at a card the seat could not see; the same seed gives the same verdict. ``between`` is called
-    before each deal (the bot's review steps aside there while a press is handled)."""
+    before each deal (the bot's review steps aside there while a press is handled). ``playon``: who plays the game
+    on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge)."""
     seat = k.seat
     candidates = greedy.honest_moves(k.view.legal)
     if played not in candidates:
@@ -100,17 +105,22 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     if played not in candidates:
         candidates[-1] = played
     results: list[list[float]] = [[] for _ in candidates]
+    weighing = Weighing(k, candidates, rng) if playon == "tree" else None
     while True:
         for _ in range(BATCH):
             if between is not None:
                 between()
             deal = k.sample(rng)
+            if weighing is not None:
+                for outcomes, outcome in zip(results, weighing.round(deal), strict=True):
+                    outcomes.append(outcome)
+                continue
             for outcomes, action in zip(results, candidates, strict=True):
                 s = deal.copy()
                 apply_in_place(s, seat, action)
                 outcomes.append(score(play_out(s), seat))
         n = len(results[0])
-        if n >= deals_max or (n >= DEALS_MIN and _settled(results, candidates.index(played))):
+        if n >= deals_max or (settle and n >= DEALS_MIN and _settled(results, candidates.index(played))):
             break
     if all(r == results[0] for r in results[1:]):
         return None  # every move comes to the same on every deal

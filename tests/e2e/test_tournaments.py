@@ -65,7 +65,8 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
     for user in PLAYERS:  # each can be written to in private (Join asks the others to /start first)
         await fake.send_text(user, user, "/start")
     assert (await reply_to(fake, 101, GROUP, "/picture on")).startswith("A picture of the result is posted")
-    assert await reply_to(fake, 102, GROUP, "/tournament 30") == "Only an admin can open or end a tournament."
+    assert await reply_to(fake, 102, GROUP, "/tournament 30") == (
+        "Only an admin can open a tournament here. An admin may let everyone open one: /tournament anyone.")
     for wrong in ("/tournament 0", "/tournament 100000", "/tournament abc", "/tournament 30 cats"):
         assert (await reply_to(fake, 101, GROUP, wrong)).startswith("Send /tournament 60 for a tournament")
     await bot.idle()
@@ -113,7 +114,8 @@ async def test_a_six_player_tournament_with_two_tables_and_a_restart(fake: FakeT
     second_round = tables_now(fake, since)
     assert all(set(a) != set(b) for a in second_round for b in first_round), "the next round mixes the players"
     assert points(fake) == before
-    assert await reply_to(fake, 102, GROUP, "/tournament stop") == "Only an admin can open or end a tournament."
+    assert await reply_to(fake, 102, GROUP, "/tournament stop") == (
+        "Only an admin or the one who opened the tournament can end it.")
     await fake.send_text(101, GROUP, "/tournament stop")  # no new tables: these finish, then it is over
     await fake.wait_for(lambda: "time is up" in standings(fake).text, 20)
     assert not standings(fake).buttons(), "no Join once it is closing"
@@ -163,6 +165,36 @@ async def test_a_tournament_ends_when_its_time_is_up(fake: FakeTelegram, tmp_pat
         assert "over" in standings(fake).text
         opened = await reply_to(fake, 101, GROUP, "/tournament 10")  # one at a time: the next may open now
         assert opened.startswith("🏆 Tournament"), opened
+    finally:
+        await bot.stop()
+
+
+async def test_anyone_may_open_a_tournament_once_the_admins_give_leave(fake: FakeTelegram, tmp_path: Path) -> None:
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3")
+    await bot.start()
+    try:
+        refused = "Only an admin can open a tournament here. An admin may let everyone open one: /tournament anyone."
+        assert await reply_to(fake, 102, GROUP, "/tournament 30") == refused
+        assert await reply_to(fake, 102, GROUP, "/tournament anyone") == (
+            "Only an admin can say who may open a tournament.")
+        assert await reply_to(fake, 102, GROUP, "/tournament 30") == refused, "a player cannot give himself leave"
+        assert await reply_to(fake, 101, GROUP, "/tournament anyone") == (
+            "Anyone here may now open a tournament. /tournament admins takes it back.")
+        opened = await reply_to(fake, 102, GROUP, "/tournament 30")
+        assert opened.startswith("🏆 Tournament"), opened
+        assert await reply_to(fake, 103, GROUP, "/tournament stop") == (
+            "Only an admin or the one who opened the tournament can end it.")
+        assert "time is up" not in standings(fake).text, "a third player's stop changed nothing"
+        await fake.send_text(102, GROUP, "/tournament stop")  # its opener may end it
+        await fake.wait_for(lambda: any(m.text == "🏆 The tournament is over!\nNobody played a table."
+                                        for m in fake.chat_messages(GROUP)), 20)
+        await bot.idle()
+        assert await reply_to(fake, 101, GROUP, "/tournament admins") == "Only admins may open a tournament here now."
+        assert await reply_to(fake, 102, GROUP, "/tournament 30") == refused
+        await bot.stop()
+        bot = BotProcess(fake, tmp_path / "durak.sqlite3")  # the leave is the group's setting, kept
+        await bot.start()
+        assert await reply_to(fake, 102, GROUP, "/tournament 30") == refused
     finally:
         await bot.stop()
 
