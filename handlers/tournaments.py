@@ -37,6 +37,7 @@ async def tournament(update: Update, context: Context) -> None:
         return
     admin = await sender_is_admin(update, context)
     choice = args[0].lower()
+    answer: str | None
     if choice in ANYONE + ADMINS:
         answer = await games.tournaments.leave(tr, chat.id, choice) if admin else \
             tr.gettext("Only an admin can say who may open a tournament.")
@@ -45,6 +46,6 @@ async def tournament(update: Update, context: Context) -> None:
     else:
         creator = await games.directory.see(as_user(tg_user))
         answer = await games.tournaments.open(tr, chat.id, thread_of(update), creator, args, chat.title or "",
-                                              admin)
+                                              admin, bool(chat.is_forum))
     if answer:
         await message.reply_text(answer)

@@ -24,7 +24,7 @@ from storage.sqlite import DatabaseError, SqliteDatabase
 # in the order their references need; the computers' users exist on both sides (migration 007)
 TABLES = ("users", "chats", "games", "seats", "game_results", "ratings", "rating_history", "outbox", "panels",
           "game_events", "game_moves", "game_reviews", "puzzle_answers", "seasons", "season_places",
-          "badges", "tournaments", "tournament_players")
+          "badges", "tournaments", "tournament_players", "tournament_topics")
 IDENTITIES = ("games", "outbox", "tournaments")  # their ids are copied: the next new row must come after them
 
 

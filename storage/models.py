@@ -170,6 +170,7 @@ class Tournament:
     started_at: float
     ends_at: float
     status: TournamentStatus
+    topics: bool = False  # its tables play in forum topics of their own (storage/migrations/019)
 
 
 @dataclass(frozen=True, slots=True)

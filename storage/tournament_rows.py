@@ -23,7 +23,7 @@ def standing_row(tournament_id: int) -> int:
 class TournamentRows(OutboxRows):
     async def open_tournament(self, chat_id: int, thread_id: int, creator_id: int, rules: Rules, turn_timeout: int,
                               computers: bool, title: str, minutes: int,
-                              owed: Callable[[Tournament], Sequence[Owed]]) -> Tournament:
+                              owed: Callable[[Tournament], Sequence[Owed]], topics: bool = False) -> Tournament:
         """A new tournament and its message (``owed`` of it); Conflict if the chat has one that is not over."""
         now = self.now()
 
@@ -31,13 +31,13 @@ class TournamentRows(OutboxRows):
             try:
                 row = conn.execute(
                     "INSERT INTO tournaments (chat_id, thread_id, creator_id, rules, turn_timeout, computers, title, "
-                    "started_at, ends_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "started_at, ends_at, topics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (chat_id, thread_id, creator_id, rules_json(rules), turn_timeout, int(computers), title, now,
-                     now + 60 * minutes)).fetchall()[0]
+                     now + 60 * minutes, int(topics))).fetchall()[0]
             except self.db.integrity_errors:
                 raise Conflict(f"chat {chat_id} has a tournament already") from None
             tournament = Tournament(int(row[0]), chat_id, thread_id, creator_id, rules, turn_timeout, computers,
-                                    title, now, now + 60 * minutes, TournamentStatus.OPEN)
+                                    title, now, now + 60 * minutes, TournamentStatus.OPEN, topics)
             return tournament, write_owed(conn, standing_row(tournament.id), owed(tournament))
 
         tournament, written = await self.db.run(work)
@@ -126,6 +126,30 @@ class TournamentRows(OutboxRows):
             first.setdefault(int(r["tournament_id"]), int(r["user_id"]))
         return list(first.values())
 
+    async def tournament_topics(self, tournament_id: int) -> dict[int, int]:
+        """Its tables' forum topics: number -> thread id."""
+        rows = await self.db.all("SELECT number, thread_id FROM tournament_topics WHERE tournament_id = ?",
+                                 (tournament_id,))
+        return {int(r["number"]): int(r["thread_id"]) for r in rows}
+
+    async def add_tournament_topic(self, tournament_id: int, number: int, thread_id: int) -> int:
+        """Keep a topic made for its table ``number``; the one kept first where two processes made one."""
+        async with self.db.write() as conn:
+            await conn.execute("INSERT INTO tournament_topics (tournament_id, number, thread_id) VALUES (?, ?, ?) "
+                               "ON CONFLICT (tournament_id, number) DO NOTHING", (tournament_id, number, thread_id))
+        return (await self.tournament_topics(tournament_id))[number]
+
+    async def end_tournament_topics(self, tournament_id: int) -> None:
+        """No more topics for its tables (the bot may not create them): the next play where it was opened."""
+        async with self.db.write() as conn:
+            await conn.execute("UPDATE tournaments SET topics = 0 WHERE id = ?", (tournament_id,))
+
+    async def tournament_threads(self, tournament_id: int) -> set[int]:
+        """The topics its open tables play in."""
+        rows = await self.db.all(f"SELECT thread_id FROM games WHERE tournament = ? AND status IN {_OPEN}",
+                                 (tournament_id,))
+        return {int(r["thread_id"]) for r in rows}
+
     async def update_standings(self, tournament_id: int, owed: Sequence[Owed]) -> None:
         await self.put_owed(standing_row(tournament_id), owed)
 
@@ -133,4 +157,5 @@ class TournamentRows(OutboxRows):
 def _tournament(r: SqlRow) -> Tournament:
     return Tournament(int(r["id"]), int(r["chat_id"]), int(r["thread_id"]), int(r["creator_id"]),
                       Rules.from_dict(json.loads(r["rules"])), int(r["turn_timeout"]), bool(r["computers"]),
-                      str(r["title"]), float(r["started_at"]), float(r["ends_at"]), TournamentStatus(r["status"]))
+                      str(r["title"]), float(r["started_at"]), float(r["ends_at"]), TournamentStatus(r["status"]),
+                      bool(r["topics"]))

@@ -77,6 +77,7 @@ class FakeTelegram:
         self.groups: dict[int, dict[str, Any]] = {}
         self.menu_buttons: dict[Any, Any] = {}  # chat (None: every private chat) -> its menu button
         self.prepared: list[dict[str, Any]] = []  # savePreparedInlineMessage: invitations a Mini App shares
+        self.topics: dict[int, dict[int, dict[str, Any]]] = {}  # forum -> topic's thread id -> name, closed
         self.messages: dict[tuple[int, int], Message] = {}
         self._in_chat: dict[int, dict[int, Message]] = {}  # chat -> message id -> message: the same messages
         self.updates: list[dict[str, Any]] = []
@@ -241,6 +242,22 @@ class FakeTelegram:
         result = p["result"]
         self.prepared.append({**p, "result": json.loads(result) if isinstance(result, str) else result})
         return {"id": f"prepared-{len(self.prepared)}", "expiration_date": int(time.time()) + 3600}
+
+    async def api_createForumTopic(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(p["chat_id"])
+        if not self.groups.get(chat_id, {}).get("forum"):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        topics = self.topics.setdefault(chat_id, {})
+        thread = 1000 + len(topics)  # thread ids are message ids in the forum: far from the tests' own topics
+        topics[thread] = {"name": str(p["name"]), "closed": False}
+        return {"message_thread_id": thread, "name": str(p["name"]), "icon_color": 7322096}
+
+    async def api_closeForumTopic(self, p: dict[str, Any]) -> bool:
+        topic = self.topics.get(int(p["chat_id"]), {}).get(int(p["message_thread_id"]))
+        if topic is None:
+            raise ApiError(400, "Bad Request: TOPIC_ID_INVALID")
+        topic["closed"] = True
+        return True
 
     async def api_setChatMenuButton(self, p: dict[str, Any]) -> bool:
         button = p["menu_button"]

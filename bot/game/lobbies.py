@@ -99,10 +99,11 @@ class Lobbies:
         self.core.outbox.kick(chat_id)
         return game
 
-    async def seat_table(self, tournament: Tournament, players: Sequence[User]) -> Game | None:
-        """A tournament's new table: its players seated and dealt at once (its lobby and its start are two writes:
-        a lobby a crash leaves is started by the next sweep, ``start_table``). None if it could not be opened."""
-        lobby_of = NewLobby(tournament.chat_id, tournament.thread_id, players[0], tournament.rules, len(players), None,
+    async def seat_table(self, tournament: Tournament, players: Sequence[User], thread_id: int) -> Game | None:
+        """A tournament's new table in the topic ``thread_id``: its players seated and dealt at once (its lobby and
+        its start are two writes: a lobby a crash leaves is started by the next sweep, ``start_table``). None if it
+        could not be opened."""
+        lobby_of = NewLobby(tournament.chat_id, thread_id, players[0], tournament.rules, len(players), None,
                             players, tournament.turn_timeout, tournament.title[:TITLE_KEPT], tournament=tournament.id)
         try:
             game = await self.core.repo.create_lobby(lobby_of, owed=lambda g: ())

@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
+
+from telegram.error import TelegramError
 
 from bot.game.core import Core
 from bot.game.lobbies import Lobbies
@@ -63,9 +66,10 @@ class Tournaments:
     # ------------------------------------------------------------ commands and presses
 
     async def open(self, tr: Translator, chat_id: int, thread_id: int, creator: User, args: Sequence[str],
-                   title: str, admin: bool) -> str | None:
+                   title: str, admin: bool, forum: bool = False) -> str | None:
         """/tournament 60 [computers]: the answer to send (None: its message is the answer). An admin may open one,
-        anyone else where the admins gave leave (/tournament anyone)."""
+        anyone else where the admins gave leave (/tournament anyone). In a ``forum`` its tables play in topics of
+        their own."""
         chat = await self.repo.chat(chat_id)
         if not admin and not chat.tournaments_open:
             return tr.gettext("Only an admin can open a tournament here. An admin may let everyone open one: "
@@ -79,7 +83,7 @@ class Tournaments:
         try:
             tournament = await self.repo.open_tournament(chat_id, thread_id, creator.id, rules,
                                                          chat.turn_timeout or DEFAULT_TURN_SECONDS, computers, title,
-                                                         minutes, lambda t: [_message(tr, t, [], [])])
+                                                         minutes, lambda t: [_message(tr, t, [], [])], forum)
         except Conflict:
             return tr.gettext("A tournament is already on here.")
         self.core.outbox.kick(chat_id)
@@ -176,19 +180,57 @@ class Tournaments:
         met = meetings([seated for _, _, seated in tables_now])
         most = tournament.rules.max_players()
         seated_any = False
-        for table in tables([e.user.id for e in free], met, most):
-            users = [next(e.user for e in free if e.user.id == u) for u in table]
-            seated_any |= await self.lobbies.seat_table(tournament, users) is not None
+        seating = [[next(e.user for e in free if e.user.id == u) for u in table]
+                   for table in tables([e.user.id for e in free], met, most)]
         if len(free) == 1 and tournament.computers and now >= free[0].free_since + LONE_SECONDS:
             computer = await self.repo.user(computer_id("normal", 1))
             if computer is not None:
-                seated_any |= await self.lobbies.seat_table(tournament, [free[0].user, computer]) is not None
+                seating.append([free[0].user, computer])
+        used = await self.repo.tournament_threads(tournament.id) if seating and tournament.topics else set()
+        for users in seating:
+            thread = await self._topic(tournament, used)
+            if thread is None:  # the bot may not make topics here
+                tournament = replace(tournament, topics=False)
+                thread = tournament.thread_id
+            used.add(thread)
+            seated_any |= await self.lobbies.seat_table(tournament, users, thread) is not None
         if seated_any:
             await self.refresh(tournament)
 
+    async def _topic(self, tournament: Tournament, used: set[int]) -> int | None:
+        """The topic a new table plays in: in a forum the first of its tables' topics no table plays in now, made
+        when none is free («🏆 Table 3»); else the tournament's own; None where the bot may not make topics (its
+        tables then play in its own from now on). A crash between making a topic and keeping it leaves that topic
+        unused."""
+        if not tournament.topics:
+            return tournament.thread_id
+        made = await self.repo.tournament_topics(tournament.id)
+        number = next(n for n in range(1, len(made) + 2) if made.get(n) not in used)
+        if number in made:
+            return made[number]
+        tr = await self.core.directory.chat_tr(tournament.chat_id)
+        try:
+            topic = await self.core.directory.bot.create_forum_topic(
+                tournament.chat_id, tr.gettext("🏆 Table {number}").format(number=number))
+        except TelegramError as e:  # no right to manage topics, topics turned off: its tables play where it opened
+            log.warning("chat %s: tournament %s cannot open a topic for a table (%s); its tables play in its own "
+                        "topic", tournament.chat_id, tournament.id, e)
+            await self.repo.end_tournament_topics(tournament.id)
+            return None
+        return await self.repo.add_tournament_topic(tournament.id, number, topic.message_thread_id)
+
+    async def _close_topics(self, tournament: Tournament) -> None:
+        """Its tables' topics closed at its end: their results stay to read, the forum's list stays short."""
+        for thread in (await self.repo.tournament_topics(tournament.id)).values():
+            try:
+                await self.core.directory.bot.close_forum_topic(tournament.chat_id, thread)
+            except TelegramError as e:
+                log.warning("chat %s: the topic %s of tournament %s could not be closed (%s)", tournament.chat_id,
+                            thread, tournament.id, e)
+
     async def _close(self, tournament: Tournament) -> None:
         tr = await self.core.directory.chat_tr(tournament.chat_id)
-        closing = _with_status(tournament, TournamentStatus.CLOSING)
+        closing = replace(tournament, status=TournamentStatus.CLOSING)
         entrants = await self.repo.entrants(tournament.id)
         owed = [_message(tr, closing, entrants, await self._seated(closing))]
         if await self.repo.set_tournament_status(tournament.id, TournamentStatus.CLOSING, owed):
@@ -196,7 +238,7 @@ class Tournaments:
 
     async def _finish(self, tournament: Tournament) -> None:
         tr = await self.core.directory.chat_tr(tournament.chat_id)
-        over = _with_status(tournament, TournamentStatus.OVER)
+        over = replace(tournament, status=TournamentStatus.OVER)
         entrants = await self.repo.entrants(tournament.id)
         best = tournament_text.ranked([e for e in entrants if e.games])
         gold = [(best[0].user.id, "tournament_gold")] if best and best[0].points > 0 else []
@@ -209,6 +251,7 @@ class Tournaments:
         if await self.repo.set_tournament_status(tournament.id, TournamentStatus.OVER, owed, gold):
             log.info("chat %s: tournament %s is over", tournament.chat_id, tournament.id)
             self.core.outbox.kick(tournament.chat_id)
+            await self._close_topics(tournament)
 
     # ------------------------------------------------------------ a table's end
 
@@ -277,11 +320,6 @@ def _message(tr: Translator, tournament: Tournament, entrants: Sequence[Entrant]
     """The tournament's message: its slot is the table slot of its own outbox rows (game -id)."""
     text, markup = tournament_text.message(tr, tournament, entrants, seated)
     return Owed(tournament.chat_id, TABLE, text, markup_json(markup), tournament.thread_id)
-
-
-def _with_status(t: Tournament, status: TournamentStatus) -> Tournament:
-    return Tournament(t.id, t.chat_id, t.thread_id, t.creator_id, t.rules, t.turn_timeout, t.computers, t.title,
-                      t.started_at, t.ends_at, status)
 
 
 def _left(e: Entrant, left: bool = True) -> Entrant:

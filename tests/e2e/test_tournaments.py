@@ -32,25 +32,26 @@ class Seated(Table):
                     None)
 
 
-def standings(fake: FakeTelegram) -> Message:
-    return next(m for m in fake.chat_messages(GROUP) if m.text.startswith("🏆 Tournament"))
+def standings(fake: FakeTelegram, chat: int = GROUP) -> Message:
+    return next(m for m in fake.chat_messages(chat) if m.text.startswith("🏆 Tournament"))
 
 
 def points(fake: FakeTelegram) -> dict[str, int]:
     return {name: int(n) for name, n in re.findall(r"^\S+ (\w+) — (\d+)", standings(fake).text, re.MULTILINE)}
 
 
-def tables_now(fake: FakeTelegram, since: int = 0) -> list[list[int]]:
+def tables_now(fake: FakeTelegram, since: int = 0, chat: int = GROUP) -> list[list[int]]:
     """Who sits at each table now, as the tournament's message says («🎲 At the tables: Anna, Boris · Vera, …»)."""
-    line = next((x for x in standings(fake).text.splitlines() if x.startswith("🎲 At the tables: ")), "")
+    line = next((x for x in standings(fake, chat).text.splitlines() if x.startswith("🎲 At the tables: ")), "")
     return [[PLAYERS[NAMES.index(name)] for name in table.split(", ")]
             for table in line.removeprefix("🎲 At the tables: ").split(" · ") if line]
 
 
-async def play_round(fake: FakeTelegram, since: int) -> list[Message]:
-    seats = tables_now(fake, since)
-    assert sorted(p for table in seats for p in table) == PLAYERS, seats
-    tables = [Seated(fake, GROUP, table, seed=n) for n, table in enumerate(seats)]
+async def play_round(fake: FakeTelegram, since: int, chat: int = GROUP, players: list[int] = PLAYERS
+                     ) -> list[Message]:
+    seats = tables_now(fake, since, chat)
+    assert sorted(p for table in seats for p in table) == players, seats
+    tables = [Seated(fake, chat, table, seed=n) for n, table in enumerate(seats)]
     for table in tables:
         table.since = since
     await asyncio.gather(*(table.play_to_the_end(timeout=180) for table in tables))
@@ -195,6 +196,71 @@ async def test_anyone_may_open_a_tournament_once_the_admins_give_leave(fake: Fak
         bot = BotProcess(fake, tmp_path / "durak.sqlite3")  # the leave is the group's setting, kept
         await bot.start()
         assert await reply_to(fake, 102, GROUP, "/tournament 30") == refused
+    finally:
+        await bot.stop()
+
+
+FORUM = -1002
+
+
+async def open_in_forum(fake: FakeTelegram, clock: ManualClock, players: list[int]) -> int:
+    """A tournament opened in the forum's topic 7, ``players`` joined and seated at two tables: the first message
+    after."""
+    fake.add_group(FORUM, "Forum", admins=[101], type_="supergroup", forum=True)
+    for user in players:
+        await fake.send_text(user, user, "/start")
+    await fake.send_text(101, FORUM, "/tournament 30", thread_id=7)
+    await fake.wait_for(lambda: any(m.text.startswith("🏆 Tournament") for m in fake.chat_messages(FORUM)))
+    message = standings(fake, FORUM)
+    for user in players:
+        await fake.answer(await fake.press(user, FORUM, message.message_id, Table.button(message, "Join")))
+    since = max(m.message_id for m in fake.chat_messages(FORUM))
+    await clock.advance(6)
+    await fake.wait_for(lambda: len(tables_now(fake, since, FORUM)) == 2, 20)
+    return since
+
+
+async def test_in_a_forum_each_table_plays_in_a_topic_of_its_own(fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock)
+    await bot.start()
+    try:
+        players = PLAYERS
+        since = await open_in_forum(fake, clock, players)
+        topics = fake.topics[FORUM]
+        assert sorted(t["name"] for t in topics.values()) == ["🏆 Table 1", "🏆 Table 2"]
+        assert standings(fake, FORUM).thread_id == 7, "its standings stay where it was opened"
+        results = await play_round(fake, since, FORUM, players)
+        assert sorted(r.thread_id for r in results) == sorted(topics), "each table's result in its own topic"
+        since = max(m.message_id for m in fake.chat_messages(FORUM))
+        await clock.advance(6)  # the next round: the same two topics again, none more
+        await fake.wait_for(lambda: len(tables_now(fake, since, FORUM)) == 2, 20)
+        await fake.send_text(101, FORUM, "/tournament stop", thread_id=7)
+        results = await play_round(fake, since, FORUM, players)
+        assert sorted(r.thread_id for r in results) == sorted(topics) and len(topics) == 2
+        await clock.advance(3)
+        await fake.wait_for(lambda: all(t["closed"] for t in topics.values()), 20)  # closed at its end
+        await fake.wait_for(lambda: any(m.text.startswith("🏆 The tournament is over!")
+                                        for m in fake.chat_messages(FORUM)), 20)
+        final = next(m for m in fake.chat_messages(FORUM) if m.text.startswith("🏆 The tournament is over!"))
+        assert final.thread_id == 7
+    finally:
+        await bot.stop()
+
+
+async def test_where_the_bot_may_not_make_topics_the_tables_play_where_it_was_opened(
+        fake: FakeTelegram, tmp_path: Path) -> None:
+    clock = ManualClock()
+    fake.failures["createForumTopic"] = [(400, "Bad Request: not enough rights to create a topic")]
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock)
+    await bot.start()
+    try:
+        since = await open_in_forum(fake, clock, PLAYERS)
+        await bot.idle()
+        assert [m for m, _ in fake.calls].count("createForumTopic") == 1, "asked once, not at every table"
+        assert FORUM not in fake.topics
+        results = await play_round(fake, since, FORUM, PLAYERS)
+        assert [r.thread_id for r in results] == [7, 7]
     finally:
         await bot.stop()
 

@@ -46,10 +46,10 @@ async def test_a_fresh_file_is_migrated_with_the_right_pragmas(tmp_path: Path) -
 
 async def test_a_fresh_database_is_migrated_once(place: Place) -> None:
     repo = await open_repo(place.target)
-    assert await repo.db.version() == 18
+    assert await repo.db.version() == 19
     await repo.db.close()
     again = await open_repo(place.target)  # migrating twice changes nothing
-    assert await again.db.version() == 18
+    assert await again.db.version() == 19
     await again.db.close()
 
 
@@ -583,7 +583,7 @@ async def test_a_database_of_the_previous_release_is_migrated_with_its_games(pla
     place.sql("INSERT INTO seats (game_id, seat, user_id) VALUES (1, 0, 1)")
     repo = await open_repo(place.target)
     try:
-        assert await repo.db.version() == 18
+        assert await repo.db.version() == 19
         [game] = (await repo.games_with_status(Status.LOBBY))[0]
         assert game.chat_id == -1001234567890 and game.title == "" and [s.user.name for s in game.seats] == ["Anna"]
         assert (await repo.user(-1031)) is not None, "the computers' users, of migration 007, are there"
