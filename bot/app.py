@@ -112,7 +112,8 @@ def _started(settings: Settings, clock: Clock, requests: tuple[AiohttpRequest, .
             service.thinker.record = metrics.thoughts
         token = settings.bot_token.get_secret_value()
         if settings.webapp_url:
-            service.links = service.reviewer.links = Links(settings.webapp_url, settings.webapp_short_name, token)
+            service.links = service.reviewer.links = service.puzzles.links = Links(
+                settings.webapp_url, settings.webapp_short_name, token)
             service.directory.menu_url = settings.webapp_url
         stats = StatsService(service.repo, service.directory)
         if settings.webapp_port is not None:

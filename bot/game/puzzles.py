@@ -14,12 +14,14 @@ from typing import Any
 
 import orjson
 
+from bot.game.core import PageLinks
 from bot.ui import fit, render
 from bot.ui.callbacks import Verb, encode
 from bot.ui.i18n import Translator
 from bot.ui.labels import lettered
 from bot.ui.review_text import judged_words
-from durak import apply
+from durak import apply, card_code
+from durak.actions import action_from_json
 from durak.review import puzzle
 from storage.models import Game, Status
 from storage.repo import CorruptRow, Repo
@@ -36,9 +38,18 @@ class Puzzle:
     title: str
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """His answer judged: the lines under the position (the verdict, each offered move's chance, his streak)."""
+
+    lines: list[str]
+    best: bool
+
+
 class Puzzles:
     def __init__(self, repo: Repo) -> None:
         self.repo = repo
+        self.links: PageLinks | None = None  # where a puzzle opens in the Mini App, when it is configured
 
     async def next(self, tr: Translator, user_id: int) -> tuple[str, Markup | None]:
         """His next unanswered puzzle, newest game first; or why there is none."""
@@ -53,7 +64,7 @@ class Puzzles:
                         and (entry.game_id, move.get("n")) not in answered):
                     found = await self._puzzle(entry.game_id, int(move["n"]), entry.title)
                     if found is not None:
-                        return _asked(tr, found), _options(tr, found)
+                        return _asked(tr, found), _options(tr, found) + self._in_app(tr, found)
         return (tr.gettext("No puzzle waits for you now: they come from your reviewed games, where one move was "
                            "clearly the best. Play on, and ask again after your next game.") if reviewed else
                 tr.gettext("Puzzles come from your own reviewed games: play a game with the bot first.")), None
@@ -62,6 +73,17 @@ class Puzzles:
                      arg: str) -> tuple[str | None, Markup | None, str | None]:
         """His answer to the puzzle at move ``n`` of ``game_id``: the verdict's text and buttons, and a toast (a
         refusal, with no text to show; or that the verdict shown is his first answer's)."""
+        found, verdict, toast = await self.judge(tr, user_id, game_id, n, arg)
+        if found is None or verdict is None:
+            return None, None, toast
+        return lettered("\n".join([_heading(tr, found), "", render.position(tr, found.game, found.move["seat"]), "",
+                                    *verdict.lines]), tr), [[next_button(tr)]], toast
+
+    async def judge(self, tr: Translator, user_id: int, game_id: int, n: int,
+                    arg: str) -> tuple[Puzzle | None, Verdict | None, str | None]:
+        """His answer (``arg``: the index of a move offered) recorded and judged, from the chat or the Mini App:
+        the first answer counts, and a later one gets the first one's verdict with a toast saying so; a move not
+        offered, another player's puzzle or none there: no verdict, a toast."""
         found = await self._puzzle(game_id, n, "")
         try:
             chosen = int(arg)
@@ -77,7 +99,29 @@ class Puzzles:
             chosen = await self.repo.puzzle_answer(user_id, game_id, n) or 0
             toast = tr.gettext("You have answered this puzzle already.")
         run, best = await self.repo.puzzle_streak(user_id)
-        return _solved(tr, found, chosen, puzzle.graded(values, chosen), run, best), [[next_button(tr)]], toast
+        grade = puzzle.graded(values, chosen)
+        return found, Verdict(_solved(tr, found, chosen, grade, run, best), grade == "best"), toast
+
+    async def page(self, tr: Translator, user_id: int, game_id: int, n: int) -> dict[str, Any] | None:
+        """The Mini App's puzzle at move ``n`` of ``game_id`` for its player: what it asks and the moves it offers
+        (their words and cards, in the chat's order; their values come with the verdict). None: no puzzle of his
+        there."""
+        found = await self._puzzle(game_id, n, "")
+        if found is None or found.game.seat_of(user_id) != found.move["seat"]:
+            return None
+        offered = [{"i": i, "words": _words(tr, found, i),
+                    "cards": [card_code(c) for c in action_from_json(found.move["values"][i][0]).cards]}
+                   for i in _shown(found)]
+        return {"n": n, "heading": _heading(tr, found),
+                "question": tr.gettext("Which move is best? One is clearly better than the others."),
+                "options": offered}
+
+    def _in_app(self, tr: Translator, found: Puzzle) -> Markup:
+        """The puzzle in the Mini App, drawn with real cards (a ``web_app`` button: the private chat allows it)."""
+        if self.links is None:
+            return []
+        url = f"{self.links.hand(found.game.id)}&review=1&puzzle={found.move['n']}"
+        return [[{"text": tr.gettext("🃏 Solve it in the app"), "web_app": {"url": url}}]]
 
     async def _puzzle(self, game_id: int, n: int, title: str) -> Puzzle | None:
         """The puzzle at move ``n`` of ``game_id``, as his hand showed that position; None if the kept review has
@@ -135,7 +179,7 @@ def _options(tr: Translator, found: Puzzle) -> Markup:
     return fit.rows(buttons, lambda b: str(b["text"]), most=2)
 
 
-def _solved(tr: Translator, found: Puzzle, chosen: int, grade: str, run: int, best: int) -> str:
+def _solved(tr: Translator, found: Puzzle, chosen: int, grade: str, run: int, best: int) -> list[str]:
     values = found.move["values"]
     mine, top = _words(tr, found, chosen), _words(tr, found, 0)
     verdict = (tr.gettext("✔ Right: {move} is the best move.").format(move=mine) if grade == "best" else
@@ -143,9 +187,8 @@ def _solved(tr: Translator, found: Puzzle, chosen: int, grade: str, run: int, be
                    move=mine, points=max(1, round((values[0][1] - values[chosen][1]) * 100)), best=top))
     weighed = [tr.gettext("• {move}: {value} %").format(move=_words(tr, found, i), value=round(values[i][1] * 100))
                for i in sorted(_shown(found))]
-    return lettered("\n".join([_heading(tr, found), "", render.position(tr, found.game, found.move["seat"]), "",
-                               verdict, tr.gettext("Your chance not to be the durak with each move:"), *weighed, "",
-                               tr.gettext("🔥 Streak: {run} (best {best})").format(run=run, best=best)]), tr)
+    return [verdict, tr.gettext("Your chance not to be the durak with each move:"), *weighed, "",
+            tr.gettext("🔥 Streak: {run} (best {best})").format(run=run, best=best)]
 
 
 def next_button(tr: Translator) -> dict[str, Any]:

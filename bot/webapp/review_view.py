@@ -82,3 +82,10 @@ def _option(tr: Translator, game: Game, before: State, seat: int, action: Action
         table = None
     return {"words": review_text.move_words(tr, game, action, move["leading"], move["taking"]),
             "value": value, "cards": _cards(action), "table": table}
+
+
+def puzzle_frame(review: dict[str, Any], puzzle: dict[str, Any]) -> dict[str, Any]:
+    """The review frame cut to a puzzle (``Puzzles.page``): its one position and the moves it offers, none of the
+    review's marks, values or graph, which would tell the answer."""
+    step = {**review["steps"][puzzle["n"] - 1], "hands": None}  # the position as he saw it: no other hand
+    return {**review, "steps": [step], "marks": {}, "graph": [], "summary": "", "puzzle": puzzle}

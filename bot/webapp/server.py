@@ -81,6 +81,7 @@ class Page:
     record: tuple[int, str] | None = None  # (game, his record in its chat): shown under that game's result
     evening: tuple[int, list[str]] | None = None  # (game, the score of the evening it counts in), as in the group
     review: bool = False                # the page shows the game's review, not the live game
+    puzzle: int | None = None           # in the review, the puzzle at this move first (/puzzle's "solve it in the app")
     shown: tuple[int, int] = (0, -1)    # the game and its version in the last state frame sent
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -268,8 +269,11 @@ class WebApp:
             raise Close(4403, "no such game")
         if hello.get("review") is not True:
             await self._here(game.chat_id)
+        asked_puzzle = hello.get("puzzle")
         return Page(ws, user, game_id, game.seat_of(user.id), self.token(game_id), float(self.burst),
-                    review=hello.get("review") is True)
+                    review=hello.get("review") is True,
+                    puzzle=asked_puzzle if isinstance(asked_puzzle, int) and not isinstance(asked_puzzle, bool)
+                    else None)
 
     async def _home(self, user: PageUser) -> int:
         """Where the private chat's menu button opens, which names no game: the player's current game (one he
@@ -418,15 +422,34 @@ class WebApp:
 
     async def _serve_review(self, page: Page) -> None:
         """A review page: its one frame, sent again when it asks (a review still being made, a page back from the
-        background). Nothing changes a finished game's review: no live frames, no presses."""
+        background). Nothing changes a finished game's review: no live frames, no presses; only a puzzle's answer,
+        kept as the chat's is (the first counts)."""
         await self._send_review(page)
         async for message in page.ws:
             if message.type is not WSMsgType.TEXT:
                 raise Close(4400, "text frames only")
             self._spend(page)
-            if _json(message.data).get("type") != "sync":
-                raise Close(4400, "a review page only asks for its review again")
+            asked = _json(message.data)
+            if asked.get("type") == "solve" and page.puzzle is not None:
+                await self._solve(page, asked.get("choice"))
+                continue
+            if asked.get("type") != "sync":
+                raise Close(4400, "a review page only asks for its review again, or answers its puzzle")
+            if asked.get("review") is True:  # from the puzzle on to the game's whole review
+                page.puzzle = None
             await self._send_review(page)
+
+    async def _solve(self, page: Page, choice: object) -> None:
+        """His answer to the page's puzzle: its verdict (the chat's words), or a toast why not."""
+        user = await self.service.directory.user(page.user.id)
+        tr = translator(self.service.directory.user_language(user, page.user.language), bool(user and user.letters))
+        assert page.puzzle is not None
+        arg = str(choice) if isinstance(choice, int) and not isinstance(choice, bool) else ""
+        _, verdict, toast = await self.service.puzzles.judge(tr, page.user.id, page.game_id, page.puzzle, arg)
+        answer: dict[str, Any] = {"type": "solved", "toast": toast}
+        if verdict is not None:
+            answer |= {"lines": verdict.lines, "best": verdict.best}
+        await page.ws.send_str(orjson.dumps(lettered_all(answer, tr)).decode())
 
     async def _send_review(self, page: Page) -> None:
         game = await self._game(page.game_id)
@@ -440,8 +463,12 @@ class WebApp:
         language = self.service.directory.user_language(user, page.user.language)
         tr = translator(language, bool(user and user.letters))
         kept = None if game.deal is None else await self.service.repo.review(game.id)
+        puzzle = None if page.puzzle is None else await self.service.puzzles.page(tr, page.user.id, game.id,
+                                                                                  page.puzzle)
         if kept is not None:
             picture = review_view.review_frame(tr, game, orjson.loads(kept), seat, page.token)
+            if puzzle is not None:  # the puzzle's position alone: the review's marks would give its answer away
+                picture = review_view.puzzle_frame(picture, puzzle)
         else:
             picture = {"type": "review", "pending": game.deal is not None, "text": tr.gettext(
                 "The review is being made: it comes to your chat with the bot in a moment.") if game.deal is not None

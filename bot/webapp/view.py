@@ -59,6 +59,7 @@ PAGE_TEXTS = {
     "review_find": N_("🎯 Find a better move: tap one."), "review_answer": N_("Show the answer"),
     "try_best": N_("✔ {move}: the best move."), "try_good": N_("✔ {move}: good enough, {points} % below the best."),
     "try_bad": N_("✘ {move}: still {points} % below the best."), "try_played": N_("✘ {move}: the move you played."),
+    "puzzle_review": N_("📊 The game's review"),
 }
 
 

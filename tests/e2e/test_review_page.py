@@ -3,6 +3,7 @@ better move at each marked one and what another move was worth (Retry); nobody e
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -238,4 +239,71 @@ async def test_the_review_reads_as_russian_in_the_chat_and_on_the_page(fake: Fak
     assert "Ход " in shown and "К следующей ошибке" in shown, shown
     for text in (summary.text, history, shown):
         assert not NOT_RUSSIAN.search(text.replace("Friends", "")), text
+    await bot.stop()
+
+
+@pytest.mark.long(12)
+async def test_a_puzzle_solved_in_the_mini_app_counts_as_in_the_chat(fake: FakeTelegram, tmp_path: Path) -> None:
+    """/puzzle's «Solve it in the app»: the position drawn with his cards and the moves it offers without their
+    values (the frame tells nothing of the answer: no marks, no graph, no other hand); one tap answers, judged and
+    kept as the chat's answer is (the first counts: the chat then shows that one), with his streak; then on to the
+    game's review at that move. A move it does not offer is refused, and so is another player."""
+    port = free_port()
+    database = tmp_path / "durak.sqlite3"
+    bot = BotProcess(fake, database, review_deals=DEALS, **page_settings(port))
+    await bot.start()
+    for games, seed in enumerate((2, 3, 4, 5), 1):  # until Anna has a puzzle
+        await played_group_game(fake, seed)
+        await fake.wait_for(lambda n=games: len(kept(database)) == n and len(summaries(fake, ANNA)) == n, 120)
+        if any(m.get("puzzle") and m["seat"] == 0 for _, r in kept(database) for m in r["moves"]):  # type: ignore
+            break
+    before = len(fake.chat_messages(ANNA))
+    await fake.send_text(ANNA, ANNA, "/puzzle")
+    await fake.wait_for(lambda: len(fake.chat_messages(ANNA)) > before)
+    asked = fake.chat_messages(ANNA)[-1]
+    assert asked.text.startswith("🧩 A puzzle from your game"), asked.text
+    *chat_moves, app_button = asked.buttons()
+    assert app_button["text"] == "🃏 Solve it in the app"
+    url = str(app_button["web_app"]["url"])
+    n = int(url.rsplit("&puzzle=", 1)[1])
+    assert f"move {n}" in asked.text.splitlines()[0]
+
+    page = PageSocket(port)
+    frame = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": game_param(url),
+                             "review": True, "puzzle": n})
+    puzzle = frame["puzzle"]
+    assert [o["words"] for o in puzzle["options"]] == [b["text"] for b in chat_moves], "the chat's moves, its order"
+    assert all("value" not in o for o in puzzle["options"]) and frame["marks"] == {} and frame["graph"] == []
+    assert len(frame["steps"]) == 1 and frame["steps"][0]["hands"] is None, "his position alone"
+    await page.ws.send_str('{"type": "solve", "choice": 99}')  # type: ignore[union-attr]
+    assert (await page.next()) == {"type": "solved", "toast": "This button is not valid any more."}
+    await page.close()
+    boris, refused = await open_review(port, BORIS, "Boris", url)  # his own review of that game, not her puzzle
+    await boris.ws.send_str(json.dumps({"type": "solve", "choice": 0}))  # type: ignore[union-attr]
+    code, _ = await boris.closed()
+    assert code == 4400, "a solve on a page with no puzzle is refused"
+    await boris.close()
+
+    async with chromium() as browser:
+        page_ = await open_page(browser, url, ANNA, "Anna", width=390, height=844)
+        await page_.wait_for_selector("#review .options button")
+        offered = page_.locator("#review .options button")
+        plain = [t.replace("\ufe0e", "").replace("\ufe0f", "") for t in await offered.all_text_contents()]
+        assert plain == [str(b["text"]).replace("\ufe0f", "") for b in chat_moves], "the chat's moves, drawn"
+        best = [o["i"] for o in puzzle["options"]].index(0)
+        await offered.nth(best).click()
+        await page_.wait_for_selector("#review .verdict .try")
+        said = (await page_.locator("#review .verdict").text_content() or "").replace("\ufe0e", "")
+        assert said.startswith("✔ Right:") and "🔥 Streak: 1 (best 1)" in said, said
+        assert await page_.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+        assert await axe_problems(page_) == [], "axe-core: nothing serious in the puzzle"
+        if SHOTS:
+            await page_.screenshot(path=str(SHOTS / "puzzle-390x844-light.png"))
+        again = await fake.answer(await fake.press(ANNA, ANNA, asked.message_id, chat_moves[-1]["callback_data"]))
+        assert again["text"] == "You have answered this puzzle already.", "the app's answer was the first"
+        await fake.wait_for(lambda: "✔ Right:" in asked.text and "🔥 Streak: 1 (best 1)" in asked.text)
+        await page_.click("text=📊 The game's review")  # on to the whole review, at the puzzle's move
+        await page_.wait_for_selector("#review svg")
+        assert (await page_.locator("#review .nav span").text_content() or "").startswith(f"Move {n} of ")
+        await page_.context.close()
     await bot.stop()

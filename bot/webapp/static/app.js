@@ -23,6 +23,8 @@
   let review = null, step = 0, option = null, retrying = false;  // the review frame, the position shown, a move tried
   let reveal = false;  // the review shows every hand (the game is over)
   const tries = {};    // per marked move of his: the move he tried first to find a better one (-1: he asked the answer)
+  const puzzleAt = Number(new URLSearchParams(location.search).get("puzzle")) || 0;  // /puzzle's move, shown first
+  let solved = null;   // the puzzle's verdict: {lines, best} once answered
 
   function languageOf(code) {
     const base = String(code || "").split("-")[0].toLowerCase();
@@ -409,12 +411,13 @@
       performance.mark("open");
       const params = new URLSearchParams(location.search);
       const hello = session ? { type: "hello", session } : { type: "hello", init_data: initData(), game: params.get("g") || undefined };
-      send(reviewing ? Object.assign(hello, { review: true }) : hello);
+      send(reviewing ? Object.assign(hello, { review: true }, puzzleAt ? { puzzle: puzzleAt } : {}) : hello);
     };
     ws.onmessage = (event) => {
       const frame = JSON.parse(event.data);
       if (frame.type === "state") onState(frame);
       else if (frame.type === "review") onReview(frame);
+      else if (frame.type === "solved") onSolved(frame);
       else if (frame.type === "answer") onAnswer(frame);
       else if (frame.type === "invite" || frame.type === "share") { if (frame.id) tg.shareMessage(frame.id); else toast(frame.text); }
       else if (frame.type === "error") refusal = frame.text || frame.reason;  // the close that follows says if for good
@@ -488,10 +491,12 @@
       if (frame.pending) setTimeout(() => send({ type: "sync" }), 5000);
       return;
     }
-    const first = !review;
+    const first = !review || (review.puzzle && !frame.puzzle);
     review = frame;
     $("app").classList.remove("empty");
-    if (first) {  // his costliest move first, as a coach would start
+    if (frame.puzzle) step = 0;  // the puzzle's one position
+    else if (first && puzzleAt) step = Math.min(frame.steps.length - 1, puzzleAt - 1);  // on from the puzzle
+    else if (first) {  // his costliest move first, as a coach would start
       const worst = frame.graph.filter((g) => g.label).sort((a, b) => frame.marks[b.n].cost - frame.marks[a.n].cost)[0];
       step = worst ? worst.n - 1 : 0;
     }
@@ -510,7 +515,8 @@
   function showStep() {
     const s = review.steps[step], mark = review.marks[step + 1];
     const tried = mark && option !== null ? mark.options[option] : null;
-    const lifted = new Set(tried ? tried.cards : mark && mark.label && !finding(mark) ? mark.best_cards : []);
+    const picked = review.puzzle && option !== null ? review.puzzle.options[option].cards : null;
+    const lifted = new Set(picked || (tried ? tried.cards : mark && mark.label && !finding(mark) ? mark.best_cards : []));
     const played = new Set(mark && !tried ? mark.played_cards : []);
     state = Object.assign({}, s, {
       status: "review", you: review.you, rules: review.rules, buttons: [], timer: null,
@@ -545,6 +551,7 @@
   function drawReview(mark, tried) {
     const box = $("review");
     box.hidden = false;
+    if (review.puzzle) { box.replaceChildren(...puzzleParts(review.puzzle)); return; }
     const total = review.steps.length - 1;
     const parts = [Object.assign(document.createElement("div"), { className: "summary", textContent: review.summary })];
     parts.push(graph(total), marksList(total));
@@ -597,6 +604,39 @@
       }
     }
     box.replaceChildren(...parts);
+  }
+
+  // /puzzle in the app: the position, the moves it offers (no values: they come with the verdict), one tap answers.
+  function puzzleParts(puzzle) {
+    const parts = [Object.assign(document.createElement("div"), { className: "summary", textContent: puzzle.heading })];
+    if (!solved) {
+      parts.push(Object.assign(document.createElement("div"), { className: "verdict", textContent: puzzle.question }));
+      const options = Object.assign(document.createElement("div"), { className: "options" });
+      puzzle.options.forEach((o, i) => {
+        const el = button(o.words, () => {
+          if (option !== null) return;  // answered: the verdict is on its way
+          option = i;
+          send({ type: "solve", choice: o.i });
+          showStep();
+        }, i === option ? "chosen" : "");
+        el.disabled = option !== null;
+        options.append(el);
+      });
+      parts.push(options);
+      return parts;
+    }
+    const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
+    solved.lines.filter((line) => line).forEach((line, i) =>
+      verdict.append(words(Object.assign(document.createElement("div"), { className: i === 0 ? "try" : "" }), line)));
+    parts.push(verdict, button(texts.puzzle_review, () => send({ type: "sync", review: true }), "next"));
+    return parts;
+  }
+
+  function onSolved(frame) {
+    if (frame.toast) toast(frame.toast);
+    if (frame.lines) solved = { lines: frame.lines, best: frame.best };
+    else option = null;  // refused: he may answer again
+    if (review && review.puzzle) showStep();
   }
 
   // His marked moves as chess sites mark them (?! inaccuracy, ? mistake, ?? blunder), each a tap away.
