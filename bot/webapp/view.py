@@ -55,7 +55,7 @@ PAGE_TEXTS = {
     "review_back": N_("Move back"), "review_forward": N_("Move forward"),
     "review_graph": N_("Your chance not to be the durak over the game"), "review_good": N_("no loss"),
     "inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder"),
-    "review_reveal": N_("👁 Show every hand"), "review_hide": N_("👁 Hide the other hands"),
+    "review_reveal": N_("👁 Show every hand"),
     "review_find": N_("🎯 Find a better move: tap one."), "review_answer": N_("Show the answer"),
     "try_best": N_("✔ {move}: the best move."), "try_good": N_("✔ {move}: good enough, {points} % below the best."),
     "try_bad": N_("✘ {move}: still {points} % below the best."), "try_played": N_("✘ {move}: the move you played."),

@@ -132,7 +132,7 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             page = await open_page(browser, link, ANNA, "Anna", dark=dark, width=width, height=height)
             await page.wait_for_selector("#review:not([hidden]) svg")
             seen = await page.evaluate("""() => ({
-              nav: document.querySelector('#review .nav span').textContent,
+              nav: document.querySelector('#review .nav span').getAttribute('aria-label'),
               dots: [...document.querySelectorAll('#review svg circle')].map(c => c.getAttribute('class')),
               verdict: document.querySelector('#review .verdict').textContent,
               wide: document.scrollingElement.scrollWidth,
@@ -149,7 +149,13 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             assert await axe_problems(page) == [], f"axe-core: nothing serious in the review at {width}x{height}"
             assert f"{worst['label']} (−{max(1, percent(worst['cost']))} %)" in seen["verdict"], seen
             assert seen["wide"] <= width, "nothing runs off the screen sideways"
-            tries = page.locator("#review .options button")
+            if width == 390:  # the table, his hand, the graph, ⏮ ◀ ▶ and the verdict on one screen, unscrolled
+                lowest = await page.evaluate("""() => Object.fromEntries(['#hand', '#review svg', '#review .nav',
+                  '#review .verdict'].map(s => [s, document.querySelector(s).getBoundingClientRect().bottom]))""")
+                if SHOTS:
+                    await page.screenshot(path=str(SHOTS / "review-find-390x844.png"))
+                assert max(lowest.values()) <= height, f"below a {height} px screen: {lowest}"
+            tries = page.locator("#review .options button:not(.answer)")
             assert await tries.count() == len(best) and "%" not in (await tries.first.text_content() or "")
             if width == 390:  # he tries the best move: judged so, then the answer shows
                 await tries.nth(0).click()
@@ -194,11 +200,11 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
             await page.click("#review button.reveal")
             assert await page.locator("#seats .cards").count() == 0, "hidden again"
             await page.click("#review .nav button:nth-of-type(3)")  # ▶
-            assert (await page.locator("#review .nav span").text_content() or "").startswith(
+            assert (await page.locator("#review .nav span").get_attribute("aria-label") or "").startswith(
                 f"Move {worst['n'] + 1} of "), "one move on"
             first = labelled[0]
             await page.locator("#review .marks button").first.click()  # a tap on a marked move goes there
-            assert (await page.locator("#review .nav span").text_content() or "").startswith(f"Move {first['n']} of ")
+            assert (await page.locator("#review .nav span").get_attribute("aria-label") or "").startswith(f"Move {first['n']} of ")
             await page.context.close()
     await bot.stop()
 
@@ -233,10 +239,13 @@ async def test_the_review_reads_as_russian_in_the_chat_and_on_the_page(fake: Fak
         if await page.locator("#review .verdict").count():
             await page.click("#review button:has-text('Переиграть')")
         shown = await page.locator("#review").inner_text()
+        labels = await page.evaluate("() => [...document.querySelectorAll('#review [aria-label]')]"
+                                     ".map(e => e.getAttribute('aria-label')).join('\\n')")
         if SHOTS:
             await page.screenshot(path=str(SHOTS / "review-ru.png"), full_page=True)
         await page.context.close()
-    assert "Ход " in shown and "К следующей ошибке" in shown, shown
+    assert "Ход " in labels and "К следующей ошибке" in labels and "Показать все карты" in labels, labels
+    shown += "\n" + labels
     for text in (summary.text, history, shown):
         assert not NOT_RUSSIAN.search(text.replace("Friends", "")), text
     await bot.stop()
@@ -304,6 +313,6 @@ async def test_a_puzzle_solved_in_the_mini_app_counts_as_in_the_chat(fake: FakeT
         await fake.wait_for(lambda: "✔ Right:" in asked.text and "🔥 Streak: 1 (best 1)" in asked.text)
         await page_.click("text=📊 The game's review")  # on to the whole review, at the puzzle's move
         await page_.wait_for_selector("#review svg")
-        assert (await page_.locator("#review .nav span").text_content() or "").startswith(f"Move {n} of ")
+        assert (await page_.locator("#review .nav span").get_attribute("aria-label") or "").startswith(f"Move {n} of ")
         await page_.context.close()
     await bot.stop()

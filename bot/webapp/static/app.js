@@ -494,6 +494,7 @@
     const first = !review || (review.puzzle && !frame.puzzle);
     review = frame;
     $("app").classList.remove("empty");
+    $("app").classList.add("reviewing");
     if (frame.puzzle) step = 0;  // the puzzle's one position
     else if (first && puzzleAt) step = Math.min(frame.steps.length - 1, puzzleAt - 1);  // on from the puzzle
     else if (first) {  // his costliest move first, as a coach would start
@@ -555,17 +556,21 @@
     const total = review.steps.length - 1;
     const parts = [Object.assign(document.createElement("div"), { className: "summary", textContent: review.summary })];
     parts.push(graph(total), marksList(total));
+    // one row, so that the graph, the verdict and the hand fit one phone screen: ⏮ ◀ 4 / 47 ▶ ⏭ 👁
     const nav = Object.assign(document.createElement("div"), { className: "nav" });
     const next = review.graph.find((g) => g.label && g.n - 1 > step);
-    nav.append(button("⏮", () => go(0)), button("◀", () => go(step - 1)),
-               Object.assign(document.createElement("span"), { textContent: texts.review_move.replace("{n}", step + 1).replace("{total}", total) }),
-               button("▶", () => go(step + 1)));
-    nav.children[0].setAttribute("aria-label", texts.review_start);
-    nav.children[1].setAttribute("aria-label", texts.review_back);
-    nav.children[3].setAttribute("aria-label", texts.review_forward);
-    parts.push(nav, button("⏭ " + texts.review_next, () => go(next ? next.n - 1 : total), "next"));
-    parts.push(button(reveal ? texts.review_hide : texts.review_reveal, () => { reveal = !reveal; showStep(); },
-                      "reveal" + (reveal ? " chosen" : "")));
+    const where = Object.assign(document.createElement("span"), { textContent: (step + 1) + " / " + total });
+    where.setAttribute("aria-label", texts.review_move.replace("{n}", step + 1).replace("{total}", total));
+    const eye = button("👁", () => { reveal = !reveal; showStep(); }, "reveal" + (reveal ? " chosen" : ""));
+    eye.setAttribute("aria-pressed", String(reveal));
+    nav.append(button("⏮", () => go(0)), button("◀", () => go(step - 1)), where, button("▶", () => go(step + 1)),
+               button("⏭", () => go(next ? next.n - 1 : total), "next"), eye);
+    for (const [i, key] of [[0, "review_start"], [1, "review_back"], [3, "review_forward"], [4, "review_next"], [5, "review_reveal"]]) {
+      const said = texts[key].replace("👁", "").trim();
+      nav.children[i].setAttribute("aria-label", said);
+      nav.children[i].title = said;
+    }
+    parts.push(nav);
     if (finding(mark)) {
       const verdict = Object.assign(document.createElement("div"), { className: "verdict" });
       const head = document.createElement("div");
@@ -573,10 +578,11 @@
       head.append(Object.assign(document.createElement("b"), { className: mark.label,
         textContent: texts[mark.label] + " (−" + Math.max(1, Math.round(mark.cost * 100)) + " %)" }));
       verdict.append(head, Object.assign(document.createElement("div"), { textContent: texts.review_find }));
-      const options = Object.assign(document.createElement("div"), { className: "options" });
+      const options = Object.assign(document.createElement("div"), { className: "options tries" });
       mark.options.forEach((o, i) => options.append(button(o.words, () => { tries[mark.n] = i; option = i; showStep(); })));
-      parts.push(verdict, options, button(texts.review_answer, () => { tries[mark.n] = -1; showStep(); }, "answer"));
-      box.replaceChildren(...parts);
+      options.append(button(texts.review_answer, () => { tries[mark.n] = -1; showStep(); }, "answer"));
+      parts.push(verdict, options);
+      show(box, parts);
       return;
     }
     if (mark) {
@@ -603,7 +609,13 @@
         parts.push(options);
       }
     }
+    show(box, parts);
+  }
+
+  function show(box, parts) {  // the panel drawn, its strip of marks scrolled to the move shown
     box.replaceChildren(...parts);
+    const strip = box.querySelector(".marks"), here = strip && strip.querySelector(".chosen");
+    if (here) strip.scrollLeft = here.offsetLeft - strip.offsetLeft - (strip.clientWidth - here.offsetWidth) / 2;
   }
 
   // /puzzle in the app: the position, the moves it offers (no values: they come with the verdict), one tap answers.
@@ -654,7 +666,7 @@
   // His chance not to be the durak after each judged move, over the game (0-100 %, from the first move to the
   // last); the marked moves coloured; a tap goes there.
   function graph(total) {
-    const W = 300, H = 92, L = 36, x = (n) => L + (W - L - 8) * n / Math.max(1, total), y = (v) => H - 14 - (H - 22) * v;
+    const W = 300, H = 66, L = 36, x = (n) => L + (W - L - 8) * n / Math.max(1, total), y = (v) => H - 14 - (H - 22) * v;
     const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": texts.review_graph });
     el.append(svg("line", { class: "half", x1: L, x2: W - 8, y1: y(0.5), y2: y(0.5) }));
     for (const [v, label] of [[1, "100 %"], [0.5, "50 %"], [0, "0 %"]]) {
