@@ -114,7 +114,8 @@ def main() -> None:
         kept_judged = sum(label(a) == label(b) for a, b in judged)
         errors = [abs(cost_of(v) - cost_of(r.strong)) * 100 for v, r in zip(firsts, rows, strict=True)]
         print(f"{playon:6s}: labels as the strong judge's {agree}/{len(rows)} = {agree / len(rows):.1%} "
-              f"(where either labels: {agree_labelled}/{len(labelled)} = {agree_labelled / max(1, len(labelled)):.1%}); "
+              f"(where either labels: {agree_labelled}/{len(labelled)} = "
+              f"{agree_labelled / max(1, len(labelled)):.1%}); "
               f"false blunders (strong < 10 points) {false}/{len(blunders)} = {false / max(1, len(blunders)):.1%}; "
               f"blunders (strong ≥ 20) left unlabelled {missed}; cost off by {statistics.mean(errors):.1f} points "
               f"on average; another seed keeps {kept}/{len(rows)} = {kept / len(rows):.1%} "

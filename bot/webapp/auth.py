@@ -33,6 +33,7 @@ class PageUser:
     name: str
     language: str | None
     start_param: str | None
+    photo: str | None = None  # his profile photo's address, as Telegram signed it (https only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +90,10 @@ def check_init_data(init_data: str, bot_token: str, max_age: float, now: float) 
         raise Refused("initData is too old: open the table again")
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip() or str(user_id)
     language = user.get("language_code")
+    photo = user.get("photo_url")
     return PageUser(user_id, name[:64], language if isinstance(language, str) else None,
-                    fields.get("start_param") or None)
+                    fields.get("start_param") or None,
+                    photo if isinstance(photo, str) and photo.startswith("https://") and len(photo) <= 512 else None)
 
 
 def game_token(game_id: int, bot_token: str) -> str:

@@ -38,6 +38,7 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
+from bot.game.directory import Lru
 from bot.game.service import GAME_VERBS, GameService
 from bot.game.slots import seat_names
 from bot.game.store import GameUI
@@ -57,6 +58,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 TYPES = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 HELLO_SECONDS = 10.0
+PHOTOS = 10_000     # players whose photo address a process keeps (a few dozen bytes each)
 # what a page may press: its hand's buttons, Play again, and the lobby's buttons
 PAGE_VERBS = GAME_VERBS | {Verb.LEAVE, Verb.REPLAY, Verb.JOIN, Verb.SETTINGS, Verb.OPTION, Verb.BACK, Verb.START,
                            Verb.CANCEL, Verb.COMPUTER, Verb.KICK, Verb.VARIANTS, Verb.VARIANT}
@@ -121,6 +123,7 @@ class WebApp:
         self.ack_seconds = ack_seconds
         self.stats = stats
         self.pages: dict[int, set[Page]] = {}
+        self.photos: Lru[int, str] = Lru(PHOTOS)  # players' photo addresses from their signed initData
         self._due: dict[int, Game] = {}      # games changed since their pages were last sent a frame
         self._pushing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
@@ -255,6 +258,8 @@ class WebApp:
                 user, game_id = check_session(hello["session"], self.bot_token, now)
             else:
                 user = check_init_data(str(hello.get("init_data") or ""), self.bot_token, self.max_age, now)
+                if user.photo is not None:  # shown on his seat to everyone at his tables (the page has it)
+                    self.photos.put(user.id, user.photo)
                 asked = hello.get("game")
                 if user.start_param and isinstance(asked, str) and asked and asked != user.start_param:
                     raise Close(4403, "this link was signed for another game")
@@ -505,6 +510,10 @@ class WebApp:
             await self._live(page, False)
             page.seat = seat
         picture = webapp_view.frame(tr, game, ui, page.seat, self.service.clock.now(), page.token)
+        for shown, seated in zip(picture["seats"], game.seats, strict=False):  # photos of those who opened a page
+            photo = self.photos.get(seated.user.id)
+            if photo is not None:
+                shown["photo"] = photo
         if picture["status"] == "lobby":
             picture["invite"] = page.seat is not None and self._invitable(game) is not None
         if picture["status"] == "over" and page.seat is not None and game.chat_id < 0 and self.stats is not None:

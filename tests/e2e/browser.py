@@ -98,9 +98,10 @@ async def close_chromium() -> None:
 
 async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark: bool = False,
                     language: str = "en", width: int = 390, height: int = 800, start_param: str | None = None,
-                    telegram: bool = True) -> Page:
+                    telegram: bool = True, photos: str | None = None) -> Page:
     """The Mini App at ``url`` as Telegram opens it for this user; the frames its socket receives are kept in
-    the page's ``frames`` list (see ``frames``). ``telegram`` False: opened in a plain browser, outside Telegram."""
+    the page's ``frames`` list (see ``frames``). ``telegram`` False: opened in a plain browser, outside Telegram.
+    ``photos``: an SVG Telegram's servers answer for every profile photo (t.me)."""
     context = await browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
                                         color_scheme="dark" if dark else "light")
     page = await context.new_page()
@@ -109,6 +110,13 @@ async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark
         await route.fulfill(status=200, content_type="application/javascript", body="")
 
     await page.route("https://telegram.org/**", no_network)
+    if photos is not None:
+        body = photos
+
+        async def photo(route: Route) -> None:
+            await route.fulfill(status=200, content_type="image/svg+xml", body=body)
+
+        await page.route("https://t.me/**", photo)
     signed = init_data(user_id, name, start_param=start_param, language=language)
     if telegram:
         await page.add_init_script(STAND_IN % {"init_data": json.dumps(signed), "height": height,

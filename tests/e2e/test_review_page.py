@@ -204,7 +204,8 @@ async def test_the_review_in_chromium_at_phone_sizes(fake: FakeTelegram, tmp_pat
                 f"Move {worst['n'] + 1} of "), "one move on"
             first = labelled[0]
             await page.locator("#review .marks button").first.click()  # a tap on a marked move goes there
-            assert (await page.locator("#review .nav span").get_attribute("aria-label") or "").startswith(f"Move {first['n']} of ")
+            assert (await page.locator("#review .nav span").get_attribute("aria-label") or "").startswith(
+                f"Move {first['n']} of ")
             await page.context.close()
     await bot.stop()
 
@@ -287,7 +288,8 @@ async def test_a_puzzle_solved_in_the_mini_app_counts_as_in_the_chat(fake: FakeT
     await page.ws.send_str('{"type": "solve", "choice": 99}')  # type: ignore[union-attr]
     assert (await page.next()) == {"type": "solved", "toast": "This button is not valid any more."}
     await page.close()
-    boris, refused = await open_review(port, BORIS, "Boris", url)  # his own review of that game, not her puzzle
+    boris, his = await open_review(port, BORIS, "Boris", url)  # his own review of that game, not her puzzle
+    assert his["type"] == "review" and "puzzle" not in his
     await boris.ws.send_str(json.dumps({"type": "solve", "choice": 0}))  # type: ignore[union-attr]
     code, _ = await boris.closed()
     assert code == 4400, "a solve on a page with no puzzle is refused"

@@ -87,7 +87,8 @@ async def test_a_page_shows_its_seat_and_plays_like_a_button(fake: FakeTelegram,
     token = game_param(hand_link(anna))
     page, other = PageSocket(port), PageSocket(port)
     try:
-        first = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna"), "game": token})
+        photo = "https://t.me/i/userpic/320/anna.svg"
+        first = await page.open({"type": "hello", "init_data": init_data(ANNA, "Anna", photo=photo), "game": token})
         assert first["type"] == "state" and first["you"] == 0 and first["status"] == "playing"
         assert {h["card"] for h in first["hand"]} == hand_codes(served, 0)
         assert [s["cards"] for s in first["seats"]] == [len(hand_codes(served, 0)), len(hand_codes(served, 1))]
@@ -95,7 +96,10 @@ async def test_a_page_shows_its_seat_and_plays_like_a_button(fake: FakeTelegram,
         chat_cards = [b["callback_data"] for b in anna.buttons() if b.get("callback_data", "")[:5] in
                       ("v1:c:", "v1:d:", "v1:f:") and not b["text"].startswith("✖")]
         assert sorted(h["press"] for h in first["hand"] if h["press"]) == sorted(chat_cards), "the chat's own buttons"
-        await other.open({"type": "hello", "init_data": init_data(BORIS, "Boris", start_param=token)})
+        boris_first = await other.open({"type": "hello", "init_data": init_data(
+            BORIS, "Boris", start_param=token, photo="javascript:alert(1)")})
+        assert [s.get("photo") for s in boris_first["seats"]] == [photo, None], \
+            "her photo on her seat for everyone at the table; only https addresses"
         game = next(iter(served.service.store.games.values()))
         assert game.state is not None
         leader = game.state.attacker

@@ -23,7 +23,7 @@ from tests.e2e.harness import BotProcess, Table
 from tests.e2e.test_crash import BotProgram
 from tests.e2e.test_hand import stored_position
 from tests.e2e.test_webapp import page_settings, started
-from tests.e2e.webapp_client import free_port, game_param, hand_link, init_data
+from tests.e2e.webapp_client import PageSocket, free_port, game_param, hand_link, init_data
 from tests.fake_telegram import TOKEN, FakeTelegram
 
 SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR") else None
@@ -408,5 +408,67 @@ async def test_screenshots_for_the_readme(fake: FakeTelegram, tmp_path: Path, da
             await page.click('#buttons button:has-text("🤖+ normal")')
             await page.wait_for_function("window.durakState() && window.durakState().seats.length === 3")
             await page.screenshot(path=str(shots / f"webapp-lobby-{theme}.png"))
+    finally:
+        await bot.stop()
+
+
+SEATED = (2, 3, 4, 6)
+SIZES = {"320x568": (320, 568), "430x932": (430, 932), "844x390": (844, 390)}
+PHOTO = "https://t.me/i/userpic/320/boris.svg"
+PHOTO_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" fill="#3a7"/>'
+             '<circle cx="20" cy="15" r="8" fill="#fff"/><rect x="8" y="26" width="24" height="14" rx="7" fill="#fff"/>'
+             '</svg>')
+SEAT_BOXES = """() => [...document.querySelectorAll('#seats .seat')].map((s) => {
+  const r = s.getBoundingClientRect();
+  return {you: s.classList.contains('you'), left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+          label: s.getAttribute('aria-label'), photo: !!s.querySelector('image.photo')};
+})"""
+
+
+@pytest.mark.long(40)
+async def test_two_to_six_seats_sit_around_the_felt_at_every_phone_size(fake: FakeTelegram, tmp_path: Path) -> None:
+    """2, 3, 4 and 6 players at 320 and 430 wide and in landscape, light and dark: every seat around the felt with
+    its name, count and role, you below it, nothing sideways off the screen, the whole hand in view; Boris opened
+    the table before, so his Telegram photo is on his seat for everyone."""
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    cards = [card_code(c) for c in deck(36) if card_code(c) != "AH"]  # the ace of hearts: the trump card
+    games = []
+    for k, n in enumerate(SEATED):
+        hands = [cards[5 * i:5 * i + 5] for i in range(n)]
+        game = await stored_position(fake, database, hands, [hands[0][0]], Rules(), (*cards[5 * n:5 * n + 2], "AH"),
+                                     group=-6000 - k, first_user=3000 + 10 * k)
+        games.append((game, 3000 + 10 * k, n))
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    port = settings["webapp_port"]
+    try:
+        for game, first, _ in games:  # Boris (seat 1) opens his page once: the table knows his photo from then on
+            boris = PageSocket(port)
+            await boris.open({"type": "hello", "game": game_token(game, TOKEN),
+                              "init_data": init_data(first + 1, "Boris", photo=PHOTO)})
+            await boris.close()
+        async with chromium() as browser:
+            for game, first, n in games:
+                for size, (width, height) in SIZES.items():
+                    for dark in (False, True):
+                        page = await open_page(browser, page_url(settings, game), first, "Anna", dark=dark,
+                                               width=width, height=height, photos=PHOTO_SVG)
+                        await page.wait_for_selector("#hand .card")
+                        await page.wait_for_selector("#seats image.photo", state="attached")
+                        seats = await page.evaluate(SEAT_BOXES)
+                        where = f"{n} players at {size}, {'dark' if dark else 'light'}"
+                        assert len(seats) == n, where
+                        assert all(s["left"] >= 0 and s["right"] <= width for s in seats), (where, seats)
+                        mine = next(s for s in seats if s["you"])
+                        assert all(mine["top"] >= s["top"] for s in seats), f"{where}: you sit below the others"
+                        assert [s["photo"] for s in seats] == [i == 1 for i in range(n)], f"{where}: Boris's photo"
+                        assert seats[1]["label"].startswith("Boris, cards: 5, "), seats[1]["label"]
+                        assert not await page.evaluate(SCROLLS_SIDEWAYS), where
+                        cards_seen = await page.evaluate(CORNERS)
+                        assert all(c["hidden"] == 0 and c["right"] <= c["width"] for c in cards_seen), where
+                        if SHOTS:
+                            await page.screenshot(path=str(SHOTS / f"seats-{n}p-{size}-{'dark' if dark else 'light'}"
+                                                                    f".png"))
+                        await page.context.close()
     finally:
         await bot.stop()

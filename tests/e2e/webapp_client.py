@@ -22,11 +22,13 @@ def free_port() -> int:
 
 
 def init_data(user_id: int, name: str, start_param: str | None = None, age: float = 0, token: str = TOKEN,
-              language: str = "en") -> str:
+              language: str = "en", photo: str | None = None) -> str:
     """initData as Telegram signs it (Mini Apps docs, "Validating data received via the Mini App")."""
+    user: dict[str, object] = {"id": user_id, "first_name": name, "language_code": language}
+    if photo is not None:
+        user["photo_url"] = photo
     fields = {"auth_date": str(int(time.time() - age)), "query_id": f"AAF{user_id}",
-              "user": json.dumps({"id": user_id, "first_name": name, "language_code": language},
-                                 separators=(",", ":"))}
+              "user": json.dumps(user, separators=(",", ":"))}
     if start_param is not None:
         fields["start_param"] = start_param
     check = "\n".join(f"{k}={v}" for k, v in sorted(fields.items()))

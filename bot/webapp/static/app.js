@@ -241,6 +241,14 @@
       ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
       ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
       ring.append(svg("text", { x: 18, y: 18 }, s.computer ? "🤖" : (s.name[0] || "?").toUpperCase()));
+      if (s.photo) {  // his Telegram photo over his initial (which shows if it does not load)
+        const clip = svg("clipPath", { id: "photo" + i });
+        clip.append(svg("circle", { cx: 18, cy: 18, r: 14 }));
+        const img = svg("image", { href: s.photo, x: 4, y: 4, width: 28, height: 28, "clip-path": `url(#photo${i})`,
+                                   preserveAspectRatio: "xMidYMid slice", class: "photo" });
+        img.addEventListener("error", () => img.remove());
+        ring.append(clip, img);
+      }
       const who = document.createElement("div");
       who.className = "who";
       const name = Object.assign(document.createElement("span"), { className: "name", textContent: s.name });
