@@ -464,6 +464,9 @@ async def test_two_to_six_seats_sit_around_the_felt_at_every_phone_size(fake: Fa
                         assert [s["photo"] for s in seats] == [i == 1 for i in range(n)], f"{where}: Boris's photo"
                         assert seats[1]["label"].startswith("Boris, cards: 5, "), seats[1]["label"]
                         assert not await page.evaluate(SCROLLS_SIDEWAYS), where
+                        tall = await page.evaluate("() => document.scrollingElement.scrollHeight")
+                        if width > height:  # on its side: the table, the buttons and the hand on one screen
+                            assert tall <= height, f"{where}: {tall} px tall"
                         cards_seen = await page.evaluate(CORNERS)
                         assert all(c["hidden"] == 0 and c["right"] <= c["width"] for c in cards_seen), where
                         if SHOTS:
