@@ -98,12 +98,14 @@ async def close_chromium() -> None:
 
 async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark: bool = False,
                     language: str = "en", width: int = 390, height: int = 800, start_param: str | None = None,
-                    telegram: bool = True, photos: str | None = None) -> Page:
+                    telegram: bool = True, photos: str | None = None, reduced_motion: bool = False) -> Page:
     """The Mini App at ``url`` as Telegram opens it for this user; the frames its socket receives are kept in
     the page's ``frames`` list (see ``frames``). ``telegram`` False: opened in a plain browser, outside Telegram.
-    ``photos``: an SVG Telegram's servers answer for every profile photo (t.me)."""
+    ``photos``: an SVG Telegram's servers answer for every profile photo (t.me). The motions the page plays
+    (``data-motion`` of each ghost: deal, sweep, ring) are counted in ``window.motions``."""
     context = await browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                                        color_scheme="dark" if dark else "light")
+                                        color_scheme="dark" if dark else "light",
+                                        reduced_motion="reduce" if reduced_motion else "no-preference")
     page = await context.new_page()
 
     async def no_network(route: Route) -> None:  # telegram-web-app.js: the stand-in takes its place
@@ -122,11 +124,18 @@ async def open_page(browser: Browser, url: str, user_id: int, name: str, *, dark
         await page.add_init_script(STAND_IN % {"init_data": json.dumps(signed), "height": height,
                                                "theme": json.dumps(DARK if dark else LIGHT),
                                                "scheme": json.dumps("dark" if dark else "light")})
+    await page.add_init_script(MOTIONS)
     received: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
     page.received = received  # type: ignore[attr-defined]
     await page.goto(url)
     return page
+
+
+MOTIONS = """window.motions = {};
+new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes) {
+  if (n.dataset && n.dataset.motion) window.motions[n.dataset.motion] = (window.motions[n.dataset.motion] || 0) + 1;
+} }).observe(document, {childList: true, subtree: true});"""
 
 
 def frames(page: Page) -> list[dict[str, Any]]:

@@ -106,7 +106,7 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
                 break
             await asyncio.sleep(0.01)
         assert ui.watched == {0}
-        spectator = await open_page(browser, hand_link(anna), 999, "Zoe")
+        spectator = await open_page(browser, hand_link(anna), 999, "Zoe", reduced_motion=True)
         await spectator.wait_for_selector("#seats .seat")
         taps = await asyncio.gather(play_from_the_page(page, table),
                                     table.play(lambda: False, 240, players=[BORIS, VERA]))
@@ -127,6 +127,9 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
                 assert not others & set(QUOTED_CARD.findall(str(frame).replace("'", '"'))), "a hidden card"
         spectator_dom = await dom(spectator)
         assert spectator_dom["hand"] == [] and spectator_dom["buttons"] == []
+        moved = await page.evaluate("window.motions")
+        assert moved.get("deal", 0) > 0 and moved.get("sweep", 0) > 0, f"cards dealt and bouts swept: {moved}"
+        assert await spectator.evaluate("window.motions") == {}, "nothing moves where reduced motion is asked"
         calls = await page.evaluate("window.telegramCalls.map(c => c[0])")
         assert "ready" in calls and "impact" in calls, "haptic feedback when the turn comes"
     result = table.result()
@@ -262,5 +265,36 @@ async def test_a_card_that_covers_two_attacks_is_laid_on_the_one_tapped(fake: Fa
             await page.wait_for_function("window.durakState().table.some(p => p[0] === '7C' && p[1] === '9H')")
             shown = await dom(page)
             assert ["7C", "9H"] in shown["table"] and ["7S"] in shown["table"]
+    finally:
+        await bot.stop()
+
+
+async def test_a_transfer_carries_the_defenders_ring_and_a_draw_deals_from_the_stock(fake: FakeTelegram,
+                                                                                    tmp_path: Path) -> None:
+    """Перевод: Boris passes Anna's 7♠ on with his 7♣ and the ring goes from his seat to hers; when the bout ends,
+    the cards drawn fly from the stock to the seats."""
+    from durak import Rules
+    from tests.e2e.test_hand import stored_position
+
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    await stored_position(fake, database, [["7S", "KD", "9C"], ["7C", "8S", "6D", "JS"]], ["7S"],
+                          Rules.from_dict({"preset": "perevodnoy"}), ("AC", "KC", "10D", "QH"))
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    try:
+        boris = fake.messages[(BORIS, 1)]
+        await fake.wait_for(lambda: any("web_app" in b for b in boris.buttons()))
+        async with chromium() as browser:
+            page = await open_page(browser, hand_link(boris), BORIS, "Boris")
+            await page.wait_for_selector('#hand .card.play[data-card="7C"]')
+            await page.click('#hand .card[data-card="7C"]')
+            await page.wait_for_function("window.durakState().defender === 0")
+            assert (await page.evaluate("window.motions")).get("ring") == 1, "the ring went to Anna's seat"
+            anna = fake.messages[(ANNA, 1)]
+            take = next(b for b in anna.buttons() if b["text"].startswith("Take"))
+            await fake.press(ANNA, ANNA, anna.message_id, take["callback_data"])
+            await page.wait_for_function("window.durakState().table.length === 0 && window.durakState().stock < 4")
+            moved = await page.evaluate("window.motions")
+            assert moved.get("sweep", 0) == 2 and moved.get("deal", 0) >= 1, moved
     finally:
         await bot.stop()

@@ -155,9 +155,11 @@
     app.classList.toggle("empty", st.status === "closed");
     app.classList.toggle("lobby", st.status === "lobby");
     words($("rules"), st.rules || "");
+    const was = last && !still() ? where() : null;
     drawSeats(st);
     drawDeck(st);
     drawTable(st);
+    deal(st, was);
     $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
     words($("prompt"), st.prompt || "");
     drawResult(st);
@@ -292,19 +294,55 @@
   function sweep(cards, to) {
     if (still() || !to || !cards.length) return;
     const end = to.getBoundingClientRect();
-    for (const c of cards) {
-      const from = c.getBoundingClientRect();
-      const ghost = c.cloneNode(true);
-      ghost.classList.add("ghost");
-      ghost.setAttribute("aria-hidden", "true");
-      ghost.removeAttribute("data-card");  // a picture of a card on its way, no longer the card
-      Object.assign(ghost.style, { left: from.left + "px", top: from.top + "px", width: from.width + "px", height: from.height + "px" });
-      document.body.append(ghost);
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        ghost.style.transform = `translate(${end.left + end.width / 2 - from.left - from.width / 2}px, ${end.top + end.height / 2 - from.top - from.height / 2}px) scale(.45)`;
-        ghost.style.opacity = "0";
-      }));
-      setTimeout(() => ghost.remove(), 400);
+    for (const c of cards) fly(c.cloneNode(true), c.getBoundingClientRect(), end, 0, 0.45, true, "sweep");
+  }
+
+  // A picture (``el``) going from one place on the screen to another, shrinking to ``scale`` (fading on the way
+  // if ``fade``), ``delay`` ms after the others before it; transforms only, so the page's layout never moves.
+  function fly(el, from, end, delay, scale, fade, kind) {
+    el.classList.add("ghost");
+    el.dataset.motion = kind;
+    el.setAttribute("aria-hidden", "true");
+    el.removeAttribute("data-card");  // a picture of a card on its way, no longer the card
+    Object.assign(el.style, { left: from.left + "px", top: from.top + "px", width: from.width + "px", height: from.height + "px",
+                              transitionDelay: delay + "ms" });
+    document.body.append(el);
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      el.style.transform = `translate(${end.left + end.width / 2 - from.left - from.width / 2}px, ${end.top + end.height / 2 - from.top - from.height / 2}px) scale(${scale})`;
+      el.style.opacity = fade ? "0" : "0.6";
+    }));
+    setTimeout(() => el.remove(), 400 + delay);
+  }
+
+  // Dealing: the cards drawn from the stock fly to the seats that drew them (his own to his hand), one after
+  // another; a transfer carries the defender's ring from the seat that passed the bout on to the new defender.
+  let last = null;  // the last frame drawn: its stock, each seat's count, the defender, the cards on the table
+  function where() {  // where the stock and each seat's ring are now, before a frame redraws them
+    const top = $("pile").hidden ? null : $("stock").querySelector(".card") || $("trump").querySelector(".card");
+    return { pile: top ? top.getBoundingClientRect() : null,
+             rings: [...$("seats").querySelectorAll(".seat .ring")].map((r) => r.getBoundingClientRect()) };
+  }
+  function deal(st, was) {
+    const now = { stock: st.stock || 0, counts: (st.seats || []).map((s) => s.cards || 0),
+                  defender: st.defender === undefined ? null : st.defender, table: (st.table || []).length };
+    const prev = last;
+    last = st.status === "playing" ? now : null;
+    if (!prev || !was || still() || st.status !== "playing") return;
+    const seats = [...$("seats").querySelectorAll(".seat")];
+    let left = prev.stock - now.stock, k = 0;
+    if (left > 0 && was.pile) {
+      st.seats.forEach((s, i) => {
+        const drew = Math.min(left, Math.max(0, now.counts[i] - (prev.counts[i] || 0)));
+        left -= drew;
+        const to = (s.you ? $("hand") : seats[i]).getBoundingClientRect();
+        for (let j = 0; j < Math.min(drew, 6); j++) fly(card(null), was.pile, to, 70 * k++, 0.5, true, "deal");
+      });
+    }
+    if (prev.defender !== null && now.defender !== null && prev.defender !== now.defender && prev.table > 0
+        && now.table > prev.table && was.rings[prev.defender] && seats[now.defender]) {
+      const ring = Object.assign(document.createElement("div"), { className: "ring-ghost" });
+      fly(ring, was.rings[prev.defender], seats[now.defender].querySelector(".ring").getBoundingClientRect(), 0, 1, false,
+          "ring");
     }
   }
 
