@@ -76,27 +76,38 @@
   function card(code, extra, label) {
     const box = document.createElement(label ? "button" : "div");
     box.className = "card" + (extra ? " " + extra : "");
-    const s = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
     if (label) { box.type = "button"; box.setAttribute("aria-label", label); }
     else if (code) { box.setAttribute("role", "img"); box.setAttribute("aria-label", cardName(code)); }
     else box.setAttribute("aria-hidden", "true");
-    if (!code) {
-      s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#3b5ea8", stroke: "#fff", "stroke-width": 2 }));
-      s.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "none", stroke: "#8fa8e0", "stroke-width": 1.5 }));
-      box.append(s);
-      return box;
-    }
-    const rank = face(code.slice(0, -1)), suit = code.slice(-1), fill = ink(suit), glyph = SUITS[suit] + "\uFE0E";
-    box.dataset.card = code;
-    s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fff", stroke: "#999" }));
-    s.append(svg("text", { class: "rank", x: 4, y: 17, "font-size": 16, "font-weight": 700, fill,
-                           "font-family": "system-ui, sans-serif", "letter-spacing": rank.length > 1 ? -1 : 0 }, rank));
-    s.append(svg("text", { class: "suit", x: 5, y: 32, "font-size": 14, fill }, glyph));
-    s.append(svg("text", { x: 34, y: 62, "font-size": 30, fill, "text-anchor": "middle" }, glyph));
-    s.append(svg("text", { x: 55, y: 79, "font-size": 15, "font-weight": 700, fill, "text-anchor": "end",
-                           transform: "rotate(180 48 74)", "font-family": "system-ui, sans-serif" }, rank));
-    box.append(s);
+    if (code) box.dataset.card = code;
+    box.append(picture(code));
     return box;
+  }
+
+  // Each card's picture is drawn once (in the colours and letters of the moment) and copied after: a frame
+  // redraws dozens of cards, and building each anew was most of a frame's time on a slow phone.
+  const drawn = new Map();
+  function picture(code) {
+    const key = (code || "back") + "|" + fourColours + "|" + (texts.faces || "");
+    let s = drawn.get(key);
+    if (!s) {
+      s = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
+      if (!code) {
+        s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#3b5ea8", stroke: "#fff", "stroke-width": 2 }));
+        s.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "none", stroke: "#8fa8e0", "stroke-width": 1.5 }));
+      } else {
+        const rank = face(code.slice(0, -1)), suit = code.slice(-1), fill = ink(suit), glyph = SUITS[suit] + "\uFE0E";
+        s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#fff", stroke: "#999" }));
+        s.append(svg("text", { class: "rank", x: 4, y: 17, "font-size": 16, "font-weight": 700, fill,
+                               "font-family": "system-ui, sans-serif", "letter-spacing": rank.length > 1 ? -1 : 0 }, rank));
+        s.append(svg("text", { class: "suit", x: 5, y: 32, "font-size": 14, fill }, glyph));
+        s.append(svg("text", { x: 34, y: 62, "font-size": 30, fill, "text-anchor": "middle" }, glyph));
+        s.append(svg("text", { x: 55, y: 79, "font-size": 15, "font-weight": 700, fill, "text-anchor": "end",
+                               transform: "rotate(180 48 74)", "font-family": "system-ui, sans-serif" }, rank));
+      }
+      drawn.set(key, s);
+    }
+    return s.cloneNode(true);
   }
 
   function verbOf(data) { return data ? data.split(":")[1] : ""; }
