@@ -118,16 +118,17 @@ def _ordered(state: State, seat: int) -> list[Action]:
 
 
 def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | None = None,
-               solved: Solved | None = None) -> list[Action] | None:
+               solved: Solved | None = None, values: list[tuple[float, Action]] | None = None) -> list[Action] | None:
     """The moves of ``me`` (who must be the seat to move) that keep the best result against best play, in
     a position with no stock and two players left: one winning move, else every move that draws, else every move
     (all lose against best play, and the caller picks the one a fallible opponent most often gets wrong).
-    None when that needs more than ``nodes`` positions, or is not done by ``deadline`` (perf_counter)."""
+    None when that needs more than ``nodes`` positions, or is not done by ``deadline`` (perf_counter); then
+    ``values`` (if given) holds the moves whose result was found before, with it."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
     solver = Solver(me, nodes, deadline, solved)
     solver.path.add(_key(state))
-    values: list[tuple[float, Action]] = []
+    values = [] if values is None else values
     try:
         for action in _ordered(state, me):
             child = state.copy()

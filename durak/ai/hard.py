@@ -93,10 +93,12 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     deadline = started + budget_ms / 1000  # the whole move: the exact search and the tree
     timed = budget_ms > 0
     exact = None
+    proven: list[tuple[float, Action]] = []  # the moves the exact search finished, where it ran out of time
     if endgame.nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
-            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None, solved=SOLVED if timed else None)
+            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None, solved=SOLVED if timed else None,
+            values=proven)
         if exact is not None and len(exact) == 1:
             return Thought(exact[0], 0)
     typical = k.sample(random.Random(seed))
@@ -104,7 +106,20 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
         return Thought(max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred)), 0)
     candidates = shortlist(candidates, preferred, typical, seat)
-    return _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
+    thought = _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
+    return _keep_proven(thought, proven)
+
+
+def _keep_proven(thought: Thought, proven: list[tuple[float, Action]]) -> Thought:
+    """The tree's move, unless the exact search, though unfinished, proved another move to draw where the tree's
+    is proven worse or was not reached: a drawn endgame is never thrown away for a sampled guess."""
+    if not proven:
+        return thought
+    best, move = max(proven, key=lambda p: p[0])
+    mine = next((v for v, a in proven if a == thought.action), None)
+    if best >= endgame.DRAW and (mine is None or mine < best):
+        return Thought(move, thought.iterations)
+    return thought
 
 
 def _played_out(state: State, seat: int, action: Action) -> float:
