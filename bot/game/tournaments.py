@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
-from telegram.error import TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.game.core import Core
 from bot.game.lobbies import Lobbies
@@ -51,7 +51,7 @@ FREE_SECONDS = 5.0         # a player free this long is seated (time to read his
 LONE_SECONDS = 30.0        # a lone free player waits this long for another before a computer joins his table
 COMPUTERS = ("computers", "bots", "компьютеры", "комп'ютери", "computer")
 ANYONE = ("anyone", "all", "все", "всі", "alle")    # /tournament anyone: the admins' leave for everyone to open one
-ADMINS = ("admins", "админы", "адміни", "admins")  # /tournament admins: taken back
+ADMINS = ("admins", "админы", "адміни")           # /tournament admins: taken back (German says admins too)
 
 
 class Tournaments:
@@ -212,11 +212,15 @@ class Tournaments:
         try:
             topic = await self.core.directory.bot.create_forum_topic(
                 tournament.chat_id, tr.gettext("🏆 Table {number}").format(number=number))
-        except TelegramError as e:  # no right to manage topics, topics turned off: its tables play where it opened
+        except (BadRequest, Forbidden) as e:  # no right to manage topics, topics off: its tables play where it opened
             log.warning("chat %s: tournament %s cannot open a topic for a table (%s); its tables play in its own "
                         "topic", tournament.chat_id, tournament.id, e)
             await self.repo.end_tournament_topics(tournament.id)
             return None
+        except TelegramError as e:  # a failed call (the network, Telegram busy): this table plays where it opened
+            log.warning("chat %s: tournament %s: a table's topic could not be opened now (%s)", tournament.chat_id,
+                        tournament.id, e)
+            return tournament.thread_id
         return await self.repo.add_tournament_topic(tournament.id, number, topic.message_thread_id)
 
     async def _close_topics(self, tournament: Tournament) -> None:

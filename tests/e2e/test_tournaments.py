@@ -265,6 +265,25 @@ async def test_where_the_bot_may_not_make_topics_the_tables_play_where_it_was_op
         await bot.stop()
 
 
+async def test_a_topic_telegram_fails_to_open_once_is_opened_for_the_next_tables(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    clock = ManualClock()
+    fake.failures["createForumTopic"] = [(500, "Internal Server Error")]  # Telegram busy, not a lack of rights
+    bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock)
+    await bot.start()
+    try:
+        since = await open_in_forum(fake, clock, PLAYERS)
+        results = await play_round(fake, since, FORUM, PLAYERS)
+        assert sorted(r.thread_id for r in results) == [7, 1000], "one table where it opened, one in its topic"
+        since = max(m.message_id for m in fake.chat_messages(FORUM))
+        await clock.advance(6)
+        await fake.wait_for(lambda: len(tables_now(fake, since, FORUM)) == 2, 20)
+        await bot.idle()
+        assert len(fake.topics[FORUM]) == 2, "topics are still made for its tables"
+    finally:
+        await bot.stop()
+
+
 async def test_computers_fill_a_lone_players_table_only_where_allowed(fake: FakeTelegram, tmp_path: Path) -> None:
     clock = ManualClock()
     bot = BotProcess(fake, tmp_path / "durak.sqlite3", clock=clock, computer_pause=0)
