@@ -6,7 +6,8 @@ Games between the computer levels (each pair of levels, both seatings, several p
 decisions; each decision the review judges by sampling (not the exact endgames, which need no judge) is judged
 again by the stronger judge: the hard computer's tree trying every candidate on ``--strong`` deals, never
 stopping early, under another seed. Then for each play-on (``durak.review.judge.PLAYONS``) at the review's own
-settings it prints how often its label is the strong judge's, how many of its blunders the strong judge puts
+settings (``--variants``, each with the margin a label must stand by) it prints how often its label is the strong
+judge's (``--strong 0``: no strong judge, only the rest), how many of its blunders the strong judge puts
 under 10 points, how often a second review (another seed) keeps its label, and the seconds a decision took.
 Figures go to docs/review.md.
 """
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from durak.ai import endgame
 from durak.review.command import play
 from durak.review.game import Decision, decisions_of
-from durak.review.judge import BLUNDER, MISTAKE, PLAYONS, Verdict, judge
+from durak.review.judge import BLUNDER, MARGIN, MISTAKE, PLAYONS, Verdict, judge
 from durak.rules import Rules
 
 TABLES = (("podkidnoy", 2), ("perevodnoy", 2), ("podkidnoy", 3), ("simple", 2), ("two_trumps", 2))
@@ -61,16 +62,18 @@ def decisions(count: int, budget_ms: float) -> Iterator[tuple[str, Decision]]:
                     return
 
 
-def weigh(table: str, d: Decision, strong: int) -> Row:
+def weigh(table: str, d: Decision, strong: int, variants: list[str]) -> Row:
     began = time.perf_counter()
-    strong_verdict = judge(d.knowledge, d.played, STRONG_SEED, deals_max=strong, playon="tree", settle=False)
+    strong_verdict = judge(d.knowledge, d.played, STRONG_SEED, deals_max=strong, playon="tree",
+                           settle=False) if strong else None
     seconds = {"strong": time.perf_counter() - began}
     reviews = {}
-    for playon in PLAYONS:
+    for variant in variants:
+        playon, margin = variant.split(":")
         began = time.perf_counter()
-        first = judge(d.knowledge, d.played, 1, playon=playon)
-        seconds[playon] = time.perf_counter() - began
-        reviews[playon] = (first, judge(d.knowledge, d.played, 2, playon=playon))
+        first = judge(d.knowledge, d.played, 1, playon=playon, margin=float(margin))
+        seconds[variant] = time.perf_counter() - began
+        reviews[variant] = (first, judge(d.knowledge, d.played, 2, playon=playon, margin=float(margin)))
     return Row(table, strong_verdict, reviews, seconds)
 
 
@@ -89,18 +92,22 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=0.0, help="hard's thinking time in the games (0: 64 "
                         "iterations a move, repeatable)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--variants", default=",".join(f"{p}:{MARGIN:g}" for p in PLAYONS),
+                        help="play-on:margin pairs to compare (the margin: standard errors a label must stand by)")
     args = parser.parse_args()
+    variants = args.variants.split(",")
     chosen = list(decisions(args.decisions, args.budget_ms))
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(weigh, [t for t, _ in chosen], [d for _, d in chosen], [args.strong] * len(chosen)))
+        rows = list(pool.map(weigh, [t for t, _ in chosen], [d for _, d in chosen], [args.strong] * len(chosen),
+                             [variants] * len(chosen)))
     tables = sorted({r.table for r in rows})
     print(f"{len(rows)} sampled decisions ({', '.join(f'{t}: {sum(r.table == t for r in rows)}' for t in tables)}), "
           f"the strong judge on {args.strong} deals a candidate; {time.perf_counter() - began:.0f} s")
     strong_labels = [label(r.strong) for r in rows]
     print("strong judge's labels: " + ", ".join(f"{name or 'none'} {strong_labels.count(name)}" for name in
                                                 (None, "inaccuracy", "mistake", "blunder")))
-    for playon in PLAYONS:
+    for playon in variants:
         firsts = [r.reviews[playon][0] for r in rows]
         seconds = [r.reviews[playon][1] for r in rows]
         agree = sum(label(v) == s for v, s in zip(firsts, strong_labels, strict=True))
@@ -113,7 +120,7 @@ def main() -> None:
         judged = [(a, b) for a, b in zip(firsts, seconds, strict=True) if label(a) or label(b)]
         kept_judged = sum(label(a) == label(b) for a, b in judged)
         errors = [abs(cost_of(v) - cost_of(r.strong)) * 100 for v, r in zip(firsts, rows, strict=True)]
-        print(f"{playon:6s}: labels as the strong judge's {agree}/{len(rows)} = {agree / len(rows):.1%} "
+        print(f"{playon:8s}: labels as the strong judge's {agree}/{len(rows)} = {agree / len(rows):.1%} "
               f"(where either labels: {agree_labelled}/{len(labelled)} = "
               f"{agree_labelled / max(1, len(labelled)):.1%}); "
               f"false blunders (strong < 10 points) {false}/{len(blunders)} = {false / max(1, len(blunders)):.1%}; "

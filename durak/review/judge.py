@@ -51,6 +51,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up
 PLAYONS = ("greedy", "tree")
 PLAYON = "greedy"
+MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
 
@@ -84,11 +85,13 @@ class Verdict:
 
 
 def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX,
-          between: Callable[[], object] | None = None, playon: str = PLAYON, settle: bool = True) -> Verdict | None:
+          between: Callable[[], object] | None = None, playon: str = PLAYON, settle: bool = True,
+          margin: float = MARGIN) -> Verdict | None:
     """The verdict on ``played`` at ``k``'s seat, or None for a forced move. Given the seat's knowledge alone, it
     cannot look at a card the seat could not see; the same seed gives the same verdict. ``between`` is called
     before each deal (the bot's review steps aside there while a press is handled). ``playon``: who plays the game
-    on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge)."""
+    on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge);
+    ``margin``: the standard errors a label must stand by to be settled."""
     seat = k.seat
     candidates = greedy.honest_moves(k.view.legal)
     if played not in candidates:
@@ -120,7 +123,7 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
                 apply_in_place(s, seat, action)
                 outcomes.append(score(play_out(s), seat))
         n = len(results[0])
-        if n >= deals_max or (settle and n >= DEALS_MIN and _settled(results, candidates.index(played))):
+        if n >= deals_max or (settle and n >= DEALS_MIN and _settled(results, candidates.index(played), margin)):
             break
     if all(r == results[0] for r in results[1:]):
         return None  # every move comes to the same on every deal
@@ -138,7 +141,7 @@ def _verdict(candidates: list[Action], means: list[float], played: Action, deals
                    label_of(cost), deals, exact)
 
 
-def _settled(results: Sequence[Sequence[float]], played: int) -> bool:
+def _settled(results: Sequence[Sequence[float]], played: int, margin: float = 2.0) -> bool:
     """The played move's label stands: its cost against each other move, less and plus twice the standard error
     of their difference on the same deals, earns the same label (a move that looks best must look best by enough
     to be no inaccuracy)."""
@@ -149,6 +152,6 @@ def _settled(results: Sequence[Sequence[float]], played: int) -> bool:
             continue
         diffs = [o - p for o, p in zip(other, results[played], strict=True)]
         mean = sum(diffs) / n
-        spread = 2 * math.sqrt(max(0.0, sum((d - mean) ** 2 for d in diffs) / (n - 1)) / n)
+        spread = margin * math.sqrt(max(0.0, sum((d - mean) ** 2 for d in diffs) / (n - 1)) / n)
         low, high = max(low, mean - spread), max(high, mean + spread)
     return label_of(low) == label_of(high)
