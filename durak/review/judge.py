@@ -2,7 +2,9 @@
 
 For a decision, every candidate move (the honest legal moves; a hand of groups, which lists thousands of leads,
 the same shortlist the ``hard`` computer weighs) is valued for the seat that made it: the share of deals in
-which, after that move and a game played on by the greedy player at every seat, he is not the durak (a draw
+which, after that move and a game played on by the ``hard`` computer's tree (``PLAYON``: the seat's later moves by
+what did best for it over the deals so far, the others leaning on the greedy player's move; the greedy player at
+every seat was the other way, and agreed less with a stronger judge, docs/review.md), he is not the durak (a draw
 counts half). The deals are the seat's :class:`~durak.record.Knowledge` with every card he could not see dealt
 at random, exactly what a computer at his seat is given; never the true deal. All the moves are played on the
 same deals (common random numbers), so a difference between two moves is the moves', not the deals'. Deals are
@@ -50,7 +52,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # who plays the game on after each candidate: "greedy", the greedy player at every seat; "tree", the hard
 # computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up
 PLAYONS = ("greedy", "tree")
-PLAYON = "greedy"
+PLAYON = "tree"  # calibrated: scripts/calibrate_review.py, docs/review.md
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
