@@ -30,7 +30,9 @@ TOKEN = "123456789:" + "A" * 35
 
 def test_initdata_telegram_signed_is_accepted() -> None:
     user = check_init_data(REAL, REAL_TOKEN, max_age=86400, now=SIGNED_AT + 60)
-    assert user == PageUser(7498813057, "Justin Lung", "zh-hans", None)
+    assert user == PageUser(7498813057, "Justin Lung", "zh-hans", None, "https://t.me/i/userpic/320/"
+                            "rGKW6Lt09BFrz7VflVuUhEs6QKCzwcYRig4tOJajh48XbQ6wjxfYBorP5x7116lJ.svg"), \
+        "his photo's address as Telegram signed it"
 
 
 @pytest.mark.parametrize(("init_data", "token", "now", "why"), [
