@@ -2,14 +2,13 @@
 
 For a decision, every candidate move (the honest legal moves; a hand of groups, which lists thousands of leads,
 the same shortlist the ``hard`` computer weighs) is valued for the seat that made it: the share of deals in
-which, after that move and a game played on by the ``hard`` computer's tree (``PLAYON``: the seat's later moves by
-what did best for it over the deals so far, the others leaning on the greedy player's move; the greedy player at
-every seat was the other way, and agreed less with a stronger judge, docs/review.md), he is not the durak (a draw
-counts half). The deals are the seat's :class:`~durak.record.Knowledge` with every card he could not see dealt
-at random, exactly what a computer at his seat is given; never the true deal. All the moves are played on the
-same deals (common random numbers), so a difference between two moves is the moves', not the deals'. Deals are
-added in batches until the played move's label is settled (its cost, give or take twice its standard error,
-lies in one label's band) or ``DEALS_MAX`` is reached.
+which, after that move and a game played on by the greedy player at every seat (``PLAYON``; ``"tree"``, the
+``hard`` computer's tree, agrees better with a stronger judge but takes 2.3 times as long, docs/review.md), he is
+not the durak (a draw counts half). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
+could not see dealt at random, exactly what a computer at his seat is given; never the true deal. All the moves
+are played on the same deals (common random numbers), so a difference between two moves is the moves', not the
+deals'. Deals are added in batches until the played move's label is settled (its cost, give or take twice its
+standard error, lies in one label's band) or ``DEALS_MAX`` is reached.
 
 The cost of a move is the best move's value less the played one's, in chance points (0.23 = 23 points).
 Labels, as chess sites give them: an inaccuracy from ``INACCURACY``, a mistake from ``MISTAKE``, a blunder from
@@ -52,7 +51,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # who plays the game on after each candidate: "greedy", the greedy player at every seat; "tree", the hard
 # computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up
 PLAYONS = ("greedy", "tree")
-PLAYON = "tree"  # calibrated: scripts/calibrate_review.py, docs/review.md
+PLAYON = "greedy"  # "tree" agrees better with a stronger judge but is 2.3x slower (docs/review.md)
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
