@@ -213,8 +213,10 @@ class Table:
                 t("You take the cards; the others may throw in more.").split(";")[0])
 
     async def play(self, until: Callable[[], bool], timeout: float = 120,
-                   choose: Callable[..., Any] | None = None, players: list[int] | None = None) -> None:
-        """Everyone (or ``players``) plays at once until ``until()`` holds or the game is over."""
+                   choose: Callable[..., Any] | None = None, players: list[int] | None = None,
+                   think: float = 0.0) -> None:
+        """Everyone (or ``players``) plays at once until ``until()`` holds or the game is over; each looks at
+        his hand for ``think`` seconds before a move (a benchmark's pace; tests play at once)."""
         async def player(user: int) -> None:
             while not self.over() and not until():
                 message = self.hand_message(user)
@@ -228,6 +230,8 @@ class Table:
                     await self._wait_change(message, seen)
                     continue
                 data = (choose or self.choose)(options)
+                if think:
+                    await asyncio.sleep(think)
                 answer = await self.press(user, message, data)
                 if refused(answer):  # a stale button, a wrong card: look again once it changed (at once if it has)
                     self.refused += 1

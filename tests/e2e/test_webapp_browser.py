@@ -51,8 +51,10 @@ def positions(bot: BotProcess) -> dict[int, list[list[str]]]:
     return seen
 
 
-async def play_from_the_page(page: Page, table: Table) -> int:
-    """Anna plays by tapping what her page offers, like a casual player; the number of taps."""
+async def play_from_the_page(page: Page, table: Table, *, force: bool = False, think: float = 0.0) -> int:
+    """Anna plays by tapping what her page offers, like a casual player; the number of taps. ``force`` taps
+    without Playwright's wait for the element to hold still, which reads its box every animation frame (a cost
+    to the page's frames that a finger does not add); ``think``: seconds she looks before each tap."""
     taps = 0
     while not table.over():
         st: dict[str, Any] | None = await page.evaluate("window.durakState()")
@@ -70,9 +72,11 @@ async def play_from_the_page(page: Page, table: Table) -> int:
             # a thumb taps a card's corner, the part a big hand leaves in view (its middle may lie under the next
             # card); what it offered may be gone: the next frame redrew it (as a person's tap can miss)
             press = table.choose(options)
+            if think:
+                await asyncio.sleep(think)
             corner = {"x": 10, "y": 12} if any(h["press"] == press for h in st["hand"]) else None
             try:
-                await page.click(f'[data-press="{press}"]', position=corner, timeout=2000)
+                await page.click(f'[data-press="{press}"]', position=corner, timeout=2000, force=force)
                 taps += 1
             except PlaywrightTimeout:
                 continue

@@ -326,6 +326,38 @@ async def test_the_cards_are_drawn_in_the_players_letters_and_named_whole(fake: 
         await bot.stop()
 
 
+async def test_the_cards_he_keeps_stay_put_through_a_move_and_take_new_colours(fake: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    """A move redraws only what changed: the cards Boris still holds after covering are the very cards he could
+    have been tapping (not copies put in their place mid-tap), moved to their new places; four colours redraw
+    them all the same."""
+    database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
+    game = await stored_position(fake, database, [["QS", "7C"], ["AH", "8S", "6D"]], ["QS"], stock=())
+    bot = BotProcess(fake, database, **settings)
+    await bot.start()
+    try:
+        async with chromium() as browser:
+            page = await open_page(browser, page_url(settings, game), 102, "Boris")
+            await page.wait_for_selector('#hand .card[data-card="AH"]')
+            before = await page.evaluate("""() => { const cards = [...document.querySelectorAll('#hand .card')];
+              window.heldCards = cards; return cards.map((c) => [c.dataset.card, c.getBoundingClientRect().left]); }""")
+            await page.click('#hand .card[data-card="AH"]')
+            await page.wait_for_selector('#table .card[data-card="AH"]')
+            await page.wait_for_function("document.querySelectorAll('#hand .card').length === 2")
+            after = await page.evaluate("""() => window.heldCards.map((c) => [c.dataset.card, c.isConnected,
+              c.getBoundingClientRect().left])""")
+            alive = {code: connected for code, connected, _ in after}
+            assert alive == {"AH": False, "8S": True, "6D": True}
+            moved = {code: left for code, _, left in after if alive[code]}
+            assert moved != {code: left for code, left in before if code in moved}, "they closed up where the ace was"
+            fill = "() => document.querySelector('#hand .card[data-card=\"6D\"] .rank').getAttribute('fill')"
+            assert await page.evaluate(fill) == "#c4221d"
+            await page.click("#colours")
+            assert await page.evaluate(fill) == "#1d5bc0", "diamonds blue in four colours, in his hand too"
+    finally:
+        await bot.stop()
+
+
 async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path: Path) -> None:
     """axe-core finds nothing serious mid-game, at the end and on a closed page; every button has a name and a
     card is announced with what it can do; the page's files are at most 25 kB gzipped; the first table's

@@ -92,6 +92,8 @@
     let s = drawn.get(key);
     if (!s) {
       s = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
+      // its shadow drawn with it: a CSS shadow filter on every card was a good part of each frame's painting
+      s.append(svg("rect", { x: 1, y: 2, width: 58, height: 82, rx: 6, fill: "#000", "fill-opacity": 0.3 }));
       if (!code) {
         s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#3b5ea8", stroke: "#fff", "stroke-width": 2 }));
         s.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "none", stroke: "#8fa8e0", "stroke-width": 1.5 }));
@@ -160,30 +162,54 @@
 
   // ------------------------------------------------------------------ drawing a frame
 
+  // A frame first reads what it needs of the page as it stands (where cards fly from, the hand's width), then
+  // writes: a read after a write makes the browser lay the page out again at once, which cost a slow phone more
+  // than the drawing itself. What must be read from the new page (where cards fly to) waits for the next frame.
   function draw() {
     const st = state;
+    const was = where(st);
     const app = $("app");
     app.classList.toggle("empty", st.status === "closed");
     app.classList.toggle("lobby", st.status === "lobby");
-    words($("rules"), st.rules || "");
-    const was = last && !still() ? where() : null;
+    if (changed("rules", st.rules)) words($("rules"), st.rules || "");
     drawSeats(st);
     drawDeck(st);
-    drawTable(st);
+    drawTable(st, was);
     deal(st, was);
-    $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
-    words($("prompt"), st.prompt || "");
+    if (changed("moves", st.moves)) {
+      $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
+    }
+    if (changed("prompt", st.prompt)) words($("prompt"), st.prompt || "");
     drawResult(st);
     const leave = st.status === "playing" && (st.buttons || []).find((b) => verbOf(b.press) === "l");
     $("leave").hidden = !leave;
     if (leave) { $("leave").dataset.press = leave.press; $("leave").setAttribute("aria-label", leave.text); $("leave").title = leave.text; }
+    const shown = (st.buttons || []).filter((b) => b !== leave);
+    if (changed("buttons", shown.map((b) => [b.text, b.row, verbOf(b.press)]), st.status, st.invite, st.share)) {
+      drawButtons(st, shown);
+    } else {  // the same buttons: only what each presses (its move number) changed
+      $("buttons").querySelectorAll("button[data-press]").forEach((el, i) => { el.dataset.press = shown[i].press; });
+    }
+    drawHand(st);
+    const me = st.you === null || st.you === undefined ? null : st.seats[st.you];
+    const acting = !!(me && me.acting && st.status === "playing");
+    if (acting && !wasActing) haptic("turn");
+    wasActing = acting;
+    if (tg && acting !== confirming) {  // Telegram asks before closing the page mid-turn
+      confirming = acting;
+      acting ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
+    }
+    tick();
+  }
+
+  function drawButtons(st, shown) {
     const rows = new Map();  // the chat keyboard's rows, where the frame keeps them (the lobby's)
-    for (const b of (st.buttons || []).filter((b) => b !== leave)) {
+    for (const b of shown) {
       const el = words(document.createElement("button"), b.text);
       el.type = "button";
       el.dataset.press = b.press;
       if (["z", "q", "h", "a", "i", "l", "x", "b"].includes(verbOf(b.press))) el.className = "secondary";
-      el.addEventListener("click", () => press(b.press));
+      el.addEventListener("click", () => press(el.dataset.press));
       if (!rows.has(b.row)) rows.set(b.row, Object.assign(document.createElement("div"), { className: "row" }));
       rows.get(b.row).append(el);
     }
@@ -202,16 +228,17 @@
       rows.get("share").append(share);
     }
     $("buttons").replaceChildren(...rows.values());
-    drawHand(st);
-    const me = st.you === null || st.you === undefined ? null : st.seats[st.you];
-    const acting = !!(me && me.acting && st.status === "playing");
-    if (acting && !wasActing) haptic("turn");
-    wasActing = acting;
-    if (tg && acting !== confirming) {  // Telegram asks before closing the page mid-turn
-      confirming = acting;
-      acting ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
-    }
-    tick();
+  }
+
+  // A part of the page is built again only when what it shows has changed (or the page's colours or language):
+  // most frames change a seat or two, the table and the buttons, and rebuilding the rest made slow phones stutter.
+  let look = 0;
+  const shownAs = new Map();
+  function changed(part, ...what) {
+    const key = look + JSON.stringify(what);
+    if (shownAs.get(part) === key) return false;
+    shownAs.set(part, key);
+    return true;
   }
 
   // Where each seat sits around the felt: you at the bottom, the others in playing order from your left, the
@@ -239,48 +266,58 @@
 
   function drawSeats(st) {
     const you = st.you === null || st.you === undefined ? null : st.you;
-    const plan = layout(st.seats.length, you);
     const box = $("seats");
-    box.style.gridTemplateAreas = plan.areas;
-    box.style.gridTemplateColumns = plan.columns;
-    const seats = st.seats.map((s, i) => {
-      const el = document.createElement("div");
-      el.className = "seat " + plan.where(i) + (s.you ? " you" : "") + (s.acting ? " acting" : "");
-      el.style.gridArea = "s" + i;
-      el.setAttribute("role", "group");
-      el.setAttribute("aria-label", texts.seat_label.replace("{name}", s.name).replace("{n}", s.cards === null ? "–" : s.cards)
-        .replace("{role}", s.role || ""));
-      const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
-      ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
-      ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
-      ring.append(svg("text", { x: 18, y: 18 }, s.computer ? "🤖" : (s.name[0] || "?").toUpperCase()));
-      if (s.photo) {  // his Telegram photo over his initial (which shows if it does not load)
-        const clip = svg("clipPath", { id: "photo" + i });
-        clip.append(svg("circle", { cx: 18, cy: 18, r: 14 }));
-        const img = svg("image", { href: s.photo, x: 4, y: 4, width: 28, height: 28, "clip-path": `url(#photo${i})`,
-                                   preserveAspectRatio: "xMidYMid slice", class: "photo" });
-        img.addEventListener("error", () => img.remove());
-        ring.append(clip, img);
-      }
-      const who = document.createElement("div");
-      who.className = "who";
-      const name = Object.assign(document.createElement("span"), { className: "name", textContent: s.name });
-      const role = Object.assign(document.createElement("span"), { className: "role", textContent: s.role });
-      who.append(name, role);
-      const count = document.createElement("span");
-      count.className = "count";
-      count.setAttribute("aria-hidden", "true");
-      if (s.cards !== null) count.append(fan(s.cards), String(s.cards));
-      const shown = st.shown && !s.you ? st.shown[i] : null;  // the review, every hand shown
-      if (shown) who.append(words(Object.assign(document.createElement("span"), { className: "cards" }),
-        shown.length ? shown.map((c) => face(c.slice(0, -1)) + SUITS[c.slice(-1)]).join(" ") : "–"));
-      el.append(ring, who, count);
-      return el;
+    const shown = (i) => st.shown && !st.seats[i].you ? st.shown[i] : null;  // the review, every hand shown
+    const around = changed("seats", st.seats.length, you);
+    if (around) {
+      const plan = layout(st.seats.length, you);
+      box.style.gridTemplateAreas = plan.areas;
+      box.style.gridTemplateColumns = plan.columns;
+      box.replaceChildren(...st.seats.map((s, i) => seat(s, i, plan.where(i), shown(i))), $("middle"));
+    }
+    const els = box.querySelectorAll(".seat");
+    st.seats.forEach((s, i) => {
+      if (changed("seat" + i, s, shown(i)) && !around) els[i].replaceWith(seat(s, i, els[i].dataset.where, shown(i)));
     });
-    box.replaceChildren(...seats, $("middle"));
+  }
+
+  function seat(s, i, where, shown) {
+    const el = document.createElement("div");
+    el.dataset.where = where;
+    el.className = "seat " + where + (s.you ? " you" : "") + (s.acting ? " acting" : "");
+    el.style.gridArea = "s" + i;
+    el.setAttribute("role", "group");
+    el.setAttribute("aria-label", texts.seat_label.replace("{name}", s.name).replace("{n}", s.cards === null ? "–" : s.cards)
+      .replace("{role}", s.role || ""));
+    const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
+    ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
+    ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
+    ring.append(svg("text", { x: 18, y: 18 }, s.computer ? "🤖" : (s.name[0] || "?").toUpperCase()));
+    if (s.photo) {  // his Telegram photo over his initial (which shows if it does not load)
+      const clip = svg("clipPath", { id: "photo" + i });
+      clip.append(svg("circle", { cx: 18, cy: 18, r: 14 }));
+      const img = svg("image", { href: s.photo, x: 4, y: 4, width: 28, height: 28, "clip-path": `url(#photo${i})`,
+                                 preserveAspectRatio: "xMidYMid slice", class: "photo" });
+      img.addEventListener("error", () => img.remove());
+      ring.append(clip, img);
+    }
+    const who = document.createElement("div");
+    who.className = "who";
+    const name = Object.assign(document.createElement("span"), { className: "name", textContent: s.name });
+    const role = Object.assign(document.createElement("span"), { className: "role", textContent: s.role });
+    who.append(name, role);
+    const count = document.createElement("span");
+    count.className = "count";
+    count.setAttribute("aria-hidden", "true");
+    if (s.cards !== null) count.append(fan(s.cards), String(s.cards));
+    if (shown) who.append(words(Object.assign(document.createElement("span"), { className: "cards" }),
+      shown.length ? shown.map((c) => face(c.slice(0, -1)) + SUITS[c.slice(-1)]).join(" ") : "–"));
+    el.append(ring, who, count);
+    return el;
   }
 
   function drawDeck(st) {
+    if (!changed("deck", st.stock, st.trump_card, st.discard, st.trump_text)) return;
     $("pile").hidden = !st.stock;
     $("trump").replaceChildren(...(st.trump_card && st.stock ? [card(st.trump_card)] : []));
     $("stock").replaceChildren(...(st.stock > 1 || (st.stock === 1 && !st.trump_card) ? [card(null)] : []));
@@ -302,10 +339,8 @@
   let before = { taking: false, defender: null, mine: new Set(), live: false };
   const still = () => !!(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
 
-  function sweep(cards, to) {
-    if (still() || !to || !cards.length) return;
-    const end = to.getBoundingClientRect();
-    for (const c of cards) fly(c.cloneNode(true), c.getBoundingClientRect(), end, 0, 0.45, true, "sweep");
+  function sweep(leaving, end) {  // the table's cards, as they were drawn, go to ``end``
+    for (const [c, from] of leaving) fly(c, from, end, 0, 0.45, true, "sweep");
   }
 
   // A picture (``el``) going from one place on the screen to another, shrinking to ``scale`` (fading on the way
@@ -315,59 +350,82 @@
     el.dataset.motion = kind;
     el.setAttribute("aria-hidden", "true");
     el.removeAttribute("data-card");  // a picture of a card on its way, no longer the card
-    Object.assign(el.style, { left: from.left + "px", top: from.top + "px", width: from.width + "px", height: from.height + "px",
-                              transitionDelay: delay + "ms" });
+    Object.assign(el.style, { left: from.left + "px", top: from.top + "px", width: from.width + "px", height: from.height + "px" });
     document.body.append(el);
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      el.style.transform = `translate(${end.left + end.width / 2 - from.left - from.width / 2}px, ${end.top + end.height / 2 - from.top - from.height / 2}px) scale(${scale})`;
-      el.style.opacity = fade ? "0" : "0.6";
-    }));
-    setTimeout(() => el.remove(), 400 + delay);
+    const to = `translate(${end.left + end.width / 2 - from.left - from.width / 2}px, ${end.top + end.height / 2 - from.top - from.height / 2}px) scale(${scale})`;
+    // the browser's compositor moves it: no script and no layout on the way
+    el.animate([{ transform: "none", opacity: 1 }, { transform: to, opacity: fade ? 0 : 0.6 }],
+               { duration: 280, delay, easing: "ease-in", fill: "forwards" }).finished.then(() => el.remove(), () => el.remove());
   }
 
   // Dealing: the cards drawn from the stock fly to the seats that drew them (his own to his hand), one after
   // another; a transfer carries the defender's ring from the seat that passed the bout on to the new defender.
   let last = null;  // the last frame drawn: its stock, each seat's count, the defender, the cards on the table
-  function where() {  // where the stock and each seat's ring are now, before a frame redraws them
-    const top = $("pile").hidden ? null : $("stock").querySelector(".card") || $("trump").querySelector(".card");
-    return { pile: top ? top.getBoundingClientRect() : null,
-             rings: [...$("seats").querySelectorAll(".seat .ring")].map((r) => r.getBoundingClientRect()) };
+  // Where the cards that will move are now, and the places they go to, read before the frame ``st`` redraws
+  // anything (the seats, the hand and the discard stay where they are from one frame to the next): the stock if
+  // it deals, the seats' rings if the defender changes, the table's cards if they leave it; null if none moves.
+  function where(st) {
+    if (still()) return null;
+    const was = { pile: null, rings: [], leaving: [], seats: [], hand: null, discard: null };
+    const rect = (el) => el.getBoundingClientRect();
+    const defender = st.defender === undefined ? null : st.defender;
+    const dealing = last && st.status === "playing" && (st.stock || 0) < last.stock && !$("pile").hidden;
+    const passing = last && defender !== last.defender;
+    const leaving = !(st.table || []).length && $("table").firstChild;
+    if (!dealing && !passing && !leaving) return was;
+    const seats = [...$("seats").querySelectorAll(".seat")];
+    was.seats = seats.map(rect);
+    was.hand = rect($("hand"));
+    if (dealing) {
+      const top = $("stock").querySelector(".card") || $("trump").querySelector(".card");
+      was.pile = top ? rect(top) : null;
+    }
+    if (passing) was.rings = seats.map((el) => rect(el.querySelector(".ring")));
+    if (leaving) {
+      was.discard = rect($("discard").hidden ? $("deck") : $("discard"));  // the first beaten bout: where it will lie
+      was.leaving = [...$("table").querySelectorAll(".card")].map((c) => [c.cloneNode(true), rect(c)]);
+    }
+    return was;
   }
   function deal(st, was) {
     const now = { stock: st.stock || 0, counts: (st.seats || []).map((s) => s.cards || 0),
                   defender: st.defender === undefined ? null : st.defender, table: (st.table || []).length };
     const prev = last;
     last = st.status === "playing" ? now : null;
-    if (!prev || !was || still() || st.status !== "playing") return;
-    const seats = [...$("seats").querySelectorAll(".seat")];
+    if (!prev || !was || st.status !== "playing") return;
     let left = prev.stock - now.stock, k = 0;
     if (left > 0 && was.pile) {
       st.seats.forEach((s, i) => {
         const drew = Math.min(left, Math.max(0, now.counts[i] - (prev.counts[i] || 0)));
         left -= drew;
-        const to = (s.you ? $("hand") : seats[i]).getBoundingClientRect();
-        for (let j = 0; j < Math.min(drew, 6); j++) fly(card(null), was.pile, to, 70 * k++, 0.5, true, "deal");
+        const to = s.you ? was.hand : was.seats[i];
+        for (let j = 0; to && j < Math.min(drew, 6); j++) fly(card(null), was.pile, to, 70 * k++, 0.5, true, "deal");
       });
     }
     if (prev.defender !== null && now.defender !== null && prev.defender !== now.defender && prev.table > 0
-        && now.table > prev.table && was.rings[prev.defender] && seats[now.defender]) {
-      const ring = Object.assign(document.createElement("div"), { className: "ring-ghost" });
-      fly(ring, was.rings[prev.defender], seats[now.defender].querySelector(".ring").getBoundingClientRect(), 0, 1, false,
-          "ring");
+        && now.table > prev.table && was.rings[prev.defender] && was.rings[now.defender]) {
+      fly(Object.assign(document.createElement("div"), { className: "ring-ghost" }), was.rings[prev.defender],
+          was.rings[now.defender], 0, 1, false, "ring");
     }
   }
 
-  function drawTable(st) {
+  function drawTable(st, was) {
     const live = st.status === "playing" || st.status === "over";
-    const leaving = [...$("table").querySelectorAll(".card")];
-    if (live && before.live && !(st.table || []).length && leaving.length) {
-      const taker = before.taking && before.defender !== null ? $("seats").querySelectorAll(".seat")[before.defender] : null;
-      sweep(leaving, taker || $("discard"));
+    if (was && live && before.live && !(st.table || []).length) {
+      const taker = before.taking && before.defender !== null ? was.seats[before.defender] : null;
+      sweep(was.leaving, taker || was.discard);
     }
     const targets = new Map();  // a cover target on the table -> the press that covers it (chosen card first)
     for (const b of st.buttons || []) {
       if (verbOf(b.press) === "t") targets.set(b.press.split(":")[4].split(".")[1], b);
     }
+    const covering = [...targets].map(([attack, b]) => [attack, b.press, b.text]);
+    if (changed("table", st.table, covering)) drawPairs(st, targets);
+    before = { taking: !!st.taking, defender: st.defender === undefined ? null : st.defender, live,
+               mine: new Set((st.hand || []).map((h) => (h && h.card) || h)) };
+  }
+
+  function drawPairs(st, targets) {
     const pairs = (st.table || []).map(([attack, cover]) => {
       const el = document.createElement("div");
       const key = attack + "/" + (cover || "");
@@ -384,11 +442,10 @@
     });
     if (!pairs.length) shownPairs.clear();
     $("table").replaceChildren(...pairs);
-    before = { taking: !!st.taking, defender: st.defender === undefined ? null : st.defender, live,
-               mine: new Set((st.hand || []).map((h) => (h && h.card) || h)) };
   }
 
   function drawResult(st) {
+    if (!changed("result", st.result, st.left)) return;
     const el = words($("result"), (st.result || []).join("\n"));
     for (const left of st.left || []) {  // what the durak was left holding
       const box = Object.assign(document.createElement("div"), { className: "left" });
@@ -402,12 +459,27 @@
 
   // The hand, laid out to fit the width: one row while each card shows at least its corner (rank and suit),
   // else as few rows as keep that true, each next row low enough to leave the corners above it in view.
+  // Its width and a card's, read when the page is laid out anew (ResizeObserver), never between a frame's writes.
+  let handSize = null;
+  function measureHand() {
+    const box = $("hand");
+    return { width: box.clientWidth, cw: parseFloat(getComputedStyle(box).getPropertyValue("--card-w")) || 56 };
+  }
+
   function drawHand(st) {
     const hand = st.hand || [];
     const box = $("hand");
-    const width = box.clientWidth;
-    const styles = getComputedStyle(box);
-    const cw = parseFloat(styles.getPropertyValue("--card-w")) || 56, ch = cw * 1.4;
+    if (!handSize) handSize = measureHand();
+    const offer = (el, h) => {  // what a card of his offers: a move, or nothing (a tap says so)
+      el.className = "card " + h.mark;
+      el.setAttribute("aria-label", cardName(h.card) + ", " + texts[MARK_TEXT[h.mark]]);
+      if (h.press) el.dataset.press = h.press; else delete el.dataset.press;
+    };
+    if (!changed("hand", hand.map((h) => h.card), handSize)) {  // the same cards where they were
+      box.querySelectorAll(".card").forEach((el, i) => offer(el, hand[i]));
+      return;
+    }
+    const { width, cw } = handSize, ch = cw * 1.4;
     // a card's corner (rank over suit) is the left 42 % of its width and the top 44 % of its height
     const raise = Math.round(cw * 0.2), cornerWidth = Math.ceil(cw * 0.42), cornerHeight = Math.ceil(ch * 0.44);
     const n = hand.length;
@@ -420,23 +492,37 @@
     const room = width - 2 * lean;
     const step = perRow > 1 ? Math.min(cw * 0.86, (room - cw) / (perRow - 1)) : 0;
     const rowStep = cornerHeight + raise + 2;  // a lifted card leaves the corners of the row above it in view
-    const cards = hand.map((h, i) => {
+    // the cards he still holds stay (moved to their new places), a card drawn is added, one played is removed:
+    // a frame rebuilds only what changed, and a tap on a card that stays never lands on a card being replaced
+    if (box.dataset.look !== String(look)) { box.replaceChildren(); box.dataset.look = look; }  // new colours, letters
+    const holding = new Set(hand.map((h) => h.card));
+    const kept = new Map([...box.children].filter((el) => holding.has(el.dataset.card)).map((el) => [el.dataset.card, el]));
+    let next = box.firstElementChild;
+    const skipGone = () => { while (next && !holding.has(next.dataset.card)) next = next.nextElementSibling; };
+    hand.forEach((h, i) => {
       const r = Math.floor(i / perRow), c = i % perRow;
       const inRow = r < rows - 1 ? perRow : n - perRow * (rows - 1);
       const left = (width - cw - step * (inRow - 1)) / 2 + c * step;
-      const el = card(h.card, h.mark, cardName(h.card) + ", " + texts[MARK_TEXT[h.mark]]);
+      const el = kept.get(h.card) || handCard(h.card);
+      offer(el, h);
       el.style.left = left + "px";
       el.style.top = (raise * 1.6 + r * rowStep) + "px";
       el.style.setProperty("--tilt", ((c - (inRow - 1) / 2) * tilt) + "deg");
-      if (h.press) el.dataset.press = h.press;
-      el.addEventListener("click", () => h.press ? press(h.press) : haptic("error"));
-      el.addEventListener("pointerdown", () => el.classList.add("touch"));
-      for (const end of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(end, () => el.classList.remove("touch"));
-      return el;
+      skipGone();
+      if (el === next) next = next.nextElementSibling;
+      else box.insertBefore(el, next);
     });
+    for (const el of [...box.children]) if (!holding.has(el.dataset.card)) el.remove();
     box.style.setProperty("--raise", raise + "px");
     box.style.height = n ? (raise * 1.6 + (rows - 1) * rowStep + ch + 4) + "px" : "0";
-    box.replaceChildren(...cards);
+  }
+
+  function handCard(code) {
+    const el = card(code, "", cardName(code));
+    el.addEventListener("click", () => el.dataset.press ? press(el.dataset.press) : haptic("error"));
+    el.addEventListener("pointerdown", () => el.classList.add("touch"));
+    for (const end of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(end, () => el.classList.remove("touch"));
+    return el;
   }
 
   // The turn's time left, as a ring around the acting seats (counted from when the frame arrived).
@@ -517,7 +603,7 @@
   function onState(frame) {
     retry = 500;
     if (frame.session) session = frame.session;
-    if (frame.texts) { texts = frame.texts; label(); }
+    if (frame.texts) { texts = frame.texts; look++; label(); }
     if (frame.language) document.documentElement.lang = frame.language;
     state = frame;
     received = Date.now();
@@ -539,7 +625,7 @@
   function onReview(frame) {
     retry = 500;
     if (frame.session) session = frame.session;
-    if (frame.texts) { texts = frame.texts; label(); }
+    if (frame.texts) { texts = frame.texts; look++; label(); }
     if (frame.language) document.documentElement.lang = frame.language;
     if (!online) setOnline(true);
     if (!frame.steps) {  // still being made (asked again in a while), or a game from before reviews
@@ -845,6 +931,7 @@
     localStorage.setItem("durak.four", fourColours ? "1" : "0");
     colours.setAttribute("aria-pressed", String(fourColours));
     document.documentElement.classList.toggle("four", fourColours);
+    look++;
     if (state) draw();
   });
   $("leave").addEventListener("click", () => press($("leave").dataset.press));
@@ -857,9 +944,12 @@
     if (event.key === "ArrowLeft") go(step - 1);
     else if (event.key === "ArrowRight") go(step + 1);
   });
-  let handWidth = 0;  // a scroll bar, a rotation, a resized window: the hand is laid out anew for its width
-  new ResizeObserver(() => { if (state && hand.clientWidth !== handWidth) { handWidth = hand.clientWidth; drawHand(state); } })
-    .observe(hand);
+  new ResizeObserver(() => {  // a scroll bar, a rotation, a resized window: the hand is laid out anew for its width
+    const size = measureHand();
+    if (handSize && size.width === handSize.width && size.cw === handSize.cw) return;
+    handSize = size;
+    if (state) drawHand(state);
+  }).observe(hand);
   window.durakState = () => state;  // for tests and curious players: the last frame as it was received
   window.durakReview = () => review;
   let started = false;
