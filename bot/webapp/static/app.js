@@ -202,6 +202,10 @@
     tick();
   }
 
+  // A tap does not move the keyboard's focus onto a card or a button the next frame removes: taking the focus off
+  // a removed element made the browser lay the page out there and then, in the middle of drawing the frame.
+  function keepFocus(event) { event.preventDefault(); }
+
   function drawButtons(st, shown) {
     const rows = new Map();  // the chat keyboard's rows, where the frame keeps them (the lobby's)
     for (const b of shown) {
@@ -210,6 +214,7 @@
       el.dataset.press = b.press;
       if (["z", "q", "h", "a", "i", "l", "x", "b"].includes(verbOf(b.press))) el.className = "secondary";
       el.addEventListener("click", () => press(el.dataset.press));
+      el.addEventListener("mousedown", keepFocus);
       if (!rows.has(b.row)) rows.set(b.row, Object.assign(document.createElement("div"), { className: "row" }));
       rows.get(b.row).append(el);
     }
@@ -276,19 +281,20 @@
       box.replaceChildren(...st.seats.map((s, i) => seat(s, i, plan.where(i), shown(i))), $("middle"));
     }
     const els = box.querySelectorAll(".seat");
-    st.seats.forEach((s, i) => {
-      if (changed("seat" + i, s, shown(i)) && !around) els[i].replaceWith(seat(s, i, els[i].dataset.where, shown(i)));
+    st.seats.forEach((s, i) => {  // who sits there is drawn anew only when he changed; his turn, role and cards in place
+      const face = changed("seat" + i, s.name, s.photo, s.computer, s.you, shown(i));
+      const now = changed("seat-now" + i, s.acting, s.role, s.cards);
+      if (around) return;
+      if (face) els[i].replaceWith(seat(s, i, els[i].dataset.where, shown(i)));
+      else if (now) seatNow(els[i], s);
     });
   }
 
   function seat(s, i, where, shown) {
     const el = document.createElement("div");
     el.dataset.where = where;
-    el.className = "seat " + where + (s.you ? " you" : "") + (s.acting ? " acting" : "");
     el.style.gridArea = "s" + i;
     el.setAttribute("role", "group");
-    el.setAttribute("aria-label", texts.seat_label.replace("{name}", s.name).replace("{n}", s.cards === null ? "–" : s.cards)
-      .replace("{role}", s.role || ""));
     const ring = svg("svg", { class: "ring", viewBox: "0 0 36 36", "aria-hidden": "true" });
     ring.append(svg("circle", { class: "track", cx: 18, cy: 18, r: 16 }));
     ring.append(svg("circle", { class: "left", cx: 18, cy: 18, r: 16, "stroke-dasharray": 100.5, "stroke-dashoffset": 100.5 }));
@@ -304,16 +310,24 @@
     const who = document.createElement("div");
     who.className = "who";
     const name = Object.assign(document.createElement("span"), { className: "name", textContent: s.name });
-    const role = Object.assign(document.createElement("span"), { className: "role", textContent: s.role });
+    const role = Object.assign(document.createElement("span"), { className: "role" });
     who.append(name, role);
     const count = document.createElement("span");
     count.className = "count";
     count.setAttribute("aria-hidden", "true");
-    if (s.cards !== null) count.append(fan(s.cards), String(s.cards));
     if (shown) who.append(words(Object.assign(document.createElement("span"), { className: "cards" }),
       shown.length ? shown.map((c) => face(c.slice(0, -1)) + SUITS[c.slice(-1)]).join(" ") : "–"));
     el.append(ring, who, count);
+    seatNow(el, s);
     return el;
+  }
+
+  function seatNow(el, s) {  // his turn, his role and his cards
+    el.className = "seat " + el.dataset.where + (s.you ? " you" : "") + (s.acting ? " acting" : "");
+    el.setAttribute("aria-label", texts.seat_label.replace("{name}", s.name).replace("{n}", s.cards === null ? "–" : s.cards)
+      .replace("{role}", s.role || ""));
+    el.querySelector(".role").textContent = s.role;
+    el.querySelector(".count").replaceChildren(...(s.cards !== null ? [fan(s.cards), String(s.cards)] : []));
   }
 
   function drawDeck(st) {
@@ -520,6 +534,7 @@
   function handCard(code) {
     const el = card(code, "", cardName(code));
     el.addEventListener("click", () => el.dataset.press ? press(el.dataset.press) : haptic("error"));
+    el.addEventListener("mousedown", keepFocus);
     el.addEventListener("pointerdown", () => el.classList.add("touch"));
     for (const end of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(end, () => el.classList.remove("touch"));
     return el;
