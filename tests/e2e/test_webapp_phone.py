@@ -445,7 +445,9 @@ async def test_screenshots_for_the_readme(fake: FakeTelegram, tmp_path: Path, da
 
 
 SEATED = (2, 3, 4, 6)
-SIZES = {"320x568": (320, 568), "430x932": (430, 932), "844x390": (844, 390)}
+# phones upright and on their side, and Telegram Desktop's Mini App window: about 400×600 when it opens, resizable
+SIZES = {"320x568": (320, 568), "430x932": (430, 932), "844x390": (844, 390), "400x600": (400, 600),
+         "1000x700": (1000, 700)}
 PHOTO = "https://t.me/i/userpic/320/boris.svg"
 PHOTO_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" fill="#3a7"/>'
              '<circle cx="20" cy="15" r="8" fill="#fff"/><rect x="8" y="26" width="24" height="14" rx="7" fill="#fff"/>'
