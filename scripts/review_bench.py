@@ -19,6 +19,7 @@ from collections import defaultdict
 from durak.review import puzzle
 from durak.review.command import play
 from durak.review.game import decisions_of, judge_all, seat_review
+from durak.review.judge import PLAYON, PLAYONS
 from durak.rules import Rules
 
 PAIRS = (("easy", "normal"), ("normal", "hard"), ("easy", "hard"))
@@ -32,6 +33,7 @@ def main() -> None:
     parser.add_argument("--six", action="store_true", help="also time a six-player game's review")
     parser.add_argument("--jobs", type=int, default=1, help="processes judging a game's moves side by side (the "
                         "bot uses two)")
+    parser.add_argument("--playon", default=PLAYON, choices=PLAYONS, help="who plays the game on after each move")
     args = parser.parse_args()
     rules = Rules.from_dict({"preset": args.preset})
     seconds: list[float] = []
@@ -48,16 +50,16 @@ def main() -> None:
                 deal, actions = play(rules, levels, seed, args.budget_ms)
                 decisions = decisions_of(deal, actions, lowest_leads=True)
                 started = time.perf_counter()
-                judged = judge_all(decisions, seed=1, jobs=args.jobs)
+                judged = judge_all(decisions, seed=1, jobs=args.jobs, playon=args.playon)
                 seconds.append(time.perf_counter() - started)
                 candidates = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
                 started = time.perf_counter()  # the bot judges these again, for its puzzles
-                seconds_again = judge_all([j.decision for j in candidates], seed=2, jobs=args.jobs)
+                seconds_again = judge_all([j.decision for j in candidates], seed=2, jobs=args.jobs, playon=args.playon)
                 extra.append(time.perf_counter() - started)
                 second = {j.decision.n: j.verdict for j in seconds_again}
                 puzzles.append(sum(puzzle.stable(j.verdict, second.get(j.decision.n)) for j in judged))
                 asked.append(sum(puzzle.candidate(j.verdict.values) for j in judged))
-                again = {j.decision.n: j.verdict.label for j in judge_all(decisions, seed=2)}
+                again = {j.decision.n: j.verdict.label for j in judge_all(decisions, seed=2, playon=args.playon)}
                 for j in judged:
                     if j.decision.n in again:
                         judged_twice += 1

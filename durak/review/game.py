@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from durak.actions import Action
 from durak.engine import apply
 from durak.record import Knowledge, Record, knowledge
-from durak.review.judge import DEALS_MAX, Verdict, judge, move_accuracy
+from durak.review.judge import DEALS_MAX, PLAYON, Verdict, judge, move_accuracy
 from durak.state import State
 
 
@@ -55,20 +55,20 @@ def decisions_of(deal: State, actions: Sequence[tuple[int, Action]], lowest_lead
 
 
 def judge_all(decisions: Sequence[Decision], seed: int = 0, jobs: int = 1,
-              deals_max: int = DEALS_MAX) -> list[Judged]:
+              deals_max: int = DEALS_MAX, playon: str = PLAYON) -> list[Judged]:
     """The judged decisions (forced ones left out), in the game's order; ``jobs`` processes judge side by side."""
     seeds = [seed * 1_000_003 + d.n for d in decisions]
     most = [deals_max] * len(decisions)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            verdicts = list(pool.map(_judge, decisions, seeds, most, chunksize=4))
+            verdicts = list(pool.map(_judge, decisions, seeds, most, [playon] * len(decisions), chunksize=4))
     else:
-        verdicts = [_judge(d, s, deals_max) for d, s in zip(decisions, seeds, strict=True)]
+        verdicts = [_judge(d, s, deals_max, playon) for d, s in zip(decisions, seeds, strict=True)]
     return [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
 
 
-def _judge(decision: Decision, seed: int, deals_max: int) -> Verdict | None:
-    return judge(decision.knowledge, decision.played, seed, deals_max)
+def _judge(decision: Decision, seed: int, deals_max: int, playon: str) -> Verdict | None:
+    return judge(decision.knowledge, decision.played, seed, deals_max, playon=playon)
 
 
 def seat_review(judged: Iterable[Judged], seat: int) -> SeatReview:

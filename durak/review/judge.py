@@ -49,8 +49,11 @@ DEALS_MIN = 64    # before a label may be settled
 DEALS_MAX = 2048  # the most one decision is given (512 left a fifth of the labels to the seed)
 CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # who plays the game on after each candidate: "greedy", the greedy player at every seat; "tree", the hard
-# computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up
-PLAYONS = ("greedy", "tree")
+# computer's tree (durak.ai.hard.Weighing), which learns the seat's later moves as the deals add up; "checked",
+# the greedy player, and the tree again wherever the greedy play-on finds the move played costs something
+# (``CHECK_FROM``): the greedy play-on's errors are mostly costs it sees where a sound plan has none
+PLAYONS = ("greedy", "tree", "checked")
+CHECK_FROM = INACCURACY / 2
 PLAYON = "greedy"  # "tree" agrees better with a stronger judge but is 2.3x slower (docs/review.md)
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
@@ -93,6 +96,11 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     before each deal (the bot's review steps aside there while a press is handled). ``playon``: who plays the game
     on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge);
     ``margin``: the standard errors a label must stand by to be settled."""
+    if playon == "checked":
+        first = judge(k, played, seed, deals_max, between, "greedy", settle, margin)
+        if first is None or first.exact or first.cost < CHECK_FROM:
+            return first
+        return judge(k, played, seed, deals_max, between, "tree", settle, margin)
     seat = k.seat
     candidates = greedy.honest_moves(k.view.legal)
     if played not in candidates:

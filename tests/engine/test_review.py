@@ -19,7 +19,7 @@ from durak.record import Record, knowledge
 from durak.review import Judged, decisions_of, describe, judge, judge_all, label_of, move_accuracy
 from durak.review.command import main as review_main
 from durak.review.command import play
-from durak.review.judge import EXACT_NODES
+from durak.review.judge import CHECK_FROM, EXACT_NODES
 
 SEVERITY = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
 DEALS = 64   # enough for the tests' claims, an eighth of the review's own most
@@ -65,6 +65,25 @@ def test_every_judged_move_names_the_best_move_its_cost_and_label_and_forced_mov
     for d in decisions_of(deal, actions):
         if len([a for a in d.knowledge.view.legal if not a.cheat]) == 1:
             assert d.n not in judged_n, "a move with no choice is not judged"
+
+
+@pytest.mark.slow
+def test_the_checked_play_on_asks_the_tree_again_wherever_the_greedy_one_finds_a_cost(
+        game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
+    """"checked": a move the greedy play-on finds costs (nearly) nothing keeps that verdict; any other is the
+    tree's verdict, on the same seed."""
+    deal, actions, _ = game
+    kinds = {"kept": 0, "asked again": 0}
+    for d in decisions_of(deal, actions):
+        greedy = judge(d.knowledge, d.played, 5, DEALS, playon="greedy")
+        checked = judge(d.knowledge, d.played, 5, DEALS, playon="checked")
+        if greedy is None or greedy.exact or greedy.cost < CHECK_FROM:
+            assert checked == greedy, d.n
+            kinds["kept"] += 1
+        else:
+            assert checked == judge(d.knowledge, d.played, 5, DEALS, playon="tree"), d.n
+            kinds["asked again"] += 1
+    assert kinds["kept"] and kinds["asked again"], kinds
 
 
 @pytest.mark.slow
