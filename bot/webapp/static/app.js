@@ -162,9 +162,8 @@
 
   // ------------------------------------------------------------------ drawing a frame
 
-  // A frame first reads what it needs of the page as it stands (where cards fly from, the hand's width), then
-  // writes: a read after a write makes the browser lay the page out again at once, which cost a slow phone more
-  // than the drawing itself. What must be read from the new page (where cards fly to) waits for the next frame.
+  // A frame first reads what it needs of the page as it stands (where cards fly from and to), then writes: a read
+  // after a write makes the browser lay the page out again at once, which cost a slow phone more than the drawing.
   function draw() {
     const st = state;
     const was = where(st);
