@@ -9,7 +9,8 @@ to the first drawn table (``performance.mark("table")``), and from the socket's 
 (``performance.mark("open")``), each on a normal CPU and on a 4x throttled one (DevTools CPU
 throttling, a slow phone), median and worst. Then a whole game in another group, Dasha playing from her page on
 the 4x throttled CPU and Egor in the chat, while the page times every frame (``requestAnimationFrame``): its
-frames, the longest and how many took over 32 ms, as its cards fly in and its bouts leave the table; and the
+frames, the longest and how many took over 32 ms, as its cards fly in and its bouts leave the table (and the
+browser's own long animation frames, over 50 ms); and the
 time its script took over each frame the bot sent (reading it and drawing it), median, 90th percentile, longest.
 That game twice: both players moving the moment they can (a new frame every few dozen ms, each redrawn while
 the last one's cards still fly), and at a quick player's pace (``PACE`` s before each move).
@@ -94,9 +95,14 @@ Object.defineProperty(WebSocket.prototype, 'onmessage', {
 
 PACE = 0.6  # seconds a quick player looks before each move: each move's motion then plays out alone
 
+# Every frame's time (requestAnimationFrame), and the browser's own long animation frames (the Performance API's
+# "long-animation-frame" entries: a frame whose work took over 50 ms, its duration as the browser counts it).
 FRAMES = """() => { window.benchFrames = []; let last = performance.now();
   const tick = (now) => { window.benchFrames.push(now - last); last = now; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick); }"""
+  requestAnimationFrame(tick);
+  window.benchLong = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) benchLong.push(e.duration); })
+    .observe({type: "long-animation-frame"}); }"""
 
 
 async def frames_of_a_game(fake: FakeTelegram, bot: BotProcess, group: int, think: float) -> dict[str, object]:
@@ -123,9 +129,12 @@ async def frames_of_a_game(fake: FakeTelegram, bot: BotProcess, group: int, thin
                                        table.play(lambda: False, 600, players=[egor], think=think))
         frames: list[float] = await page.evaluate("window.benchFrames.slice(1)")
         draws: list[float] = sorted(await page.evaluate("window.benchDraws"))
+        long_frames: list[float] = await page.evaluate("window.benchLong")
         await page.context.close()
     return {"think_s": think, "taps": taps, "frames": len(frames), "longest_ms": round(max(frames, default=0.0), 1),
             "over_32_ms": sum(1 for f in frames if f > 32), "p99_ms": round(sorted(frames)[int(len(frames) * .99)], 1),
+            "long_animation_frames": len(long_frames), "long_animation_frame_longest_ms": round(max(long_frames,
+                                                                                                 default=0.0), 1),
             "frames_received": len(draws), "drawing_median_ms": round(statistics.median(draws), 1),
             "drawing_p90_ms": round(draws[int(len(draws) * .9)], 1), "drawing_longest_ms": round(draws[-1], 1)}
 
