@@ -54,7 +54,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # (``CHECK_FROM``): the greedy play-on's errors are mostly costs it sees where a sound plan has none
 PLAYONS = ("greedy", "tree", "checked")
 CHECK_FROM = INACCURACY / 2
-PLAYON = "greedy"  # "tree" agrees better with a stronger judge but is 2.3x slower (docs/review.md)
+PLAYON = "greedy"  # "checked" agrees better with a stronger judge but its puzzles are less stable (docs/review.md)
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
