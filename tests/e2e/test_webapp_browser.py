@@ -118,6 +118,12 @@ async def test_a_whole_game_from_the_page_beside_chat_players(fake: FakeTelegram
         await page.wait_for_function("window.durakState() && window.durakState().status === 'over'")
         final = await dom(page)
         assert final["result"].startswith("🏁 Game over!") and final["hand"] == []
+        # the move log, kept line by line through the game (lines scrolled off removed, new ones added), reads as
+        # the last frame's
+        shown, sent = await page.evaluate("() => [[...document.querySelectorAll('#moves li')].map((li) => "
+                                          "li.textContent), window.durakState().moves]")
+        plain = [line.replace("\ufe0e", "").replace("\ufe0f", "") for line in shown]
+        assert plain == [line.replace("\ufe0f", "") for line in sent] and sent, (shown, sent)
         # every frame either page got showed exactly its seat's cards of that moment, and no other hand
         for who, seat in ((page, 0), (spectator, None)):
             for frame in frames(who):

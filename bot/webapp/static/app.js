@@ -175,9 +175,7 @@
     drawDeck(st);
     drawTable(st, was);
     deal(st, was);
-    if (changed("moves", st.moves)) {
-      $("moves").replaceChildren(...(st.moves || []).map((line) => words(document.createElement("li"), line)));
-    }
+    if (changed("moves", st.moves)) drawMoves(st.moves || []);
     if (changed("prompt", st.prompt)) words($("prompt"), st.prompt || "");
     drawResult(st);
     const leave = st.status === "playing" && (st.buttons || []).find((b) => verbOf(b.press) === "l");
@@ -199,6 +197,18 @@
       acting ? tg.enableClosingConfirmation() : tg.disableClosingConfirmation();
     }
     tick();
+  }
+
+  // The move log scrolls: the lines gone from its top are removed and the new ones added at its end, the rest stay.
+  let logShown = { look: -1, lines: [] };
+  function drawMoves(lines) {
+    const box = $("moves"), old = logShown.look === look ? logShown.lines : [];
+    let k = 0;  // the lines gone from the top
+    while (k < old.length && !old.slice(k).every((line, i) => line === lines[i])) k++;
+    if (k === old.length) box.replaceChildren();
+    else for (let i = 0; i < k; i++) box.firstElementChild.remove();
+    box.append(...lines.slice(old.length - k).map((line) => words(document.createElement("li"), line)));
+    logShown = { look, lines: [...lines] };
   }
 
   // A tap does not move the keyboard's focus onto a card or a button the next frame removes: taking the focus off
