@@ -92,7 +92,7 @@
     let s = drawn.get(key);
     if (!s) {
       s = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true" });
-      // its shadow drawn with it: a CSS shadow filter on every card was a good part of each frame's painting
+      // its shadow in the picture: a CSS filter per card cost much of each frame's paint
       s.append(svg("rect", { x: 1, y: 2, width: 58, height: 82, rx: 6, fill: "#000", "fill-opacity": 0.3 }));
       if (!code) {
         s.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, fill: "#3b5ea8", stroke: "#fff", "stroke-width": 2 }));
@@ -162,8 +162,7 @@
 
   // ------------------------------------------------------------------ drawing a frame
 
-  // A frame first reads what it needs of the page as it stands (where cards fly from and to), then writes: a read
-  // after a write makes the browser lay the page out again at once, which cost a slow phone more than the drawing.
+  // All reads of the page before any write: a read after a write forces a layout (a slow phone's worst cost).
   function draw() {
     const st = state;
     const was = where(st);
@@ -199,7 +198,7 @@
     tick();
   }
 
-  // The move log scrolls: the lines gone from its top are removed and the new ones added at its end, the rest stay.
+  // The move log scrolls: lines gone from its top removed, new ones added.
   let logShown = { look: -1, lines: [] };
   function drawMoves(lines) {
     const box = $("moves"), old = logShown.look === look ? logShown.lines : [];
@@ -211,8 +210,7 @@
     logShown = { look, lines: [...lines] };
   }
 
-  // A tap does not move the keyboard's focus onto a card or a button the next frame removes: taking the focus off
-  // a removed element made the browser lay the page out there and then, in the middle of drawing the frame.
+  // A tap leaves the focus alone: a focused element removed by the next frame forced a layout mid-redraw.
   function keepFocus(event) { event.preventDefault(); }
 
   function drawButtons(st, shown) {
@@ -244,8 +242,7 @@
     $("buttons").replaceChildren(...rows.values());
   }
 
-  // A part of the page is built again only when what it shows has changed (or the page's colours or language):
-  // most frames change a seat or two, the table and the buttons, and rebuilding the rest made slow phones stutter.
+  // A part is rebuilt only when what it shows (or the page's colours or language) changed.
   let look = 0;
   const shownAs = new Map();
   function changed(part, ...what) {
@@ -290,7 +287,7 @@
       box.replaceChildren(...st.seats.map((s, i) => seat(s, i, plan.where(i), shown(i))), $("middle"));
     }
     const els = box.querySelectorAll(".seat");
-    st.seats.forEach((s, i) => {  // who sits there is drawn anew only when he changed; his turn, role and cards in place
+    st.seats.forEach((s, i) => {  // a new face rebuilds the seat; turn, role and cards change in place
       const face = changed("seat" + i, s.name, s.photo, s.computer, s.you, shown(i));
       const now = changed("seat-now" + i, s.acting, s.role, s.cards);
       if (around) return;
@@ -384,9 +381,8 @@
   // Dealing: the cards drawn from the stock fly to the seats that drew them (his own to his hand), one after
   // another; a transfer carries the defender's ring from the seat that passed the bout on to the new defender.
   let last = null;  // the last frame drawn: its stock, each seat's count, the defender, the cards on the table
-  // Where the cards that will move are now, and the places they go to, read before the frame ``st`` redraws
-  // anything (the seats, the hand and the discard stay where they are from one frame to the next): the stock if
-  // it deals, the seats' rings if the defender changes, the table's cards if they leave it; null if none moves.
+  // Where the cards that move in frame ``st`` are, and where they go (seats, hand and discard stay put), read
+  // before it redraws anything; null with reduced motion.
   function where(st) {
     if (still()) return null;
     const was = { pile: null, rings: [], leaving: [], seats: [], hand: null, discard: null };
@@ -482,7 +478,7 @@
 
   // The hand, laid out to fit the width: one row while each card shows at least its corner (rank and suit),
   // else as few rows as keep that true, each next row low enough to leave the corners above it in view.
-  // Its width and a card's, read when the page is laid out anew (ResizeObserver), never between a frame's writes.
+  // Its width and a card's, read on a resize (ResizeObserver), never between a frame's writes.
   let handSize = null;
   function measureHand() {
     const box = $("hand");
@@ -515,8 +511,7 @@
     const room = width - 2 * lean;
     const step = perRow > 1 ? Math.min(cw * 0.86, (room - cw) / (perRow - 1)) : 0;
     const rowStep = cornerHeight + raise + 2;  // a lifted card leaves the corners of the row above it in view
-    // the cards he still holds stay (moved to their new places), a card drawn is added, one played is removed:
-    // a frame rebuilds only what changed, and a tap on a card that stays never lands on a card being replaced
+    // cards still held stay (moved), drawn ones are added, played ones removed: a tap never hits a replaced card
     if (box.dataset.look !== String(look)) { box.replaceChildren(); box.dataset.look = look; }  // new colours, letters
     const holding = new Set(hand.map((h) => h.card));
     const kept = new Map([...box.children].filter((el) => holding.has(el.dataset.card)).map((el) => [el.dataset.card, el]));
