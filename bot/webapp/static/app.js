@@ -169,6 +169,7 @@
     const app = $("app");
     app.classList.toggle("empty", st.status === "closed");
     app.classList.toggle("lobby", st.status === "lobby");
+    if (app.className !== drawnAs) { drawnAs = app.className; handSize = null; }  // another layout: measure the hand anew
     if (changed("rules", st.rules)) words($("rules"), st.rules || "");
     drawSeats(st);
     drawDeck(st);
@@ -479,7 +480,7 @@
   // The hand, laid out to fit the width: one row while each card shows at least its corner (rank and suit),
   // else as few rows as keep that true, each next row low enough to leave the corners above it in view.
   // Its width and a card's, read on a resize (ResizeObserver), never between a frame's writes.
-  let handSize = null;
+  let handSize = null, drawnAs = null;
   function measureHand() {
     const box = $("hand");
     return { width: box.clientWidth, cw: parseFloat(getComputedStyle(box).getPropertyValue("--card-w")) || 56 };
@@ -964,6 +965,7 @@
     else if (event.key === "ArrowRight") go(step + 1);
   });
   new ResizeObserver(() => {  // a scroll bar, a rotation, a resized window: the hand is laid out anew for its width
+    if (!state) return;  // the first frame measures it, laid out as a game
     const size = measureHand();
     if (handSize && size.width === handSize.width && size.cw === handSize.cw) return;
     handSize = size;
