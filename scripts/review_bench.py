@@ -54,7 +54,8 @@ def main() -> None:
                 seconds.append(time.perf_counter() - started)
                 candidates = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
                 started = time.perf_counter()  # the bot judges these again, for its puzzles
-                seconds_again = judge_all([j.decision for j in candidates], seed=2, jobs=args.jobs, playon=args.playon)
+                seconds_again = judge_all([j.decision for j in candidates], seed=2, jobs=args.jobs,
+                                          playon=[j.verdict.playon for j in candidates])
                 extra.append(time.perf_counter() - started)
                 second = {j.decision.n: j.verdict for j in seconds_again}
                 puzzles.append(sum(puzzle.stable(j.verdict, second.get(j.decision.n)) for j in judged))

@@ -76,7 +76,8 @@ def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[in
     judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people, lowest_leads)
               if (v := judge_one(d, deals_max, seed, between)) is not None]
     puzzles = frozenset(j.decision.n for j in judged if puzzle.candidate(j.verdict.values) and puzzle.stable(
-        j.verdict, None if j.verdict.exact else judge_one(j.decision, deals_max, second_seed(seed), between)))
+        j.verdict, None if j.verdict.exact else judge_one(j.decision, deals_max, second_seed(seed), between,
+                                                          j.verdict.playon)))
     return kept(judged, people, puzzles)
 
 
@@ -194,8 +195,9 @@ class Reviewer:
                                                   for d in decisions))
                 judged = [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
                 again = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
-                seconds = await asyncio.gather(*(in_pool(pool, judge_one, j.decision, self.deals_max,
-                                                         second_seed(game.id)) for j in again))  # its puzzles
+                seconds = await asyncio.gather(*(in_pool(pool, judge_one, j.decision, self.deals_max,  # its puzzles,
+                                                         second_seed(game.id), step_aside, j.verdict.playon)
+                                                 for j in again))  # judged again by the same play-on
         except Exception as e:  # a judging error, a worker that died or hung: its processes are ended
             self._close_pool()
             raise NotReviewable(f"game {game_id}: {e!r}") from e

@@ -19,6 +19,7 @@ from durak.actions import Action
 from durak.ai import hard
 from durak.record import Knowledge
 from durak.review import Decision, Verdict, decisions_of, judge
+from durak.review.judge import PLAYON
 from durak.state import State
 
 WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
@@ -121,5 +122,5 @@ def to_judge(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int],
 
 
 def judge_one(decision: Decision, deals_max: int, seed: int,
-              between: Callable[[], object] | None = step_aside) -> Verdict | None:
-    return judge(decision.knowledge, decision.played, seed * 1_000_003 + decision.n, deals_max, between)
+              between: Callable[[], object] | None = step_aside, playon: str = PLAYON) -> Verdict | None:
+    return judge(decision.knowledge, decision.played, seed * 1_000_003 + decision.n, deals_max, between, playon)

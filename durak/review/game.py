@@ -55,15 +55,17 @@ def decisions_of(deal: State, actions: Sequence[tuple[int, Action]], lowest_lead
 
 
 def judge_all(decisions: Sequence[Decision], seed: int = 0, jobs: int = 1,
-              deals_max: int = DEALS_MAX, playon: str = PLAYON) -> list[Judged]:
-    """The judged decisions (forced ones left out), in the game's order; ``jobs`` processes judge side by side."""
+              deals_max: int = DEALS_MAX, playon: str | Sequence[str] = PLAYON) -> list[Judged]:
+    """The judged decisions (forced ones left out), in the game's order; ``jobs`` processes judge side by side.
+    ``playon``: one for all, or each decision's own (a second judging asks each verdict's again)."""
     seeds = [seed * 1_000_003 + d.n for d in decisions]
     most = [deals_max] * len(decisions)
+    playons = [playon] * len(decisions) if isinstance(playon, str) else list(playon)
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            verdicts = list(pool.map(_judge, decisions, seeds, most, [playon] * len(decisions), chunksize=4))
+            verdicts = list(pool.map(_judge, decisions, seeds, most, playons, chunksize=4))
     else:
-        verdicts = [_judge(d, s, deals_max, playon) for d, s in zip(decisions, seeds, strict=True)]
+        verdicts = [_judge(d, s, deals_max, p) for d, s, p in zip(decisions, seeds, playons, strict=True)]
     return [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
 
 

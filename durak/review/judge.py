@@ -2,9 +2,10 @@
 
 For a decision, every candidate move (the honest legal moves; a hand of groups, which lists thousands of leads,
 the same shortlist the ``hard`` computer weighs) is valued for the seat that made it: the share of deals in
-which, after that move and a game played on by the greedy player at every seat (``PLAYON``; ``"tree"``, the
-``hard`` computer's tree, agrees better with a stronger judge but takes 2.3 times as long, docs/review.md), he is
-not the durak (a draw counts half). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
+which, after that move and a game played on to its end, he is not the durak (a draw counts half). Who plays it
+on (``PLAYON``, "checked"): the greedy player at every seat, and where that finds the move played costs something,
+the ``hard`` computer's tree instead, which agrees better with a stronger judge but takes 2.3 times as long
+(docs/review.md). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
 could not see dealt at random, exactly what a computer at his seat is given; never the true deal. All the moves
 are played on the same deals (common random numbers), so a difference between two moves is the moves', not the
 deals'. Deals are added in batches until the played move's label is settled (its cost, give or take twice its
@@ -54,7 +55,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # (``CHECK_FROM``): the greedy play-on's errors are mostly costs it sees where a sound plan has none
 PLAYONS = ("greedy", "tree", "checked")
 CHECK_FROM = INACCURACY / 2
-PLAYON = "greedy"  # "checked" agrees better with a stronger judge but its puzzles are less stable (docs/review.md)
+PLAYON = "checked"  # the greedy play-on, and the tree where a label is at stake (docs/review.md)
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
@@ -81,6 +82,7 @@ class Verdict:
     label: str | None
     deals: int
     exact: bool = False  # every card known: the values are the results against best play, not samples
+    playon: str = "greedy"  # who played the game on ("greedy" or "tree"): a second judging asks the same one
 
     @property
     def chance(self) -> float:
@@ -95,7 +97,8 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     cannot look at a card the seat could not see; the same seed gives the same verdict. ``between`` is called
     before each deal (the bot's review steps aside there while a press is handled). ``playon``: who plays the game
     on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge);
-    ``margin``: the standard errors a label must stand by to be settled."""
+    ``margin``: the standard errors a label must stand by to be settled. The verdict names the play-on it was
+    judged with ("checked" gives "greedy" or "tree"), for a second judging of the same position to ask it again."""
     if playon == "checked":
         first = judge(k, played, seed, deals_max, between, "greedy", settle, margin)
         if first is None or first.exact or first.cost < CHECK_FROM:
@@ -136,18 +139,18 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
             break
     if all(r == results[0] for r in results[1:]):
         return None  # every move comes to the same on every deal
-    return _verdict(candidates, [sum(r) / n for r in results], played, n)
+    return _verdict(candidates, [sum(r) / n for r in results], played, n, playon=playon)
 
 
 def _verdict(candidates: list[Action], means: list[float], played: Action, deals: int,
-             exact: bool = False) -> Verdict | None:
+             exact: bool = False, playon: str = "greedy") -> Verdict | None:
     if all(m == means[0] for m in means[1:]):
         return None  # every move comes to the same
     order = sorted(range(len(candidates)), key=lambda i: -means[i])
     best = order[0]
     cost = max(0.0, means[best] - means[candidates.index(played)])
     return Verdict(tuple((candidates[i], means[i]) for i in order), played, candidates[best], cost,
-                   label_of(cost), deals, exact)
+                   label_of(cost), deals, exact, playon)
 
 
 def _settled(results: Sequence[Sequence[float]], played: int, margin: float = 2.0) -> bool:

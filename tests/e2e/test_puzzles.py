@@ -48,13 +48,17 @@ async def test_a_player_solves_puzzles_from_his_own_game_once_each_with_a_streak
         game_id, review = max(kept(tmp_path / "durak.sqlite3"), key=lambda r: r[0])
         moves: list[dict[str, Any]] = review["moves"]  # type: ignore[assignment]
         assert not [m for m in moves if m.get("puzzle") and m["values"][0][1] - m["values"][1][1] < 0.15]
-        # each is clear and stable: the best 15 points ahead, the same best under yet another seed
+        # each is clear and stable: the best 15 points ahead, the same best under yet another seed, asking the
+        # play-on the review's own judging of it asked (checked: the greedy one, or the tree where it found a cost)
         game = await bot.service.repo.game(game_id)
         assert game is not None and game.deal is not None
         decisions = {d.n: d for d in decisions_of(game.deal, game.moves, lowest_trump_leads(game.rules, 2, None))}
         for m in moves:
             if m.get("puzzle"):
-                again = judge(decisions[m["n"]].knowledge, decisions[m["n"]].played, -1 - game_id, DEALS)
+                d = decisions[m["n"]]
+                first = judge(d.knowledge, d.played, game_id * 1_000_003 + d.n, DEALS)
+                assert first is not None and first.best == action_from_json(m["best"]), m["n"]
+                again = judge(d.knowledge, d.played, -1 - game_id, DEALS, playon=first.playon)
                 assert again is not None and again.best == action_from_json(m["best"]), m["n"]
         found += [(game_id, m) for m in moves if m.get("puzzle") and m["seat"] == 0]
         if len(found) >= 2:

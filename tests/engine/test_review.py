@@ -79,9 +79,11 @@ def test_the_checked_play_on_asks_the_tree_again_wherever_the_greedy_one_finds_a
         checked = judge(d.knowledge, d.played, 5, DEALS, playon="checked")
         if greedy is None or greedy.exact or greedy.cost < CHECK_FROM:
             assert checked == greedy, d.n
+            assert checked is None or checked.playon == "greedy"  # a puzzle's second judging asks greedy again
             kinds["kept"] += 1
         else:
             assert checked == judge(d.knowledge, d.played, 5, DEALS, playon="tree"), d.n
+            assert checked is not None and checked.playon == "tree", d.n  # and here the tree
             kinds["asked again"] += 1
     assert kinds["kept"] and kinds["asked again"], kinds
 
