@@ -33,7 +33,11 @@ from durak.record import Knowledge
 from durak.state import State
 
 Key = tuple[object, ...]
+Bounds = tuple[float, float]  # what is known of a position's result: at least, at most
 DRAW = 0.5
+RESULTS = (0.0, DRAW, 1.0)
+BOUNDS = {(low, high): (low, high) for low in RESULTS for high in RESULTS if low <= high}  # shared, not one a node
+UNKNOWN = BOUNDS[0.0, 1.0]
 MAX_DEPTH = 300        # moves along one line; far below Python's recursion limit
 CLOCK_EVERY = 256      # nodes between two looks at the clock
 
@@ -47,9 +51,9 @@ class Solved:
 
     def __init__(self, size: int = 200_000) -> None:
         self.size = size
-        self.seats: dict[int, dict[Key, float]] = {}
+        self.seats: dict[int, dict[Key, Bounds]] = {}
 
-    def of(self, me: int) -> dict[Key, float]:
+    def of(self, me: int) -> dict[Key, Bounds]:
         if sum(len(m) for m in self.seats.values()) >= self.size:
             self.seats.clear()
         return self.seats.setdefault(me, {})
@@ -64,21 +68,28 @@ def _key(s: State) -> Key:
 
 
 class Solver:
+    """Minimax with alpha-beta: a node whose result can no longer change its parent's choice is left as soon as
+    that is known, and the table keeps what was learned of it, a bound (at least, at most) where not the value."""
+
     def __init__(self, me: int, nodes: int, deadline: float | None = None, solved: Solved | None = None) -> None:
         self.me = me
         self.left = nodes
         self.deadline = deadline
-        self.memo: dict[Key, float] = {} if solved is None else solved.of(me)
+        self.memo: dict[Key, Bounds] = {} if solved is None else solved.of(me)
         self.path: set[Key] = set()   # the positions of the line being searched
 
-    def value(self, state: State) -> float:
-        """The result for ``me`` of ``state`` with best play on both sides."""
+    def value(self, state: State, alpha: float = 0.0, beta: float = 1.0) -> float:
+        """The result for ``me`` of ``state`` with best play on both sides, if it lies between ``alpha`` and
+        ``beta``; else a result on the same side of the window that the true one is at least as far out as
+        (fail-soft: at most ``alpha``, the true one is no more; at least ``beta``, no less)."""
         if state.over:
             return score(state, self.me)
         key = _key(state)
-        found = self.memo.get(key)
-        if found is not None:
-            return found
+        low, high = self.memo.get(key, UNKNOWN)
+        if low == high or low >= beta:
+            return low
+        if high <= alpha:
+            return high
         if key in self.path:
             return DRAW
         self.left -= 1
@@ -86,6 +97,7 @@ class Solver:
             raise OutOfBudget
         if self.deadline is not None and self.left % CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
             raise OutOfBudget
+        a, b = max(alpha, low), min(beta, high)
         seat = next_seat(state)
         assert seat is not None
         mine = seat == self.me
@@ -95,14 +107,24 @@ class Solver:
             for action in _ordered(state, seat):
                 child = state.copy()
                 apply_in_place(child, seat, action)
-                v = self.value(child)
-                if (v > best) if mine else (v < best):
-                    best = v
-                    if best == (1.0 if mine else 0.0):
-                        break
+                v = self.value(child, a, b)
+                if mine:
+                    best = max(best, v)
+                    a = max(a, v)
+                else:
+                    best = min(best, v)
+                    b = min(b, v)
+                if a >= b:
+                    break
         finally:
             self.path.discard(key)
-        self.memo[key] = best
+        if best <= max(alpha, low):      # every move fell short of the window: the result is at most best
+            high = best
+        elif best >= min(beta, high):    # a move reached past it: at least best
+            low = best
+        else:
+            low = high = best
+        self.memo[key] = BOUNDS.get((low, high), (low, high))
         return best
 
 

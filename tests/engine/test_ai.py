@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from durak import Act, Action, Rules, State, apply, legal_actions, new_game, position, view
 from durak.ai import LEVELS, belief, choose, endgame, greedy, hard
-from durak.ai.play import fallback, next_seat
+from durak.ai.play import fallback, next_seat, score
 from durak.arena import main as arena
 from durak.arena import wilson
 from durak.cards import deck, parse_card, strength
 from durak.covering import beater_table
+from durak.engine import apply_in_place
 from durak.record import Record, knowledge
 from durak.rules import PRESETS
 from durak.soak import main as soak
@@ -328,6 +329,66 @@ def test_the_exact_endgame_ends_where_positions_repeat(preset: str, least: float
             solved += 1
             assert all(m in legal_actions(state, seat) for m in moves)
     assert solved >= least * len(positions), (preset, solved, len(positions))
+
+
+def _minimax(state: State, me: int, solved: dict[object, float], path: set[object], cycles: list[object]) -> float:
+    """Every move of every position searched, no cut-off: each position solved once (``solved``). A position met
+    again on the line searched is noted in ``cycles``: where none is, the game's graph has no cycle (a full
+    depth-first search finds every one) and the values are exact."""
+    if state.over:
+        return score(state, me)
+    key = endgame._key(state)
+    if key in solved:
+        return solved[key]
+    if key in path:
+        cycles.append(key)
+        return endgame.DRAW
+    seat = next_seat(state)
+    assert seat is not None
+    path.add(key)
+    found = []
+    for action in greedy.honest_moves(legal_actions(state, seat)):
+        child = state.copy()
+        apply_in_place(child, seat, action)
+        found.append(_minimax(child, me, solved, path, cycles))
+    path.discard(key)
+    solved[key] = max(found) if seat == me else min(found)
+    return solved[key]
+
+
+@pytest.mark.slow
+@pytest.mark.long(15)
+def test_the_exact_endgame_with_its_cut_offs_values_every_move_as_the_whole_tree_does() -> None:
+    """Alpha-beta leaves a line once it cannot change the choice, and its table keeps bounds: the values of
+    every move are still those of the whole game tree, wherever no line repeats (podkidnoy's duels of up to six
+    cards: a whole search of bigger ones, or of переводной's, whose transfers bounce, takes minutes)."""
+    compared = 0
+    kept = endgame.Solved()  # as hard keeps it from move to move: bounds found in one search serve the next
+    for state in _duels("podkidnoy", range(12), most=40):
+        if sum(len(h) for h in state.hands) > 6 or state.players - len(state.out) != 2:
+            continue
+        seat = next_seat(state)
+        assert seat is not None
+        moves = greedy.honest_moves(legal_actions(state, seat))
+        assert endgame.values(state, seat, moves, nodes=1_000_000) is not None
+        solver = endgame.Solver(seat, 1_000_000, solved=kept)
+        solver.path.add(endgame._key(state))
+        found = []
+        for action in moves:
+            child = state.copy()
+            apply_in_place(child, seat, action)
+            found.append(solver.value(child))
+        solved: dict[object, float] = {}
+        cycles: list[object] = []
+        whole = []
+        for action in moves:
+            child = state.copy()
+            apply_in_place(child, seat, action)
+            whole.append(_minimax(child, seat, solved, {endgame._key(state)}, cycles))
+        if not cycles:
+            assert found == whole, (state.hands, moves)
+            compared += 1
+    assert compared >= 30, compared
 
 
 def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_blindly() -> None:
