@@ -118,13 +118,15 @@ class Solver:
                     break
         finally:
             self.path.discard(key)
+        # what this search learned; where a bound kept before says otherwise (a repeated position counts as a
+        # draw, so a value can depend on the line it was reached by), the newer holds
         if best <= max(alpha, low):      # every move fell short of the window: the result is at most best
-            high = best
+            low, high = min(low, best), best
         elif best >= min(beta, high):    # a move reached past it: at least best
-            low = best
+            low, high = best, max(high, best)
         else:
             low = high = best
-        self.memo[key] = BOUNDS.get((low, high), (low, high))
+        self.memo[key] = BOUNDS[low, high]
         return best
 
 
