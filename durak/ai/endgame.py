@@ -133,8 +133,9 @@ class Solver:
 def _ordered(state: State, seat: int) -> list[Action]:
     """The honest moves, the greedy player's first: it is most often the best, and a best move found first
     ends the search of its node soonest."""
-    moves = honest_moves(legal_actions(state, seat))
-    first = greedy.choose(state, seat)
+    legal = legal_actions(state, seat)
+    moves = honest_moves(legal)
+    first = greedy.choose_among(state, seat, legal)
     if first is not None and first in moves and moves[0] != first:
         moves.remove(first)
         moves.insert(0, first)

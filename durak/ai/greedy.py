@@ -46,7 +46,11 @@ def honest_moves(actions: Iterable[Action]) -> list[Action]:
 
 def choose(state: State, seat: int) -> Action | None:
     """The action to play now, or None when waiting is better (an attacker may wait)."""
-    legal = legal_actions(state, seat)
+    return choose_among(state, seat, legal_actions(state, seat))
+
+
+def choose_among(state: State, seat: int, legal: Sequence[Action]) -> Action | None:
+    """:func:`choose` given the seat's legal moves (a caller that has listed them already)."""
     honest = honest_moves(legal) if state.rules.cheating else legal  # only cheating lists cheats and accusations
     if not honest:
         return None
