@@ -105,6 +105,9 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
         return Thought(max(exact, key=lambda a: (_played_out(typical, seat, a), a == preferred)), 0)
+    lost = {a for v, a in proven if v == 0.0}  # proven to lose: no unproven move can do worse
+    if lost and any(a not in lost for a in candidates):
+        candidates = [a for a in candidates if a not in lost]
     candidates = shortlist(candidates, preferred, typical, seat)
     thought = _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
     return _keep_proven(thought, proven)

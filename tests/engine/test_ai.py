@@ -455,6 +455,24 @@ def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None
         assert time.perf_counter() - started < 1.0
 
 
+@pytest.mark.parametrize(("preset", "seed", "n"), [("podkidnoy", 6, 46), ("podkidnoy", 12, 44),
+                                                    ("perevodnoy", 9, 53), ("perevodnoy", 11, 55)])
+def test_hard_never_plays_a_move_its_unfinished_endgame_search_proved_lost(preset: str, seed: int, n: int) -> None:
+    """Where the exact search runs out before it knows the best move, a move it did prove to lose is not played
+    while another may not lose: no move can do worse (here the tree chose one of them before)."""
+    from durak.review import decisions_of
+    from durak.review.command import play
+
+    deal, actions = play(Rules.from_dict({"preset": preset}), ["easy", "normal"], seed, 0)
+    d = next(d for d in decisions_of(deal, actions, lowest_leads=True) if d.n == n)
+    proven: list[tuple[float, Action]] = []
+    state = d.knowledge.sample(random.Random(seed))  # nothing hidden: the one deal there is
+    assert endgame.best_moves(state, d.seat, nodes=hard.ENDGAME_NODES_MIN, values=proven) is None
+    lost = {a for v, a in proven if v == 0.0}
+    assert lost and lost != set(greedy.honest_moves(d.knowledge.view.legal))
+    assert hard.choose(d.knowledge, seed, budget_ms=0) not in lost
+
+
 def test_hard_with_too_little_time_to_tell_its_moves_apart_plays_the_greedy_move() -> None:
     """A budget too short for the tree's first iterations (an operator's small COMPUTER_BUDGET_MS, or a worker
     shared by many tables) would pick among the moves almost by chance: hard plays the greedy player's move."""
