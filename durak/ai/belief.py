@@ -8,8 +8,9 @@ which unseen cards the other player most likely does not hold:
 * he covered a card: no cheaper card that beats it, among those still in his hand;
 * he takes a lone card while the stock is long: no cheap card that beats it (greedy keeps its high trumps).
 
-He drew nothing since (the bout is still on), so the cards he holds now were in his hand then. All of it
-is public: anyone watching the table could reason so. Not every player plays that way, so only
+He drew nothing since (the bout is still on), so the cards he holds now were in his hand then. Where no
+hand ever draws (чукотский, a whole deck dealt), the bouts before say the same: since each of them he only
+lost cards or picked up cards everyone saw (``Record.leads``, ``Record.covers``). All of it is public: anyone watching the table could reason so. Not every player plays that way, so only
 ``TRUST`` of the deals are dealt by it; the rest stay uniform, and a reading that no deal can fit (he
 played otherwise) is dropped.
 """
@@ -40,20 +41,22 @@ def unlikely(k: Knowledge) -> frozenset[Card]:
     if rules.transfer or rules.counter_attack:  # the table's cards may be of the bout's earlier roles
         return frozenset()
     others = [p for p in range(len(v.counts)) if p != k.seat and p not in v.out]
-    if len(others) != 1 or not v.table or v.lead_open or v.trumps is not None:
+    if len(others) != 1 or v.lead_open or v.trumps is not None:
         return frozenset()
     other = others[0]
     if other in v.drew or other in v.swapped:
         return frozenset()
     trump = v.trump
     unseen = k.unseen
+    beaters = beater_table(rules, trump)
+    out = _shown_before(k, other, beaters)
+    if not v.table:
+        return frozenset(out)
     if other == v.attacker:  # his lead, the table's first card: nothing cheaper
         least = strength(v.table[0][0], trump)
-        return frozenset(c for c in unseen if strength(c, trump) < least)
+        return frozenset(out.union(c for c in unseen if strength(c, trump) < least))
     if other != v.defender:
-        return frozenset()
-    beaters = beater_table(rules, trump)
-    out: set[Card] = set()
+        return frozenset(out)
     for target, cover in v.table:
         if cover is not None:  # the cheapest that beats it, of what he held
             dear = strength(cover, trump)
@@ -63,6 +66,22 @@ def unlikely(k: Knowledge) -> frozenset[Card]:
         out.update(c for c in beaters[uncovered[0]] & unseen
                    if not (c & 3 == trump and c >> 2 >= HIGH_TRUMP_RANK))
     return frozenset(out)
+
+
+def _shown_before(k: Knowledge, other: int, beaters: list[frozenset[Card]]) -> set[Card]:
+    """What ``other``'s leads and covers of the record say he lacks (``Record.leads``: this bout's, and where no
+    hand draws, every bout's since his hand last changed unseen: he only ever lost cards or took seen ones)."""
+    if not k.leads:
+        return set()
+    trump, unseen = k.view.trump, k.unseen
+    out: set[Card] = set()
+    least = max((min(strength(c, trump) for c in lead) for lead in k.leads[other] if lead), default=None)
+    if least is not None:
+        out.update(c for c in unseen if strength(c, trump) < least)
+    for target, cover in k.covers[other]:
+        dear = strength(cover, trump)
+        out.update(c for c in beaters[target] & unseen if strength(c, trump) < dear)
+    return out
 
 
 def sample(k: Knowledge, rng: random.Random, lacks: frozenset[Card]) -> State:

@@ -21,6 +21,7 @@ from durak.arena import wilson
 from durak.cards import deck, parse_card, strength
 from durak.covering import beater_table
 from durak.engine import apply_in_place
+from durak.events import Ev
 from durak.record import Record, knowledge
 from durak.rules import PRESETS
 from durak.soak import main as soak
@@ -442,6 +443,40 @@ def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_bli
     three, _ = apply(three, seat, Action(Act.ATTACK, (max(three.hands[seat]),)))
     other = next(p for p in range(3) if p != seat)
     assert belief.unlikely(knowledge(three, other, Record.start(three))) == set()
+
+
+@pytest.mark.parametrize(("preset", "remembered"), [("chukchi", True), ("podkidnoy", False)])
+def test_hard_remembers_what_the_other_players_earlier_bouts_showed_where_no_hand_draws(preset: str,
+                                                                                        remembered: bool) -> None:
+    """In чукотский nobody draws: the cards cheaper than the other player's lead of an earlier bout he still does
+    not hold, as he only lost cards since or picked up cards everyone saw. Where hands draw after each bout, a
+    bout says nothing of the next. The record kept move by move and the one rebuilt from the stored log agree."""
+    state = new_game(Rules.from_dict({"preset": preset}), 2, 4)
+    record, log = Record.start(state), []
+    a, d = state.attacker, state.defender
+    assert a is not None and d is not None
+    trump = state.trump
+    lead = max((c for c in state.hands[a] if c & 3 != trump), key=lambda c: c >> 2)  # his dearest plain card
+    action: Action | None = Action(Act.ATTACK, (lead,))
+    seat: int | None = a
+    while seat is not None and action is not None:
+        state, events = apply(state, seat, action)
+        record = record.after(events)
+        log += events
+        if not state.attacks:  # the bout is over
+            break
+        seat = next_seat(state)
+        action = greedy.choose(state, seat) if seat is not None else None
+    assert not state.attacks and not state.over
+    k = knowledge(state, d, record)
+    cheaper = {c for c in k.unseen if strength(c, trump) < strength(lead, trump)}
+    assert cheaper
+    if remembered:
+        assert cheaper <= belief.unlikely(k)
+    else:
+        assert belief.unlikely(k) == set()
+    rebuilt = Record.start(state, [e for e in log if e.kind is not Ev.DREW])
+    assert (rebuilt.leads, rebuilt.covers) == (record.leads, record.covers)
 
 
 def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None:
