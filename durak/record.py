@@ -42,10 +42,12 @@ class Record:
     laid: tuple[frozenset[Card], ...] = ()  # per seat: the cards it laid since the deal, while ``lowest`` holds
     # per seat, what its play showed of its hand (``durak.ai.belief``): the cards of each bout it led, and each
     # card it covered with its cover; this bout's, or, where no hand ever draws (``lasting``: чукотский, a whole
-    # deck dealt), every bout's since the hands last changed unseen
+    # deck dealt), every bout's since the hands last changed unseen; there also each lone card it took
     leads: tuple[tuple[tuple[Card, ...], ...], ...] = ()
     covers: tuple[tuple[tuple[Card, Card], ...], ...] = ()
     lasting: bool = False
+    takes: tuple[tuple[Card, ...], ...] = ()
+    uncovered: tuple[Card, ...] = ()  # the bout's cards not covered yet (``lasting``: what a take leaves)
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
         """Pickled as its fields (a computer's knowledge goes to the thinking process): compiled with mypyc,
@@ -71,7 +73,7 @@ class Record:
         lasting = rules.stock_mode is StockMode.REMOVED or rules.deal is Deal.WHOLE_DECK or (
             n * rules.hand_size >= rules.deck_size)
         start = cls(empty, frozenset(), 0, None, first if plain else None, empty if plain and first is not None
-                    else (), ((),) * n, ((),) * n, lasting)
+                    else (), ((),) * n, ((),) * n, lasting, ((),) * n)
         seen = start.after([e for e in events if e.kind is not Ev.DREW])
         # a stored log keeps no draws: a hand that holds more than it was dealt, less what it laid, drew
         stock_dealt = rules.deal is Deal.STANDARD and n * rules.hand_size < rules.deck_size
@@ -89,23 +91,33 @@ class Record:
         drawn = {c for c, depth in _faces(card, second) if len(state.stock) <= depth}
         known = tuple(k | (drawn & set(hand)) for k, hand in zip(seen.known, state.hands, strict=True))
         return cls(known, frozenset(state.discard), len(state.stock), card, seen.lowest, seen.laid, seen.leads,
-                   seen.covers, lasting)
+                   seen.covers, lasting, seen.takes, seen.uncovered)
 
     def after(self, events: Sequence[Event]) -> Record:
         """The record once ``events`` (one move's, from ``apply``) have happened."""
         known = list(self.known)
         gone, stock, face = self.gone, self.stock, self.trump_card
         lowest, laid = self.lowest, list(self.laid)
-        leads, covers = list(self.leads), list(self.covers)
+        leads, covers, takes, uncovered = list(self.leads), list(self.covers), list(self.takes), self.uncovered
+        lasting = self.lasting
         for e in events:
             kind, seat = e.kind, e.seat
             if leads:
-                if kind in _FORGETS or (kind in _BOUT_ENDS and not self.lasting):
-                    leads, covers = [()] * len(leads), [()] * len(covers)
+                if kind in _FORGETS or (kind in _BOUT_ENDS and not lasting):
+                    leads, covers, takes = [()] * len(leads), [()] * len(covers), [()] * len(takes)
                 elif seat is not None and kind is Ev.LEAD:
                     leads[seat] = (*leads[seat], e.cards)
                 elif seat is not None and kind is Ev.COVER:
                     covers[seat] = (*covers[seat], (e.cards[0], e.cards[1]))
+                elif seat is not None and kind is Ev.TAKE and lasting and len(uncovered) == 1:
+                    takes[seat] = (*takes[seat], uncovered[0])
+                if lasting:  # the bout's cards not covered, for what a take says
+                    if kind in _BOUT_ENDS:
+                        uncovered = ()
+                    elif kind in _ATTACKS:
+                        uncovered = (*uncovered, *e.cards)
+                    elif kind is Ev.COVER:
+                        uncovered = tuple(c for c in uncovered if c != e.cards[0])
             if lowest is not None:  # the deal's hands stay whole until a card comes into one unseen or moves
                 if kind in _HANDS_CHANGE:
                     lowest, laid = None, []
@@ -153,10 +165,10 @@ class Record:
                 known[seat] = known[seat] | set(e.cards)
         if (stock == self.stock and gone is self.gone and known == list(self.known) and face == self.trump_card
                 and lowest == self.lowest and laid == list(self.laid) and leads == list(self.leads)
-                and covers == list(self.covers)):
+                and covers == list(self.covers) and takes == list(self.takes) and uncovered == self.uncovered):
             return self
-        return Record(tuple(known), gone, stock, face, lowest, tuple(laid), tuple(leads), tuple(covers),
-                      self.lasting)
+        return Record(tuple(known), gone, stock, face, lowest, tuple(laid), tuple(leads), tuple(covers), lasting,
+                      tuple(takes), uncovered)
 
 
 def _faces(face: Card | None, second: Card | None) -> list[tuple[Card, int]]:
@@ -172,6 +184,7 @@ NONE = 1 << 10   # no trump: above every card
 _LAID = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.COVER, Ev.TRANSFER, Ev.THROW_SELF})
 _LAID_BY = _LAID | {Ev.COUNTER}
 _BOUT_ENDS = frozenset({Ev.BEATEN, Ev.PICKED_UP, Ev.RECYCLED})
+_ATTACKS = frozenset({Ev.LEAD, Ev.THROW_IN, Ev.TRANSFER, Ev.THROW_SELF})
 # after these what a seat's play showed no longer holds: its hand took cards unseen, or the trump changed
 _FORGETS = frozenset({Ev.DREW, Ev.DREW_CARD, Ev.SWAPPED, Ev.STOCK_LEAD, Ev.HANDS_ROTATED, Ev.CAUGHT,
                       Ev.TRUMP_SWAPPED, Ev.SECRET_TRUMP})
@@ -196,6 +209,7 @@ class Knowledge:
     laid: tuple[frozenset[Card], ...] = ()  # each seat's cards laid since the deal, while ``lowest`` holds
     leads: tuple[tuple[tuple[Card, ...], ...], ...] = ()  # per seat, the leads and covers its play showed
     covers: tuple[tuple[tuple[Card, Card], ...], ...] = ()  # (``Record``)
+    takes: tuple[tuple[Card, ...], ...] = ()
     # the true deal, told to the all-seeing player of ``durak-arena`` alone (a measure of what luck leaves to
     # win); the bot and the review never set it, and every deal this knowledge imagines is then that one
     truth: State | None = None
@@ -325,4 +339,4 @@ def knowledge(state: State, seat: int, record: Record) -> Knowledge:
     seen |= aside | {c for c in (v.trump_card, v.second_card) if c is not None}
     unseen = frozenset(c for c in deck(rules.deck_size) if c not in seen)
     return Knowledge(v, known, record.gone, unseen, trump_card, aside, record.lowest, record.laid, record.leads,
-                     record.covers)
+                     record.covers, record.takes)

@@ -6,13 +6,14 @@ which unseen cards the other player most likely does not hold:
 
 * he led: no card cheaper than his lead (every trump above every plain card);
 * he covered a card: no cheaper card that beats it, among those still in his hand;
-* he takes a lone card while the stock is long: no cheap card that beats it (greedy keeps its high trumps).
+* he takes a lone card: no card that beats it; while the stock is long, no cheap one (greedy keeps its high
+  trumps for later).
 
 He drew nothing since (the bout is still on), so the cards he holds now were in his hand then. Where no
 hand ever draws (чукотский, a whole deck dealt), the bouts before say the same: since each of them he only
-lost cards or picked up cards everyone saw (``Record.leads``, ``Record.covers``). All of it is public: anyone watching the table could reason so. Not every player plays that way, so only
-``TRUST`` of the deals are dealt by it; the rest stay uniform, and a reading that no deal can fit (he
-played otherwise) is dropped.
+lost cards or picked up cards everyone saw (``Record.leads``, ``covers``, ``takes``). All of it is public:
+anyone watching the table could reason so. Not every player plays that way, so only ``TRUST`` of the deals
+are dealt by it; the rest stay uniform, and a reading that no deal can fit (he played otherwise) is dropped.
 """
 
 from __future__ import annotations
@@ -62,15 +63,16 @@ def unlikely(k: Knowledge) -> frozenset[Card]:
             dear = strength(cover, trump)
             out.update(c for c in beaters[target] & unseen if strength(c, trump) < dear)
     uncovered = [t for t, c in v.table if c is None]
-    if v.taking and len(uncovered) == 1 and v.stock > LONG_STOCK:  # nothing cheap covers it
+    if v.taking and len(uncovered) == 1:  # nothing cheap covers it; with a short stock, nothing at all
         out.update(c for c in beaters[uncovered[0]] & unseen
-                   if not (c & 3 == trump and c >> 2 >= HIGH_TRUMP_RANK))
+                   if v.stock <= LONG_STOCK or not (c & 3 == trump and c >> 2 >= HIGH_TRUMP_RANK))
     return frozenset(out)
 
 
 def _shown_before(k: Knowledge, other: int, beaters: list[frozenset[Card]]) -> set[Card]:
-    """What ``other``'s leads and covers of the record say he lacks (``Record.leads``: this bout's, and where no
-    hand draws, every bout's since his hand last changed unseen: he only ever lost cards or took seen ones)."""
+    """What ``other``'s leads, covers and takes of the record say he lacks (``Record.leads``: this bout's, and
+    where no hand draws, every bout's since his hand last changed unseen: he only ever lost cards or took seen
+    ones)."""
     if not k.leads:
         return set()
     trump, unseen = k.view.trump, k.unseen
@@ -81,6 +83,8 @@ def _shown_before(k: Knowledge, other: int, beaters: list[frozenset[Card]]) -> s
     for target, cover in k.covers[other]:
         dear = strength(cover, trump)
         out.update(c for c in beaters[target] & unseen if strength(c, trump) < dear)
+    for taken in k.takes[other]:  # a lone card he took with no stock to keep his trumps for: nothing beat it
+        out.update(beaters[taken] & unseen)
     return out
 
 

@@ -479,6 +479,29 @@ def test_hard_remembers_what_the_other_players_earlier_bouts_showed_where_no_han
     assert (rebuilt.leads, rebuilt.covers) == (record.leads, record.covers)
 
 
+def test_hard_remembers_a_lone_card_the_other_player_took_where_no_hand_draws() -> None:
+    """In чукотский a player with no stock to keep his trumps for takes a lone card only when nothing in his hand
+    beats it: bouts later, the other player's deals still lean on that."""
+    state = new_game(Rules.from_dict({"preset": "chukchi"}), 2, 4)
+    record = Record.start(state)
+    a, d = state.attacker, state.defender
+    assert a is not None and d is not None
+    lead = min(state.hands[a], key=lambda c: strength(c, state.trump))
+    seat: int | None = a
+    action: Action | None = Action(Act.ATTACK, (lead,))
+    while seat is not None and action is not None:
+        state, events = apply(state, seat, action)
+        record = record.after(events)
+        if not state.attacks:  # the bout is over
+            break
+        seat = next_seat(state)
+        action = Action(Act.TAKE) if seat == d else greedy.choose(state, seat) if seat is not None else None
+    assert not state.attacks and lead in state.hands[d]
+    k = knowledge(state, a, record)
+    beaters = beater_table(state.rules, state.trump)[lead] & k.unseen
+    assert beaters and beaters <= belief.unlikely(k)
+
+
 def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None:
     for state in _duels("perevodnoy", range(3), most=3)[:6]:
         seat = next_seat(state)
