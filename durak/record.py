@@ -207,8 +207,9 @@ class Knowledge:
     aside: frozenset[Card] = frozenset()  # face-up cards everyone saw laid aside, out of play (чукотский, потайной)
     lowest: int | None = None            # the seat dealt the lowest trump, while the deal's hands are whole
     laid: tuple[frozenset[Card], ...] = ()  # each seat's cards laid since the deal, while ``lowest`` holds
-    leads: tuple[tuple[tuple[Card, ...], ...], ...] = ()  # per seat, the leads and covers its play showed
-    covers: tuple[tuple[tuple[Card, Card], ...], ...] = ()  # (``Record``)
+    # per seat, the leads, covers and lone takes its play showed (``Record``)
+    leads: tuple[tuple[tuple[Card, ...], ...], ...] = ()
+    covers: tuple[tuple[tuple[Card, Card], ...], ...] = ()
     takes: tuple[tuple[Card, ...], ...] = ()
     # the true deal, told to the all-seeing player of ``durak-arena`` alone (a measure of what luck leaves to
     # win); the bot and the review never set it, and every deal this knowledge imagines is then that one
