@@ -300,8 +300,11 @@ async def test_a_transfer_carries_the_defenders_ring_and_a_draw_deals_from_the_s
             await page.click('#hand .card[data-card="7C"]')
             await page.wait_for_function("window.durakState().defender === 0")
             assert (await page.evaluate("window.motions")).get("ring") == 1, "the ring went to Anna's seat"
-            anna = fake.messages[(ANNA, 1)]
-            take = next(b for b in anna.buttons() if b["text"].startswith("Take"))
+            # The page hears of the transfer over its socket; Anna's chat hand is edited by its own call after it.
+            def takes() -> list[dict[str, Any]]:
+                return [b for b in fake.messages[(ANNA, 1)].buttons() if b["text"].startswith("Take")]
+            await fake.wait_for(takes)
+            anna, take = fake.messages[(ANNA, 1)], takes()[0]
             await fake.press(ANNA, ANNA, anna.message_id, take["callback_data"])
             await page.wait_for_function("window.durakState().table.length === 0 && window.durakState().stock < 4")
             moved = await page.evaluate("window.motions")
