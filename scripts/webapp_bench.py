@@ -10,8 +10,10 @@ to the first drawn table (``performance.mark("table")``), and from the socket's 
 throttling, a slow phone), median and worst. Then a whole game in another group, Dasha playing from her page on
 the 4x throttled CPU and Egor in the chat, while the page times every frame (``requestAnimationFrame``): its
 frames, the longest and how many took over 32 ms, as its cards fly in and its bouts leave the table (and the
-browser's own long animation frames, over 50 ms); and the
-time its script took over each frame the bot sent (reading it and drawing it), median, 90th percentile, longest.
+browser's own long animation frames, over 50 ms); and the time its script took over each frame the bot sent
+(reading it and drawing it), median, 90th percentile, longest; and, the game over, its frames drawn again on the
+same page one by one, each one's script and the style and layout it cost apart (figures that hold still from run
+to run, where a frame's time moves with the machine's other work).
 That game twice: both players moving the moment they can (a new frame every few dozen ms, each redrawn while
 the last one's cards still fly), and at a quick player's pace (``PACE`` s before each move).
 """
@@ -85,11 +87,13 @@ async def run(runs: int) -> dict[str, object]:
 
 # How long the page's script takes over each frame the bot sends (drawing it included), timed around the socket's
 # message handler: the part of a frame's cost that is the page's own script, whatever else the machine is doing.
-HANDLER = """window.benchDraws = [];
+HANDLER = """window.benchDraws = []; window.benchMessages = [];
 const handler = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
 Object.defineProperty(WebSocket.prototype, 'onmessage', {
   set(f) {
-    handler.set.call(this, (e) => { const t = performance.now(); f(e); benchDraws.push(performance.now() - t); });
+    window.benchHandler = f;
+    handler.set.call(this, (e) => {
+      const t = performance.now(); f(e); benchDraws.push(performance.now() - t); benchMessages.push(e.data); });
   },
   get() { return handler.get.call(this); } });"""
 
@@ -103,6 +107,30 @@ FRAMES = """() => { window.benchFrames = []; let last = performance.now();
   window.benchLong = [];
   new PerformanceObserver((list) => { for (const e of list.getEntries()) benchLong.push(e.duration); })
     .observe({type: "long-animation-frame"}); }"""
+
+
+# The game's frames drawn again, one a frame (two animation frames apart, so the last one's cards are on their
+# way), on the same throttled page: each frame's script, and then the style and layout it costs (forced at once).
+# The bot and the other player are idle by then, so these figures hold still from run to run where the frame
+# times above move with whatever else the machine does.
+REPLAY = """async () => {
+  const next = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const script = [], layout = [];
+  for (const data of benchMessages) {
+    await next();
+    const t0 = performance.now();
+    benchHandler({ data });
+    const t1 = performance.now();
+    document.documentElement.getBoundingClientRect();
+    script.push(t1 - t0); layout.push(performance.now() - t1);
+  }
+  return { script, layout }; }"""
+
+
+def spread(times: list[float]) -> dict[str, float]:
+    times = sorted(times)
+    return {"median": round(statistics.median(times), 1), "p90": round(times[int(len(times) * .9)], 1),
+            "longest": round(times[-1], 1)}
 
 
 async def frames_of_a_game(fake: FakeTelegram, bot: BotProcess, group: int, think: float) -> dict[str, object]:
@@ -130,13 +158,16 @@ async def frames_of_a_game(fake: FakeTelegram, bot: BotProcess, group: int, thin
         frames: list[float] = await page.evaluate("window.benchFrames.slice(1)")
         draws: list[float] = sorted(await page.evaluate("window.benchDraws"))
         long_frames: list[float] = await page.evaluate("window.benchLong")
+        replayed: dict[str, list[float]] = await page.evaluate(REPLAY)
         await page.context.close()
     return {"think_s": think, "taps": taps, "frames": len(frames), "longest_ms": round(max(frames, default=0.0), 1),
             "over_32_ms": sum(1 for f in frames if f > 32), "p99_ms": round(sorted(frames)[int(len(frames) * .99)], 1),
             "long_animation_frames": len(long_frames), "long_animation_frame_longest_ms": round(max(long_frames,
                                                                                                  default=0.0), 1),
             "frames_received": len(draws), "drawing_median_ms": round(statistics.median(draws), 1),
-            "drawing_p90_ms": round(draws[int(len(draws) * .9)], 1), "drawing_longest_ms": round(draws[-1], 1)}
+            "drawing_p90_ms": round(draws[int(len(draws) * .9)], 1), "drawing_longest_ms": round(draws[-1], 1),
+            "replayed_script_ms": spread(replayed["script"]),
+            "replayed_style_and_layout_ms": spread(replayed["layout"])}
 
 
 def main() -> None:
