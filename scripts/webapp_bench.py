@@ -12,8 +12,8 @@ the 4x throttled CPU and Egor in the chat, while the page times every frame (``r
 frames, the longest and how many took over 32 ms, as its cards fly in and its bouts leave the table (and the
 browser's own long animation frames, over 50 ms); and the time its script took over each frame the bot sent
 (reading it and drawing it), median, 90th percentile, longest; and, the game over, its frames drawn again on the
-same page one by one, each one's script and the style and layout it cost apart (figures that hold still from run
-to run, where a frame's time moves with the machine's other work).
+same page one by one, each one's script and the whole animation frame it lands in (figures that hold still from
+run to run, where a frame's time moves with the machine's other work).
 That game twice: both players moving the moment they can (a new frame every few dozen ms, each redrawn while
 the last one's cards still fly), and at a quick player's pace (``PACE`` s before each move).
 """
@@ -109,22 +109,22 @@ FRAMES = """() => { window.benchFrames = []; let last = performance.now();
     .observe({type: "long-animation-frame"}); }"""
 
 
-# The game's frames drawn again, one a frame (two animation frames apart, so the last one's cards are on their
-# way), on the same throttled page: each frame's script, and then the style and layout it costs (forced at once).
-# The bot and the other player are idle by then, so these figures hold still from run to run where the frame
-# times above move with whatever else the machine does.
+# The game's frames drawn again, one by one, on the same throttled page (the last one's cards still on their way):
+# each one's script, and the whole animation frame it lands in (script, style, layout, paint), from that frame's
+# start to the next's. The bot and the other player are idle by then, so these figures hold still from run to run
+# where the frame times above move with whatever else the machine does.
 REPLAY = """async () => {
-  const next = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const script = [], layout = [];
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const script = [], whole = [];
   for (const data of benchMessages) {
-    await next();
-    const t0 = performance.now();
+    await frame();
+    const start = await frame();
+    const t = performance.now();
     benchHandler({ data });
-    const t1 = performance.now();
-    document.documentElement.getBoundingClientRect();
-    script.push(t1 - t0); layout.push(performance.now() - t1);
+    script.push(performance.now() - t);
+    whole.push(await frame() - start);
   }
-  return { script, layout }; }"""
+  return { script, whole }; }"""
 
 
 def spread(times: list[float]) -> dict[str, float]:
@@ -167,7 +167,8 @@ async def frames_of_a_game(fake: FakeTelegram, bot: BotProcess, group: int, thin
             "frames_received": len(draws), "drawing_median_ms": round(statistics.median(draws), 1),
             "drawing_p90_ms": round(draws[int(len(draws) * .9)], 1), "drawing_longest_ms": round(draws[-1], 1),
             "replayed_script_ms": spread(replayed["script"]),
-            "replayed_style_and_layout_ms": spread(replayed["layout"])}
+            "replayed_frame_ms": spread(replayed["whole"]),
+            "replayed_frames_over_32_ms": sum(1 for f in replayed["whole"] if f > 32)}
 
 
 def main() -> None:

@@ -30,41 +30,20 @@ SHOTS = Path(os.environ["SCREENSHOTS_DIR"]) if os.environ.get("SCREENSHOTS_DIR")
 PHONES = {"320x568": (320, 568), "390x844": (390, 844), "844x390": (844, 390)}
 HAND_SIZES = (1, 2, 8, 10, 12, 15, 24, 35)  # one row, the widths where a second and a third begin, the most
 
-# A card's picture is an image of its SVG drawing (a data: URL): the drawing, read back, says what it shows.
-DRAWING = "const drawing = (c) => new DOMParser().parseFromString(decodeURIComponent(" \
-          "c.querySelector('img').src.split(',')[1]), 'image/svg+xml').documentElement;"
-
-
-def drawn(selector: str, part: str, attribute: str | None = None) -> str:
-    """A script: the text (or ``attribute``) of ``part`` (``.rank``, ``.suit``) in the picture of ``selector``."""
-    read = f"getAttribute('{attribute}')" if attribute else "textContent"
-    return f"() => {{ {DRAWING} return drawing(document.querySelector('{selector}')).querySelector('{part}').{read}; }}"
-
-
 # Where each card of the hand shows its corner (rank over suit): inside the window, and not under another card.
-# Each card's drawing is laid unseen over its picture (turned with the card) to find where its rank and suit are.
-CORNERS = DRAWING.join(("() => {", """
+CORNERS = """() => {
   document.querySelector('#hand').scrollIntoView({block: 'end'});
   const width = document.documentElement.clientWidth;
-  const cards = [...document.querySelectorAll('#hand .card')];
-  const corners = cards.map((c) => {
-    const copy = document.importNode(drawing(c), true);
-    Object.assign(copy.style, {position: 'absolute', left: 0, top: 0, width: '100%', height: '100%',
-                               visibility: 'hidden'});
-    c.append(copy);
-    const found = ['.rank', '.suit'].map((part) => copy.querySelector(part).getBoundingClientRect());
-    copy.remove();
-    return found;
-  });
-  return cards.map((c, i) => {
-    const [rank, suit] = corners[i];
+  return [...document.querySelectorAll('#hand .card')].map((c) => {
+    const rank = c.querySelector('.rank').getBoundingClientRect();
+    const suit = c.querySelector('.suit').getBoundingClientRect();
     const points = [[rank.left + 1, rank.top + rank.height / 2], [rank.right - 1, rank.top + rank.height / 2],
                     [suit.left + suit.width / 2, suit.top + suit.height / 2]];
     const hidden = points.filter(([x, y]) => !c.contains(document.elementFromPoint(x, y)));
     return {card: c.dataset.card, left: rank.left, right: Math.max(rank.right, suit.right), width,
             hidden: hidden.length, size: rank.height};
   });
-}"""))
+}"""
 SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
 
 
@@ -336,13 +315,13 @@ async def test_the_cards_are_drawn_in_the_players_letters_and_named_whole(fake: 
         async with chromium() as browser:
             page = await open_page(browser, page_url(settings, game), 102, "Boris")
             await page.wait_for_selector('#hand .card[data-card="AH"]')
-            assert await page.evaluate(drawn('#hand .card[data-card="AH"]', ".rank")) == "Т"
-            assert await page.evaluate(drawn('#table .card[data-card="QS"]', ".rank")) == "Д"
+            assert await page.text_content('#hand .card[data-card="AH"] .rank') == "Т"
+            assert await page.text_content('#table .card[data-card="QS"] .rank') == "Д"
             assert await page.get_attribute('#hand .card[data-card="AH"]', "aria-label") == "туз червей, можно сыграть"
             assert await page.get_attribute('#table .card[data-card="QS"]', "aria-label") == "дама пик"
             await page.click('#hand .card[data-card="AH"]')
             await page.wait_for_selector('#table .card[data-card="AH"]')  # the queen covered by the ace
-            assert await page.evaluate(drawn('#table .card[data-card="AH"]', ".rank")) == "Т"
+            assert await page.text_content('#table .card[data-card="AH"] .rank') == "Т"
     finally:
         await bot.stop()
 
@@ -371,7 +350,7 @@ async def test_the_cards_he_keeps_stay_put_through_a_move_and_take_new_colours(f
             assert alive == {"AH": False, "8S": True, "6D": True}
             moved = {code: left for code, _, left in after if alive[code]}
             assert moved != {code: left for code, left in before if code in moved}, "they closed up where the ace was"
-            fill = drawn('#hand .card[data-card="6D"]', ".rank", "fill")
+            fill = "() => document.querySelector('#hand .card[data-card=\"6D\"] .rank').getAttribute('fill')"
             assert await page.evaluate(fill) == "#c4221d"
             await page.click("#colours")
             assert await page.evaluate(fill) == "#1d5bc0", "diamonds blue in four colours, in his hand too"
@@ -381,8 +360,8 @@ async def test_the_cards_he_keeps_stay_put_through_a_move_and_take_new_colours(f
 
 async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path: Path) -> None:
     """axe-core finds nothing serious mid-game, at the end and on a closed page; every button has a name and a
-    card is announced with what it can do; the page's files are at most 26 kB gzipped (the issue allows 40); the
-    first table's time after the socket opens on a 4x slower CPU is printed."""
+    card is announced with what it can do; the page's files are at most 25 kB gzipped; the first table's
+    time after the socket opens on a 4x slower CPU is printed."""
     database, settings = tmp_path / "durak.sqlite3", page_settings(free_port())
     game = await stored_position(fake, database, [["7S"], ["9H", "8S", "6D"]], ["7S"], stock=())
     bot = BotProcess(fake, database, **settings)
@@ -397,7 +376,7 @@ async def test_accessibility_weight_and_first_draw(fake: FakeTelegram, tmp_path:
                     async with http.get(settings["webapp_url"] + name,
                                         headers={"If-None-Match": answer.headers["ETag"]}) as again:
                         assert again.status == 304
-            assert total <= 26_000, total
+            assert total <= 25_000, total
         async with chromium() as browser:
             page = await open_page(browser, page_url(settings, game), 102, "Boris", dark=True)
             await page.wait_for_selector("#hand .card")

@@ -107,15 +107,9 @@
         s.append(svg("text", { x: 55, y: 79, "font-size": 15, "font-weight": 700, fill, "text-anchor": "end",
                                transform: "rotate(180 48 74)", "font-family": "system-ui, sans-serif" }, rank));
       }
-      s.setAttribute("xmlns", NS);
-      s = "data:image/svg+xml," + encodeURIComponent(new XMLSerializer().serializeToString(s));
       drawn.set(key, s);
     }
-    const img = document.createElement("img");
-    img.src = s;
-    img.alt = "";
-    img.draggable = false;
-    return img;
+    return s.cloneNode(true);
   }
 
   function verbOf(data) { return data ? data.split(":")[1] : ""; }
