@@ -13,6 +13,10 @@ neither side can force the game on from it, and a search that followed it would 
 found under that assumption are kept in the table like the others: the usual approximation of
 game-graph search, exact whenever the best line never repeats.
 
+The table keeps a position by its shape where the rules allow (:func:`key_of`): the ranks numbered anew among
+those still in play and the table's pairs in one order, so that playing the lone seven or the lone eight of a
+suit, once no other seven or eight is in play, leads to one position, solved once.
+
 A node budget, a deadline and a depth limit keep it quick and safe: past any of them the caller
 plays on with the Monte Carlo search. A caller that solves position after position of the same games (the
 ``hard`` computer's thinking process) keeps what it solved in a :class:`Solved` table: a search that ran out of
@@ -23,6 +27,7 @@ from them.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from durak.actions import Action
 from durak.ai import greedy
@@ -30,6 +35,7 @@ from durak.ai.greedy import honest_moves
 from durak.ai.play import next_seat, score
 from durak.engine import apply_in_place, legal_actions
 from durak.record import Knowledge
+from durak.rules import Ranking, Royal, Rules
 from durak.state import State
 
 Key = tuple[object, ...]
@@ -47,16 +53,17 @@ class OutOfBudget(Exception):
 
 
 class Solved:
-    """Positions solved, for each seat, kept from one search to the next; emptied when it holds ``size``."""
+    """Positions solved, for each seat and set of rules (a key says nothing of the rules: the same cards go on
+    otherwise in переводной), kept from one search to the next; emptied when it holds ``size``."""
 
     def __init__(self, size: int = 200_000) -> None:
         self.size = size
-        self.seats: dict[int, dict[Key, Bounds]] = {}
+        self.seats: dict[tuple[Rules | None, int], dict[Key, Bounds]] = {}
 
-    def of(self, me: int) -> dict[Key, Bounds]:
+    def of(self, rules: Rules | None, me: int) -> dict[Key, Bounds]:
         if sum(len(m) for m in self.seats.values()) >= self.size:
             self.seats.clear()
-        return self.seats.setdefault(me, {})
+        return self.seats.setdefault((rules, me), {})
 
 
 def _key(s: State) -> Key:
@@ -67,15 +74,60 @@ def _key(s: State) -> Key:
             s.drew, s.swapped, s.covered, s.self_thrown)
 
 
+def _shape(s: State) -> Key:
+    """:func:`_key` with the cards' ranks numbered anew among the ranks still in play (lowest 0) and the table's
+    pairs in a fixed order: two positions that differ only in which card of a rank no longer met was played
+    (a lone 7 thrown while the lone 8 stays in hand, or the other way round), or in the order the same pairs were
+    laid, go on the same way, and are solved once. Only for rules under which a card's rank matters by its
+    order and its equality alone (:func:`_ranks_relative`), never by its value."""
+    hands = s.hands
+    attacks, covers = s.attacks, s.covers
+    ranks = {c >> 2 for h in hands for c in h}
+    ranks.update([c >> 2 for c in attacks])
+    ranks.update([c >> 2 for c in covers if c is not None])
+    ranks.update([c >> 2 for c in s.bypassed])
+    new = [0] * 15
+    for i, r in enumerate(sorted(ranks)):
+        new[r] = i << 2
+    table: Key
+    if s.bypassed or s.coverers or s.lead_open:  # where a pair lies on the table matters there
+        table = (tuple([new[a >> 2] | a & 3 for a in attacks]),
+                 tuple([-1 if c is None else new[c >> 2] | c & 3 for c in covers]),
+                 tuple([new[b >> 2] | b & 3 for b in s.bypassed]), s.bypassed_at)
+    else:
+        table = tuple(sorted([(new[a >> 2] | a & 3, -1 if c is None else new[c >> 2] | c & 3)
+                              for a, c in zip(attacks, covers, strict=True)]))
+    return (tuple([tuple(sorted([new[c >> 2] | c & 3 for c in h])) for h in hands]), table,
+            s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
+            tuple(s.out), s.trump, s.sixes, s.emptied, s.scores, s.pogons, s.lead_open, s.window,
+            s.drew, s.swapped, s.covered, tuple(sorted([new[c >> 2] | c & 3 for c in s.self_thrown])))
+
+
+def _ranks_relative(rules: Rules) -> bool:
+    """No rule reads a card's rank by its value: not королевский's lowest rank and ace, not японский's queen,
+    not фигурный's tens to aces nor погонный's pogony (their ranks are kept)."""
+    return (rules.royal is Royal.OFF and rules.special_suit is None
+            and rules.ranking in (Ranking.ORDER, Ranking.BEATEN))
+
+
+def key_of(rules: Rules) -> Callable[[State], Key]:
+    """The key a search's table keeps positions by under ``rules``: :func:`_shape` where it is exact, else
+    :func:`_key`."""
+    return _shape if _ranks_relative(rules) else _key
+
+
 class Solver:
     """Minimax with alpha-beta: a node whose result can no longer change its parent's choice is left as soon as
     that is known, and the table keeps what was learned of it, a bound (at least, at most) where not the value."""
 
-    def __init__(self, me: int, nodes: int, deadline: float | None = None, solved: Solved | None = None) -> None:
+    def __init__(self, me: int, nodes: int, deadline: float | None = None, solved: Solved | None = None,
+                 rules: Rules | None = None) -> None:
+        """``rules``: the game's, for its table's key (:func:`key_of`); None keeps every position by :func:`_key`."""
         self.me = me
+        self.key = _key if rules is None else key_of(rules)
         self.left = nodes
         self.deadline = deadline
-        self.memo: dict[Key, Bounds] = {} if solved is None else solved.of(me)
+        self.memo: dict[Key, Bounds] = {} if solved is None else solved.of(rules, me)
         self.path: set[Key] = set()   # the positions of the line being searched
 
     def value(self, state: State, alpha: float = 0.0, beta: float = 1.0) -> float:
@@ -84,7 +136,7 @@ class Solver:
         (fail-soft: at most ``alpha``, the true one is no more; at least ``beta``, no less)."""
         if state.over:
             return score(state, self.me)
-        key = _key(state)
+        key = self.key(state)
         low, high = self.memo.get(key, UNKNOWN)
         if low == high or low >= beta:
             return low
@@ -151,8 +203,8 @@ def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | Non
     ``values`` (if given) holds the moves whose result was found before, with it."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes, deadline, solved)
-    solver.path.add(_key(state))
+    solver = Solver(me, nodes, deadline, solved, state.rules)
+    solver.path.add(solver.key(state))
     values = [] if values is None else values
     try:
         for action in _ordered(state, me):
@@ -185,8 +237,8 @@ def values(state: State, me: int, moves: list[Action], nodes: int,
     two players left: 1, 0.5 or 0. None when that needs more than ``nodes`` positions or the ``deadline``."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes, deadline)
-    solver.path.add(_key(state))
+    solver = Solver(me, nodes, deadline, rules=state.rules)
+    solver.path.add(solver.key(state))
     found = []
     try:
         for action in moves:

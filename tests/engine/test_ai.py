@@ -372,8 +372,8 @@ def test_the_exact_endgame_with_its_cut_offs_values_every_move_as_the_whole_tree
         assert seat is not None
         moves = greedy.honest_moves(legal_actions(state, seat))
         assert endgame.values(state, seat, moves, nodes=1_000_000) is not None
-        solver = endgame.Solver(seat, 1_000_000, solved=kept)
-        solver.path.add(endgame._key(state))
+        solver = endgame.Solver(seat, 1_000_000, solved=kept, rules=state.rules)  # positions kept by their shape
+        solver.path.add(solver.key(state))
         found = []
         for action in moves:
             child = state.copy()
@@ -390,6 +390,73 @@ def test_the_exact_endgame_with_its_cut_offs_values_every_move_as_the_whole_tree
             assert found == whole, (state.hands, moves)
             compared += 1
     assert compared >= 30, compared
+
+
+def _values(state: State, seat: int, moves: list[Action], rules: Rules | None) -> list[float]:
+    solver = endgame.Solver(seat, 400_000, rules=rules)
+    solver.path.add(solver.key(state))
+    found = []
+    for action in moves:
+        child = state.copy()
+        apply_in_place(child, seat, action)
+        found.append(solver.value(child))
+    return found
+
+
+def test_positions_that_differ_only_by_which_card_of_a_rank_gone_was_played_are_solved_once() -> None:
+    """A lone seven of spades played while the lone eight stays in hand, or the other way round: once no other
+    seven or eight is in play, the two go on alike, and the table keeps them as one position."""
+    rules = Rules()
+    cards = [parse_card(c) for c in ("7S", "8S", "10H", "QD", "KS", "AH")]
+    seven, eight, *rest = cards
+
+    def duel(played: int, kept: int) -> State:
+        return State(rules=rules, trump=3, trump_card=None, hands=[[kept, rest[0], rest[1]], [rest[2], rest[3]]],
+                     stock=[], discard=[played], attacks=[], covers=[], attacker=0, defender=1, first_bout=False)
+
+    one, other = duel(seven, eight), duel(eight, seven)
+    assert endgame._key(one) != endgame._key(other)
+    assert endgame.key_of(rules)(one) == endgame.key_of(rules)(other)
+    assert endgame.best_moves(one, 0, nodes=10_000) is not None
+    # where a rank counts by its value the exact key stays: королевский's sixes fall only to aces, японский's
+    # queen of spades beats any spade, фигурный scores tens to aces, погонный hangs the rank of the pogon
+    for preset in ("royal", "japanese", "figures", "pogony_race"):
+        assert endgame.key_of(Rules.from_dict({"preset": preset})) is endgame._key, preset
+
+
+@pytest.mark.slow
+@pytest.mark.long(12)
+@pytest.mark.parametrize("preset", ["podkidnoy", "perevodnoy", "perevodnoy_3", "american", "baltic", "two_trumps"])
+def test_the_endgame_values_every_move_alike_whether_positions_are_kept_by_shape_or_by_card(preset: str) -> None:
+    """The table keeps positions by their shape (ranks numbered among those in play, the table's pairs in one
+    order): every move of every duel is valued as with positions kept card by card, in the variants whose
+    tables, transfers, counter-attacks and trumps differ most."""
+    rules = Rules.from_dict({"preset": preset})
+    assert endgame.key_of(rules) is not endgame._key
+    compared = 0
+    for state in _duels(preset, range(2), most=8):
+        seat = next_seat(state)
+        assert seat is not None
+        moves = greedy.honest_moves(legal_actions(state, seat))
+        try:
+            by_card = _values(state, seat, moves, None)
+        except endgame.OutOfBudget:
+            continue
+        assert _values(state, seat, moves, rules) == by_card, (preset, state.hands, moves)
+        compared += 1
+    assert compared >= 8, compared
+
+
+def test_what_one_set_of_rules_solved_is_not_read_under_another() -> None:
+    """The hard computer's process keeps what it solved from game to game; the same cards go on otherwise in
+    переводной than in подкидной, so each set of rules has its own table."""
+    kept = endgame.Solved()
+    state = _duels("podkidnoy", range(1), most=1)[0]
+    seat = next_seat(state)
+    assert seat is not None
+    assert endgame.best_moves(state, seat, nodes=50_000, solved=kept) is not None
+    assert kept.of(state.rules, seat)
+    assert not kept.of(Rules.from_dict({"preset": "perevodnoy"}), seat)
 
 
 def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_blindly() -> None:
