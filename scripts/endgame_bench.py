@@ -80,7 +80,7 @@ def main() -> None:
         else:
             counts["review_values_wrong"] += 1
         if endgame.best_moves(state, d.seat, nodes=hard.ENDGAME_NODES_MAX,
-                              deadline=time.perf_counter() + hard.ENDGAME_SHARE * args.budget_ms / 1000) is None:
+                              deadline=time.perf_counter() + hard.ENDGAME_BUDGETS * args.budget_ms / 1000) is None:
             counts["hard_search_out_of_budget"] += 1
         chosen = hard.choose(k, seed, args.budget_ms)
         value = truth[moves.index(chosen)] if chosen in moves else -1.0

@@ -52,9 +52,14 @@ LEAN = 0.75           # how often another seat plays the greedy player's move in
 MAX_CANDIDATES = 16   # moves weighed at most at the root (the rest are dearer by the greedy player's measure)
 WIDTH = 8             # and in the positions below it
 CHECK_EVERY = 16      # iterations between looks at whether the most tried move can still be caught
-ENDGAME_SHARE = 0.8   # of the budget, the most the exact endgame search may take before the tree (exact beats sampled)
+# the exact endgame search may take up to ENDGAME_BUDGETS budgets: a game comes to it once (what it solved answers
+# the next moves at once), a won endgame thrown away loses the whole game, and most take a few milliseconds;
+# should it not finish, the tree still gets TREE_AFTER of a budget
+ENDGAME_BUDGETS = 8.0
+TREE_AFTER = 0.2
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
-ENDGAME_NODES_MAX = 400_000  # and with one, where the clock stops it first (about 25 µs a position)
+ENDGAME_NODES_MAX = 400_000  # and with one (about 2.5 s compiled, 200 MB of table at most), if the clock has not
+#                              stopped it first
 # the endgame positions this process has solved, kept for its next moves (a move is repeatable without a time
 # budget: then nothing is kept or read)
 SOLVED = endgame.Solved()
@@ -90,17 +95,18 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
         return Thought(candidates[0] if candidates else None, 0)
     rng = random.Random(seed)
     started = time.perf_counter()
-    deadline = started + budget_ms / 1000  # the whole move: the exact search and the tree
+    deadline = started + budget_ms / 1000  # the whole move, unless the exact endgame search takes longer
     timed = budget_ms > 0
     exact = None
     proven: list[tuple[float, Action]] = []  # the moves the exact search finished, where it ran out of time
     if endgame.nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
-            deadline=started + ENDGAME_SHARE * budget_ms / 1000 if timed else None, solved=SOLVED if timed else None,
-            values=proven)
+            deadline=started + ENDGAME_BUDGETS * budget_ms / 1000 if timed else None,
+            solved=SOLVED if timed else None, values=proven)
         if exact is not None and len(exact) == 1:
             return Thought(exact[0], 0)
+        deadline = max(deadline, time.perf_counter() + TREE_AFTER * budget_ms / 1000)
     typical = k.sample(random.Random(seed))
     preferred = greedy.choose(typical, seat)  # ties go to the greedy player's own choice
     if exact is not None:  # equal against best play: the one the greedy play-out does best with, every card known
