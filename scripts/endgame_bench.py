@@ -50,6 +50,7 @@ def main() -> None:
               "review_sampled": 0, "review_values_wrong": 0, "hard_keeps_best": 0, "hard_loses_result": 0,
               "hard_search_out_of_budget": 0}
     review_ms: list[float] = []
+    hard_ms: list[float] = []  # hard's whole move, the exact search and the tree
     reference_s = 0.0  # the exact values of every move of all the positions, searched alone: the search's speed
     lost: list[str] = []
     for preset, seed, d in taken:
@@ -80,9 +81,11 @@ def main() -> None:
         else:
             counts["review_values_wrong"] += 1
         if endgame.best_moves(state, d.seat, nodes=hard.ENDGAME_NODES_MAX,
-                              deadline=time.perf_counter() + hard.ENDGAME_BUDGETS * args.budget_ms / 1000) is None:
+                              deadline=time.perf_counter() + hard.endgame_budgets(k) * args.budget_ms / 1000) is None:
             counts["hard_search_out_of_budget"] += 1
+        started = time.perf_counter()
         chosen = hard.choose(k, seed, args.budget_ms)
+        hard_ms.append((time.perf_counter() - started) * 1000)
         value = truth[moves.index(chosen)] if chosen in moves else -1.0
         if value == max(truth):
             counts["hard_keeps_best"] += 1
@@ -91,6 +94,7 @@ def main() -> None:
             lost.append(f"{preset} seed {seed} move {d.n}")
     print(json.dumps({**counts, "review_ms_p50": round(statistics.median(review_ms), 1),
                       "review_ms_max": round(max(review_ms), 1), "reference_s": round(reference_s, 1),
+                      "hard_ms_p50": round(statistics.median(hard_ms), 1), "hard_ms_max": round(max(hard_ms), 1),
                       "hard_lost_at": lost[:10]}))
 
 

@@ -1,7 +1,7 @@
 """``hard``: a search over the positions its seat cannot tell apart, with only what that seat may know.
 
 Once two players are left and every card the seat cannot see is in the other hand, the endgame is
-solved exactly (``durak.ai.endgame``) when it fits the budget. Before that, and with more players, it
+solved exactly (``durak.ai.endgame``) when it fits its time (below). Before that, and with more players, it
 searches a tree over the moves (information-set Monte Carlo tree search, single observer). Each
 iteration deals the unseen cards at random, consistently with the seat's
 :class:`~durak.record.Knowledge` (the cards the table saw each player pick up or show stay in that hand;
@@ -18,7 +18,7 @@ hidden cards later. It weighs at most
 ``MAX_CANDIDATES`` moves at the root and ``WIDTH`` below (the greedy player's choice, the cheapest move of
 each kind, then the cheapest). It stops when the budget is spent or when the most tried move at the root
 can no longer be caught in the time left, and plays the most tried move (a tie: the greedy player's own).
-The budget covers the whole move, the exact search too. A budget too short for ``ITERATIONS_MIN`` iterations
+The budget covers the whole move, the exact endgame search aside. A budget too short for ``ITERATIONS_MIN`` iterations
 (a small ``COMPUTER_BUDGET_MS``, or a worker shared by many tables) tells the moves apart no better than
 chance, so then it plays the greedy player's move.
 
@@ -52,10 +52,14 @@ LEAN = 0.75           # how often another seat plays the greedy player's move in
 MAX_CANDIDATES = 16   # moves weighed at most at the root (the rest are dearer by the greedy player's measure)
 WIDTH = 8             # and in the positions below it
 CHECK_EVERY = 16      # iterations between looks at whether the most tried move can still be caught
-# the exact endgame search may take up to ENDGAME_BUDGETS budgets: a game comes to it once (what it solved answers
-# the next moves at once), a won endgame thrown away loses the whole game, and most take a few milliseconds;
-# should it not finish, the tree still gets TREE_AFTER of a budget
+# the exact endgame search may take up to ENDGAME_BUDGETS budgets where the two hands hold at most ENDGAME_CARDS:
+# a game comes to it once (what it solved answers the next moves at once), a won endgame thrown away loses the
+# whole game, and most take a few milliseconds; should it not finish, the tree still gets TREE_AFTER of a budget.
+# Bigger ones (наваленный deals the whole deck: every card known from the first move) are far beyond it, and get
+# ENDGAME_SHARE of the budget
 ENDGAME_BUDGETS = 8.0
+ENDGAME_CARDS = 16
+ENDGAME_SHARE = 0.8
 TREE_AFTER = 0.2
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
 ENDGAME_NODES_MAX = 400_000  # and with one (about 2.5 s compiled, 200 MB of table at most), if the clock has not
@@ -102,7 +106,7 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     if endgame.nothing_hidden(k):  # the final duel with every card known: solve it exactly if it fits the budget
         exact = endgame.best_moves(
             k.sample(rng), seat, nodes=ENDGAME_NODES_MAX if timed else ENDGAME_NODES_MIN,
-            deadline=started + ENDGAME_BUDGETS * budget_ms / 1000 if timed else None,
+            deadline=started + endgame_budgets(k) * budget_ms / 1000 if timed else None,
             solved=SOLVED if timed else None, values=proven)
         if exact is not None and len(exact) == 1:
             return Thought(exact[0], 0)
@@ -117,6 +121,11 @@ def think(k: Knowledge, seed: int = 0, budget_ms: float = BUDGET_MS,
     candidates = shortlist(candidates, preferred, typical, seat)
     thought = _tree(k, candidates, preferred, rng, deadline if timed else None, pause if timed else None)
     return _keep_proven(thought, proven)
+
+
+def endgame_budgets(k: Knowledge) -> float:
+    """The budgets the exact endgame search may take (above)."""
+    return ENDGAME_BUDGETS if sum(k.view.counts) <= ENDGAME_CARDS else ENDGAME_SHARE
 
 
 def _keep_proven(thought: Thought, proven: list[tuple[float, Action]]) -> Thought:

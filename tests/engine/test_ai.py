@@ -580,6 +580,25 @@ def test_hard_keeps_to_its_budget_when_the_endgame_is_too_big_to_solve() -> None
         assert time.perf_counter() - started < 1.0
 
 
+def test_hard_thinks_longer_only_over_an_endgame_small_enough_to_solve() -> None:
+    """The exact search may take several budgets in a duel's endgame, which a game comes to once; наваленный deals
+    the whole deck, so every card is known from the first move, but two hands of 18 are far beyond any search:
+    there hard keeps to its budget, move after move."""
+    duel = _duels("podkidnoy", range(1), most=1)[0]
+    seat = next_seat(duel)
+    assert seat is not None
+    assert hard.endgame_budgets(knowledge(duel, seat, Record.start(duel))) == hard.ENDGAME_BUDGETS > 1
+    piled = new_game(Rules.from_dict({"preset": "piled"}), 2, 3)
+    seat = next_seat(piled)
+    assert seat is not None
+    k = knowledge(piled, seat, Record.start(piled))
+    assert endgame.nothing_hidden(k) and sum(k.view.counts) == 36
+    assert hard.endgame_budgets(k) == hard.ENDGAME_SHARE < 1
+    started = time.perf_counter()
+    assert hard.choose(k, 1, budget_ms=200) in legal_actions(piled, seat)
+    assert time.perf_counter() - started < 1.0  # 8 budgets would be 1.6 s
+
+
 @pytest.mark.parametrize(("preset", "seed", "n"), [("podkidnoy", 1, 49), ("podkidnoy", 2, 45),
                                                     ("perevodnoy", 9, 53), ("perevodnoy", 4, 68)])
 def test_hard_never_plays_a_move_its_unfinished_endgame_search_proved_lost(preset: str, seed: int, n: int) -> None:
