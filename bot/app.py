@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -55,6 +56,9 @@ class DurakApplication(Application):  # type: ignore[type-arg]
 
 
 def build_application(settings: Settings, clock: Clock | None = None) -> Application:  # type: ignore[type-arg]
+    # python-telegram-bot 22.2 deprecates time periods as whole seconds and warns at every 429 it reads; its
+    # opt-in gives them as timedelta, as its next major version will (the outbox reads either)
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
     api = settings.telegram_api_url
     requests = (AiohttpRequest(pool=64), UpdatesRequest(pool=1))
     app = (

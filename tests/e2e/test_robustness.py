@@ -179,6 +179,8 @@ async def test_answers_and_hands_never_wait_behind_the_group(fake: FakeTelegram,
 
 
 @pytest.mark.long(10)
+# python-telegram-bot's warning that whole seconds are deprecated, once at every 429 read (bot/app.py opts in)
+@pytest.mark.filterwarnings("error::telegram.warnings.PTBDeprecationWarning")
 async def test_429_from_the_group_is_waited_out(fake: FakeTelegram, tmp_path: Path) -> None:
     """A server stricter than the bot's own limiter answers 429; the bot retries and catches up."""
     fake.group_budget, fake.group_window = 4, 3.0
