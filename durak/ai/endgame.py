@@ -127,7 +127,7 @@ class Solver:
         self.key = _key if rules is None else key_of(rules)
         self.left = nodes
         self.deadline = deadline
-        # positions by their key's 64-bit hash: a tenth of the memory of the keys themselves, and two positions of
+        # positions by their key's 64-bit hash: a quarter of the memory of the keys themselves, and two positions of
         # one search share a hash about once in 10^8 searches of 400,000 positions
         self.memo: dict[int, Bounds] = {} if solved is None else solved.of(rules, me)
         self.path: set[int] = set()   # the positions of the line being searched

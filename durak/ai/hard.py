@@ -62,8 +62,8 @@ ENDGAME_CARDS = 16
 ENDGAME_SHARE = 0.8
 TREE_AFTER = 0.2
 ENDGAME_NODES_MIN = 2_000    # its positions with no time budget (repeatable: budget 0)
-ENDGAME_NODES_MAX = 400_000  # and with one (about 2.5 s compiled, 200 MB of table at most), if the clock has not
-#                              stopped it first
+ENDGAME_NODES_MAX = 400_000  # and with one (2–3 s compiled, about 50 MB of table), if the clock has not stopped
+#                              it first
 # the endgame positions this process has solved, kept for its next moves (a move is repeatable without a time
 # budget: then nothing is kept or read)
 SOLVED = endgame.Solved()
