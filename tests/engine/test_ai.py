@@ -372,13 +372,7 @@ def test_the_exact_endgame_with_its_cut_offs_values_every_move_as_the_whole_tree
         assert seat is not None
         moves = greedy.honest_moves(legal_actions(state, seat))
         assert endgame.values(state, seat, moves, nodes=1_000_000) is not None
-        solver = endgame.Solver(seat, 1_000_000, solved=kept, rules=state.rules)  # positions kept by their shape
-        solver.path.add(solver.fingerprint(state))
-        found = []
-        for action in moves:
-            child = state.copy()
-            apply_in_place(child, seat, action)
-            found.append(solver.value(child))
+        found = _values(state, seat, moves, state.rules, kept, 1_000_000)  # positions kept by their shape
         solved: dict[object, float] = {}
         cycles: list[object] = []
         whole = []
@@ -392,8 +386,10 @@ def test_the_exact_endgame_with_its_cut_offs_values_every_move_as_the_whole_tree
     assert compared >= 30, compared
 
 
-def _values(state: State, seat: int, moves: list[Action], rules: Rules | None) -> list[float]:
-    solver = endgame.Solver(seat, 400_000, rules=rules)
+def _values(state: State, seat: int, moves: list[Action], rules: Rules | None,
+            solved: endgame.Solved | None = None, nodes: int = 400_000) -> list[float]:
+    """Every move's value from one search (``rules`` None: positions kept card by card)."""
+    solver = endgame.Solver(seat, nodes, solved=solved, rules=rules)
     solver.path.add(solver.fingerprint(state))
     found = []
     for action in moves:
