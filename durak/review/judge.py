@@ -3,9 +3,9 @@
 For a decision, every candidate move (the honest legal moves; a hand of groups, which lists thousands of leads,
 the same shortlist the ``hard`` computer weighs) is valued for the seat that made it: the share of deals in
 which, after that move and a game played on to its end, he is not the durak (a draw counts half). Who plays it
-on (``PLAYON``, "checked"): the greedy player at every seat, and where that finds the move played costs something,
-the ``hard`` computer's tree instead, which agrees better with a stronger judge but takes 2.3 times as long
-(docs/review.md). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
+on (``PLAYON``, "checked"): the greedy player at every seat, and where that does not soon settle on a cost of
+(nearly) nothing for the move played, the ``hard`` computer's tree instead, which agrees better with a stronger
+judge but takes 2.3 times as long (docs/review.md). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
 could not see dealt at random, exactly what a computer at his seat is given; never the true deal. All the moves
 are played on the same deals (common random numbers), so a difference between two moves is the moves', not the
 deals'. Deals are added in batches until the played move's label is settled (its cost, give or take twice its
@@ -55,6 +55,7 @@ CANDIDATES = 12   # moves weighed at most (the played one always among them)
 # (``CHECK_FROM``): the greedy play-on's errors are mostly costs it sees where a sound plan has none
 PLAYONS = ("greedy", "tree", "checked")
 CHECK_FROM = INACCURACY / 2
+CHECK_DEALS = 512  # the most the greedy play-on is given as the checked play-on's filter
 PLAYON = "checked"  # the greedy play-on, and the tree where a label is at stake (docs/review.md)
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
@@ -99,18 +100,12 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge);
     ``margin``: the standard errors a label must stand by to be settled. The verdict names the play-on it was
     judged with ("checked" gives "greedy" or "tree"), for a second judging of the same position to ask it again."""
-    if playon == "checked":
-        first = judge(k, played, seed, deals_max, between, "greedy", settle, margin)
-        if first is None or first.exact or first.cost < CHECK_FROM:
-            return first
-        return judge(k, played, seed, deals_max, between, "tree", settle, margin)
     seat = k.seat
     candidates = greedy.honest_moves(k.view.legal)
     if played not in candidates:
         candidates.append(played)  # a cheat, judged beside the honest moves
     if len(candidates) < 2:
         return None
-    rng = random.Random(seed)
     typical = k.sample(random.Random(seed))
     if endgame.nothing_hidden(k):  # the one deal there is, every move of it weighed: no shortlist
         exact = endgame.values(typical, seat, candidates, EXACT_NODES * deals_max)
@@ -119,8 +114,28 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     candidates = shortlist(candidates, None, typical, seat, CANDIDATES)
     if played not in candidates:
         candidates[-1] = played
+    if playon != "checked":
+        return _sampled(k, candidates, played, seed, deals_max, between, playon, settle, margin)[0]
+    # the greedy play-on as a filter: its verdict stands where it settles on a cost under CHECK_FROM (no label);
+    # it stops as soon as the move surely costs that much, or after CHECK_DEALS deals unsettled, and the tree
+    # judges anew (the greedy play-on's figure would be thrown away: its last deals are the review's dearest)
+    first, settled = _sampled(k, candidates, played, seed, min(deals_max, CHECK_DEALS) if settle else deals_max,
+                              between, "greedy", settle, margin, escalate=CHECK_FROM)
+    if first is None or (settled and first.cost < CHECK_FROM):
+        return first
+    return _sampled(k, candidates, played, seed, deals_max, between, "tree", settle, margin)[0]
+
+
+def _sampled(k: Knowledge, candidates: list[Action], played: Action, seed: int, deals_max: int,
+             between: Callable[[], object] | None, playon: str, settle: bool, margin: float,
+             escalate: float | None = None) -> tuple[Verdict | None, bool]:
+    """``candidates`` valued on deals of ``k`` with one play-on, and whether the played move's label settled
+    (False where ``deals_max`` ran out first, or where it stopped once the move surely cost ``escalate``)."""
+    seat = k.seat
+    rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in candidates]
     weighing = Weighing(k, candidates, rng) if playon == "tree" else None
+    settled = not settle
     while True:
         for _ in range(BATCH):
             if between is not None:
@@ -135,11 +150,16 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
                 apply_in_place(s, seat, action)
                 outcomes.append(score(play_out(s), seat))
         n = len(results[0])
-        if n >= deals_max or (settle and n >= DEALS_MIN and _settled(results, candidates.index(played), margin)):
+        if settle and n >= DEALS_MIN:
+            low, high = _cost_bounds(results, candidates.index(played), margin)
+            settled = label_of(low) == label_of(high)
+            if settled or (escalate is not None and low >= escalate):
+                break
+        if n >= deals_max:
             break
     if all(r == results[0] for r in results[1:]):
-        return None  # every move comes to the same on every deal
-    return _verdict(candidates, [sum(r) / n for r in results], played, n, playon=playon)
+        return None, True  # every move comes to the same on every deal
+    return _verdict(candidates, [sum(r) / n for r in results], played, n, playon=playon), settled
 
 
 def _verdict(candidates: list[Action], means: list[float], played: Action, deals: int,
@@ -153,10 +173,10 @@ def _verdict(candidates: list[Action], means: list[float], played: Action, deals
                    label_of(cost), deals, exact, playon)
 
 
-def _settled(results: Sequence[Sequence[float]], played: int, margin: float = 2.0) -> bool:
-    """The played move's label stands: its cost against each other move, less and plus twice the standard error
-    of their difference on the same deals, earns the same label (a move that looks best must look best by enough
-    to be no inaccuracy)."""
+def _cost_bounds(results: Sequence[Sequence[float]], played: int, margin: float) -> tuple[float, float]:
+    """The played move's cost, less and plus ``margin`` standard errors: against each other move the mean of
+    their difference on the same deals, the bounds the largest over the other moves. The label is settled where
+    both bounds earn the same one (a move that looks best must look best by enough to be no inaccuracy)."""
     n = len(results[played])
     low = high = 0.0
     for i, other in enumerate(results):
@@ -166,4 +186,4 @@ def _settled(results: Sequence[Sequence[float]], played: int, margin: float = 2.
         mean = sum(diffs) / n
         spread = margin * math.sqrt(max(0.0, sum((d - mean) ** 2 for d in diffs) / (n - 1)) / n)
         low, high = max(low, mean - spread), max(high, mean + spread)
-    return label_of(low) == label_of(high)
+    return low, high

@@ -19,7 +19,7 @@ from durak.record import Record, knowledge
 from durak.review import Judged, decisions_of, describe, judge, judge_all, label_of, move_accuracy
 from durak.review.command import main as review_main
 from durak.review.command import play
-from durak.review.judge import CHECK_FROM, EXACT_NODES
+from durak.review.judge import CHECK_DEALS, CHECK_FROM, EXACT_NODES
 
 SEVERITY = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
 DEALS = 64   # enough for the tests' claims, an eighth of the review's own most
@@ -70,22 +70,45 @@ def test_every_judged_move_names_the_best_move_its_cost_and_label_and_forced_mov
 @pytest.mark.slow
 def test_the_checked_play_on_asks_the_tree_again_wherever_the_greedy_one_finds_a_cost(
         game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
-    """"checked": a move the greedy play-on finds costs (nearly) nothing keeps that verdict; any other is the
-    tree's verdict, on the same seed."""
+    """"checked": a move the greedy play-on surely finds costs (nearly) nothing keeps that verdict, which gives
+    no label; any other is the tree's verdict, on the same seed."""
     deal, actions, _ = game
     kinds = {"kept": 0, "asked again": 0}
     for d in decisions_of(deal, actions):
         greedy = judge(d.knowledge, d.played, 5, DEALS, playon="greedy")
         checked = judge(d.knowledge, d.played, 5, DEALS, playon="checked")
-        if greedy is None or greedy.exact or greedy.cost < CHECK_FROM:
+        if greedy is None or greedy.exact or checked is not None and checked.playon == "greedy":
             assert checked == greedy, d.n
-            assert checked is None or checked.playon == "greedy"  # a puzzle's second judging asks greedy again
+            assert checked is None or checked.exact or checked.cost < CHECK_FROM and checked.label is None, d.n
             kinds["kept"] += 1
         else:
             assert checked == judge(d.knowledge, d.played, 5, DEALS, playon="tree"), d.n
-            assert checked is not None and checked.playon == "tree", d.n  # and here the tree
+            assert checked is not None and checked.playon == "tree", d.n  # a puzzle's second judging asks the tree
             kinds["asked again"] += 1
+        if greedy is not None and not greedy.exact and greedy.cost >= CHECK_FROM:
+            assert checked is not None and checked.playon == "tree", d.n
     assert kinds["kept"] and kinds["asked again"], kinds
+
+
+@pytest.mark.slow
+def test_the_checked_play_on_leaves_the_greedy_one_as_soon_as_the_move_surely_costs(
+        game: tuple[State, list[tuple[int, Action]], list[Judged]]) -> None:
+    """Where the tree judges, the greedy play-on's figure is thrown away: it plays on no more deals than it needs
+    to see that the move played costs ``CHECK_FROM`` or more (its cost less two standard errors), and never more
+    than ``CHECK_DEALS``."""
+    deal, actions, _ = game
+    most = 4 * CHECK_DEALS
+    cut_short = 0
+    for d in decisions_of(deal, actions):
+        played = [0]
+        checked = judge(d.knowledge, d.played, 5, most, between=lambda: played.__setitem__(0, played[0] + 1))
+        if checked is None or checked.playon != "tree":
+            continue
+        filtering = played[0] - checked.deals  # the deals the greedy play-on was given first
+        plain = judge(d.knowledge, d.played, 5, most, playon="greedy")
+        assert plain is not None and 0 < filtering <= min(CHECK_DEALS, plain.deals), d.n
+        cut_short += filtering < plain.deals
+    assert cut_short, "some move the greedy play-on would have judged on longer goes to the tree at once"
 
 
 @pytest.mark.slow
