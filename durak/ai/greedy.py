@@ -18,7 +18,8 @@ from typing import Final
 from durak.actions import TAKE, Act, Action
 from durak.cards import Card, strength
 from durak.covering import beater_table
-from durak.engine import legal_actions, trump_of
+from durak.engine import lead_room, legal_actions, trump_of
+from durak.rules import Lead
 from durak.state import State
 
 # While this many cards are left in the stock, spending a high trump is not worth it.
@@ -35,6 +36,7 @@ _DRAW_CARD: Final = Act.DRAW_CARD
 _PASS: Final = Act.PASS
 _SHOW: Final = Act.SHOW
 _TRANSFER: Final = Act.TRANSFER
+_SAME_RANK: Final = Lead.SAME_RANK
 # cards.strength of every card for each trump suit ([4]: no trump), read by index
 _STRENGTH: Final = [[strength(c, trump if trump < 4 else None) for c in range(60)] for trump in range(5)]
 
@@ -46,7 +48,39 @@ def honest_moves(actions: Iterable[Action]) -> list[Action]:
 
 def choose(state: State, seat: int) -> Action | None:
     """The action to play now, or None when waiting is better (an attacker may wait)."""
-    return choose_among(state, seat, legal_actions(state, seat))
+    direct = _direct(state, seat)
+    return direct if direct is not None else choose_among(state, seat, legal_actions(state, seat))
+
+
+def _direct(state: State, seat: int) -> Action | None:
+    """:func:`choose`'s move where it can be worked out without listing every legal move: a lead of one rank, and
+    a defence with nothing to pass on or draw (listing every cover and every set of a rank was a quarter of a
+    play-out's time). None: list them (``tests/engine/test_greedy.py`` checks both ways agree on every preset)."""
+    rules = state.rules
+    if rules.cheating or state.over or seat in state.out or state.lead_open or state.window:
+        return None
+    if not state.attacks:
+        hand = state.hands[seat]
+        if seat != state.attacker or rules.lead is not _SAME_RANK or not hand:
+            return None
+        most = lead_room(state)
+        return _lowest_lead(hand, most, trump_of(state, seat)) if most >= 1 else None
+    if (seat == state.defender and not state.taking and None in state.covers and not rules.transfer
+            and not rules.draw_to_cover):
+        return _defend(state, seat, ())  # it reads the listed moves only for a transfer or a draw
+    return None
+
+
+def _lowest_lead(hand: list[Card], most: int, trump: int | None) -> Action:
+    """:func:`_lead` over the leads of one rank the listing would give: the cheapest cards (every trump is dearer
+    than every plain card, so they are of one rank), as many as may be led; the first of equals in the listing's
+    order (the hand's for one card, the lowest cards first for a set)."""
+    strengths = _STRENGTH[4 if trump is None else trump]
+    low = min([strengths[c] for c in hand])
+    cheapest = [c for c in hand if strengths[c] == low]
+    if most == 1 or len(cheapest) == 1:
+        return Action(_ATTACK, (cheapest[0],))
+    return Action(_ATTACK, tuple(sorted(cheapest)[:most]))
 
 
 def choose_among(state: State, seat: int, legal: Sequence[Action]) -> Action | None:

@@ -5,11 +5,11 @@ the same shortlist the ``hard`` computer weighs) is valued for the seat that mad
 which, after that move and a game played on to its end, he is not the durak (a draw counts half). Who plays it
 on (``PLAYON``, "checked"): the greedy player at every seat, and where that does not soon settle on a cost of
 (nearly) nothing for the move played, the ``hard`` computer's tree instead, which agrees better with a stronger
-judge but takes 2.3 times as long (docs/review.md). The deals are the seat's :class:`~durak.record.Knowledge` with every card he
-could not see dealt at random, exactly what a computer at his seat is given; never the true deal. All the moves
-are played on the same deals (common random numbers), so a difference between two moves is the moves', not the
-deals'. Deals are added in batches until the played move's label is settled (its cost, give or take twice its
-standard error, lies in one label's band) or ``DEALS_MAX`` is reached.
+judge but takes 2.3 times as long (docs/review.md). The deals are the seat's :class:`~durak.record.Knowledge`
+with every card he could not see dealt at random, exactly what a computer at his seat is given; never the true
+deal. All the moves are played on the same deals (common random numbers), so a difference between two moves is
+the moves', not the deals'. Deals are added in batches until the played move's label is settled (its cost, give or
+take twice its standard error, lies in one label's band) or ``DEALS_MAX`` is reached.
 
 The cost of a move is the best move's value less the played one's, in chance points (0.23 = 23 points).
 Labels, as chess sites give them: an inaccuracy from ``INACCURACY``, a mistake from ``MISTAKE``, a blunder from

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from itertools import pairwise
@@ -77,9 +78,9 @@ def test_the_checked_play_on_asks_the_tree_again_wherever_the_greedy_one_finds_a
     for d in decisions_of(deal, actions):
         greedy = judge(d.knowledge, d.played, 5, DEALS, playon="greedy")
         checked = judge(d.knowledge, d.played, 5, DEALS, playon="checked")
-        if greedy is None or greedy.exact or checked is not None and checked.playon == "greedy":
+        if greedy is None or greedy.exact or (checked is not None and checked.playon == "greedy"):
             assert checked == greedy, d.n
-            assert checked is None or checked.exact or checked.cost < CHECK_FROM and checked.label is None, d.n
+            assert checked is None or checked.exact or (checked.cost < CHECK_FROM and checked.label is None), d.n
             kinds["kept"] += 1
         else:
             assert checked == judge(d.knowledge, d.played, 5, DEALS, playon="tree"), d.n
@@ -99,12 +100,13 @@ def test_the_checked_play_on_leaves_the_greedy_one_as_soon_as_the_move_surely_co
     deal, actions, _ = game
     most = 4 * CHECK_DEALS
     cut_short = 0
+    deals = itertools.count()
     for d in decisions_of(deal, actions):
-        played = [0]
-        checked = judge(d.knowledge, d.played, 5, most, between=lambda: played.__setitem__(0, played[0] + 1))
+        before = next(deals)
+        checked = judge(d.knowledge, d.played, 5, most, between=deals.__next__)
         if checked is None or checked.playon != "tree":
             continue
-        filtering = played[0] - checked.deals  # the deals the greedy play-on was given first
+        filtering = next(deals) - before - 1 - checked.deals  # the deals the greedy play-on was given first
         plain = judge(d.knowledge, d.played, 5, most, playon="greedy")
         assert plain is not None and 0 < filtering <= min(CHECK_DEALS, plain.deals), d.n
         cut_short += filtering < plain.deals
