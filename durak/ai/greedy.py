@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from durak.actions import TAKE, Act, Action
+from durak.actions import PASS, TAKE, Act, Action
 from durak.cards import Card, strength
 from durak.covering import beater_table
-from durak.engine import lead_room, legal_actions, trump_of
+from durak.engine import lead_room, legal_actions, room, throwers, trump_of
+from durak.engine.position import table_ranks
 from durak.rules import Lead
 from durak.state import State
 
@@ -53,11 +54,12 @@ def choose(state: State, seat: int) -> Action | None:
 
 
 def _direct(state: State, seat: int) -> Action | None:
-    """:func:`choose`'s move where it can be worked out without listing every legal move: a lead of one rank, and
-    a defence with nothing to pass on or draw (listing every cover and every set of a rank was a quarter of a
-    play-out's time). None: list them (``tests/engine/test_greedy.py`` checks both ways agree on every preset)."""
+    """:func:`choose`'s move where it can be worked out without listing every legal move: a lead of one rank, a
+    defence with nothing to pass on or draw, a throw-in (listing every cover and every set of a rank was a quarter
+    of a play-out's time). None: list them (``tests/engine/test_greedy.py`` checks both ways agree on every preset)."""
     rules = state.rules
-    if rules.cheating or state.over or seat in state.out or state.lead_open or state.window:
+    if (rules.cheating or state.over or seat in state.out or state.lead_open or state.window
+            or not 0 <= seat < len(state.hands)):
         return None
     if not state.attacks:
         hand = state.hands[seat]
@@ -65,10 +67,19 @@ def _direct(state: State, seat: int) -> Action | None:
             return None
         most = lead_room(state)
         return _lowest_lead(hand, most, trump_of(state, seat)) if most >= 1 else None
-    if (seat == state.defender and not state.taking and None in state.covers and not rules.transfer
-            and not rules.draw_to_cover):
-        return _defend(state, seat, ())  # it reads the listed moves only for a transfer or a draw
-    return None
+    if seat == state.defender:
+        if not state.taking and None in state.covers and not rules.transfer and not rules.draw_to_cover:
+            return _defend(state, seat, ())  # it reads the listed moves only for a transfer or a draw
+        return None
+    hand = state.hands[seat]
+    if not hand or seat not in throwers(state):
+        return None
+    left = room(state)
+    if left is None or left > 0:
+        card = _cheapest_throw(state, seat, hand)
+        if card is not None:
+            return Action(_ATTACK, (card,))
+    return PASS if seat not in state.passed and (state.taking or None not in state.covers) else None
 
 
 def _lowest_lead(hand: list[Card], most: int, trump: int | None) -> Action:
@@ -81,6 +92,21 @@ def _lowest_lead(hand: list[Card], most: int, trump: int | None) -> Action:
     if most == 1 or len(cheapest) == 1:
         return Action(_ATTACK, (cheapest[0],))
     return Action(_ATTACK, tuple(sorted(cheapest)[:most]))
+
+
+def _cheapest_throw(state: State, seat: int, hand: list[Card]) -> Card | None:
+    """:func:`_throw_in`'s card among those the listing gives (a rank on the table): the cheapest, the first of
+    equals in the hand's order; no trump nor anything from a queen up while the stock lasts."""
+    ranks = table_ranks(state)
+    trump = trump_of(state, seat)
+    strengths = _STRENGTH[4 if trump is None else trump]
+    stock_left = bool(state.stock)
+    best: Card | None = None
+    for c in hand:
+        if c >> 2 in ranks and not (stock_left and (c & 3 == trump or c >> 2 >= HIGH_TRUMP_RANK)) and (
+                best is None or strengths[c] < strengths[best]):
+            best = c
+    return best
 
 
 def choose_among(state: State, seat: int, legal: Sequence[Action]) -> Action | None:
