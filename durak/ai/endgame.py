@@ -82,13 +82,23 @@ def _shape(s: State) -> Key:
     order and its equality alone (:func:`_ranks_relative`), never by its value."""
     hands = s.hands
     attacks, covers = s.attacks, s.covers
-    ranks = {c >> 2 for h in hands for c in h}
-    ranks.update([c >> 2 for c in attacks])
-    ranks.update([c >> 2 for c in covers if c is not None])
-    ranks.update([c >> 2 for c in s.bypassed])
+    present = 0  # the ranks in play, a bit each
+    for h in hands:
+        for c in h:
+            present |= 1 << (c >> 2)
+    for c in attacks:
+        present |= 1 << (c >> 2)
+    for cover in covers:
+        if cover is not None:
+            present |= 1 << (cover >> 2)
+    for c in s.bypassed:
+        present |= 1 << (c >> 2)
     new = [0] * 15
-    for i, r in enumerate(sorted(ranks)):
-        new[r] = i << 2
+    i = 0
+    for r in range(15):
+        if present >> r & 1:
+            new[r] = i << 2
+            i += 1
     table: Key
     if s.bypassed or s.coverers or s.lead_open:  # where a pair lies on the table matters there
         table = (tuple([new[a >> 2] | a & 3 for a in attacks]),
@@ -97,10 +107,18 @@ def _shape(s: State) -> Key:
     else:
         table = tuple(sorted([(new[a >> 2] | a & 3, -1 if c is None else new[c >> 2] | c & 3)
                               for a, c in zip(attacks, covers, strict=True)]))
-    return (tuple([tuple(sorted([new[c >> 2] | c & 3 for c in h])) for h in hands]), table,
+    return (tuple([_hand(h, new) for h in hands]), table,
             s.attacker, s.defender, s.taking, s.passed, s.shown, s.first_bout, s.cap,
             tuple(s.out), s.trump, s.sixes, s.emptied, s.scores, s.pogons, s.lead_open, s.window,
             s.drew, s.swapped, s.covered, tuple(sorted([new[c >> 2] | c & 3 for c in s.self_thrown])))
+
+
+def _hand(hand: list[int], new: list[int]) -> int:
+    """A hand's cards, ranks numbered anew, as one bit each: a set that hashes quicker than a sorted tuple."""
+    bits = 0
+    for c in hand:
+        bits |= 1 << (new[c >> 2] | c & 3)
+    return bits
 
 
 def _ranks_relative(rules: Rules) -> bool:
@@ -161,8 +179,15 @@ class Solver:
         mine = seat == self.me
         best = -1.0 if mine else 2.0
         self.path.add(key)
+        # the greedy player's move first, found without listing the others where it can be: it most often ends
+        # the node at once, and the rest are listed only when it does not
+        first = greedy.direct(state, seat)
+        moves = _ordered(state, seat) if first is None else [first]
         try:
-            for action in _ordered(state, seat):
+            i = 0
+            while i < len(moves):
+                action = moves[i]
+                i += 1
                 child = state.copy()
                 apply_in_place(child, seat, action)
                 v = self.value(child, a, b)
@@ -174,6 +199,8 @@ class Solver:
                     b = min(b, v)
                 if a >= b:
                     break
+                if first is not None and i == 1:
+                    moves = [first] + [m for m in honest_moves(legal_actions(state, seat)) if m != first]
         finally:
             self.path.discard(key)
         # what this search learned; where a bound kept before says otherwise (a repeated position counts as a

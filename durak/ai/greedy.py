@@ -49,11 +49,11 @@ def honest_moves(actions: Iterable[Action]) -> list[Action]:
 
 def choose(state: State, seat: int) -> Action | None:
     """The action to play now, or None when waiting is better (an attacker may wait)."""
-    direct = _direct(state, seat)
-    return direct if direct is not None else choose_among(state, seat, legal_actions(state, seat))
+    first = direct(state, seat)
+    return first if first is not None else choose_among(state, seat, legal_actions(state, seat))
 
 
-def _direct(state: State, seat: int) -> Action | None:
+def direct(state: State, seat: int) -> Action | None:
     """:func:`choose`'s move where it can be worked out without listing every legal move: a lead of one rank, a
     defence with nothing to pass on or draw, a throw-in (listing every cover and every set of a rank was a quarter
     of a play-out's time). None: list them (``tests/engine/test_greedy.py`` checks both ways agree on every preset)."""

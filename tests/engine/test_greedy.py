@@ -28,7 +28,7 @@ def _agree_through_a_game(rules: Rules, players: int, seed: int) -> int:
             listed = legal_actions(state, seat)
             chosen = greedy.choose(state, seat)
             assert chosen == greedy.choose_among(state, seat, listed), (rules.preset, seed, seat, state)
-            direct += greedy._direct(state, seat) is not None
+            direct += greedy.direct(state, seat) is not None
             if listed:
                 movers.append((seat, listed, chosen))
         seat, listed, chosen = rng.choice(movers)
