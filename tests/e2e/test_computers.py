@@ -53,7 +53,9 @@ async def test_a_solo_game_against_two_computers_in_the_private_chat(fake: FakeT
     assert last.text == result.text
     # the hand keeps the end as he saw it: his own lines and the last moves, no cards to press
     assert hand.text.startswith("🃏 Durak · you are Anna") and "🏁 Game over!" in hand.text, hand.text
-    assert "You are the durak this time." in hand.text or "You finished" in hand.text, hand.text
+    # his own end; the last two going out together is a draw (seen in CI on PostgreSQL)
+    ends = ("You are the durak this time.", "You finished", "A draw: nobody is the durak.")
+    assert any(end in hand.text for end in ends), hand.text
     assert "•" in hand.text.split("🏁 Game over!")[1], "the last moves stay under the end"
     assert not [b for b in hand.buttons() if b.get("callback_data", "").startswith("v1:c:")]
     # nothing was ever sent to a computer, and Telegram refused nothing
