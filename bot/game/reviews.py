@@ -28,7 +28,7 @@ from bot.game.core import PageLinks
 from bot.game.directory import Directory
 from bot.game.puzzles import next_button, puzzle_count
 from bot.game.slots import markup_json
-from bot.game.thinking import judge_one, start_reviewer, step_aside, to_judge
+from bot.game.thinking import judge_endgame, judge_one, start_reviewer, step_aside, to_judge
 from bot.game.workers import end_pool, in_pool, pool_pids, spawn_pool
 from bot.transport.outbox import Outbox
 from bot.ui import fit, review_text
@@ -36,6 +36,7 @@ from bot.ui.i18n import Translator
 from bot.ui.labels import lettered
 from durak.actions import Action, action_to_json
 from durak.review import Judged, puzzle, seat_review
+from durak.review.game import ending_of
 from durak.review.judge import DEALS_MAX
 from durak.setup import lowest_trump_leads
 from durak.state import State
@@ -73,8 +74,11 @@ def review_game(deal: State, moves: list[tuple[int, Action]], auto: frozenset[in
                 deals_max: int = DEALS_MAX, seed: int = 0,
                 between: Callable[[], object] | None = step_aside, lowest_leads: bool = False) -> dict[str, Any]:
     """A whole review in one process (the bot shares a game's decisions among its reviewing processes)."""
-    judged = [Judged(d, v) for d in to_judge(deal, moves, auto, people, lowest_leads)
-              if (v := judge_one(d, deals_max, seed, between)) is not None]
+    decisions = to_judge(deal, moves, auto, people, lowest_leads)
+    known = ending_of(decisions)
+    verdicts = dict(zip(known, judge_endgame([decisions[i] for i in known], deals_max, seed, between), strict=True))
+    judged = [Judged(d, v) for i, d in enumerate(decisions)
+              if (v := verdicts[i] if i in verdicts else judge_one(d, deals_max, seed, between)) is not None]
     puzzles = frozenset(j.decision.n for j in judged if puzzle.candidate(j.verdict.values) and puzzle.stable(
         j.verdict, None if j.verdict.exact else judge_one(j.decision, deals_max, second_seed(seed), between,
                                                           j.verdict.playon)))
@@ -191,9 +195,15 @@ class Reviewer:
             async with asyncio.timeout(REVIEW_LIMIT):
                 decisions = await in_pool(pool, to_judge, game.deal, list(game.moves), game.auto, people,
                                           lowest_trump_leads(game.rules, len(game.seats), game.previous))
-                verdicts = await asyncio.gather(*(in_pool(pool, judge_one, d, self.deals_max, game.id)
-                                                  for d in decisions))
-                judged = [Judged(d, v) for d, v in zip(decisions, verdicts, strict=True) if v is not None]
+                known = ending_of(decisions)  # the endgame where every card is known: one process, first
+                rest = [i for i in range(len(decisions)) if i not in known]
+                ending = asyncio.ensure_future(  # a task before the others: the pool is given it first
+                    in_pool(pool, judge_endgame, [decisions[i] for i in known], self.deals_max, game.id))
+                verdicts = asyncio.gather(*(in_pool(pool, judge_one, decisions[i], self.deals_max, game.id)
+                                            for i in rest))
+                exact, sampled = await asyncio.gather(ending, verdicts)
+                found = dict(zip(known + rest, exact + sampled, strict=True))
+                judged = [Judged(d, v) for i, d in enumerate(decisions) if (v := found[i]) is not None]
                 again = [j for j in judged if puzzle.candidate(j.verdict.values) and not j.verdict.exact]
                 seconds = await asyncio.gather(*(in_pool(pool, judge_one, j.decision, self.deals_max,  # its puzzles,
                                                          second_seed(game.id), step_aside, j.verdict.playon)

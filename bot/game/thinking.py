@@ -19,7 +19,8 @@ from durak.actions import Action
 from durak.ai import hard
 from durak.record import Knowledge
 from durak.review import Decision, Verdict, decisions_of, judge
-from durak.review.judge import PLAYON
+from durak.review.game import judge_ending, seed_of
+from durak.review.judge import DEALS_MAX, PLAYON
 from durak.state import State
 
 WORKER_NICENESS = 19  # where the idle class is not offered: the lowest priority a process can take
@@ -123,4 +124,10 @@ def to_judge(deal: State, moves: list[tuple[int, Action]], auto: frozenset[int],
 
 def judge_one(decision: Decision, deals_max: int, seed: int,
               between: Callable[[], object] | None = step_aside, playon: str = PLAYON) -> Verdict | None:
-    return judge(decision.knowledge, decision.played, seed * 1_000_003 + decision.n, deals_max, between, playon)
+    return judge(decision.knowledge, decision.played, seed_of(seed, decision), deals_max, between, playon)
+
+
+def judge_endgame(decisions: list[Decision], deals_max: int = DEALS_MAX, seed: int = 0,
+                  between: Callable[[], object] | None = step_aside) -> list[Verdict | None]:
+    """A game's endgame where every card is known, in one process and in order (``durak.review.game``)."""
+    return judge_ending(decisions, seed, deals_max, between=between)

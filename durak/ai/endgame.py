@@ -53,17 +53,20 @@ class OutOfBudget(Exception):
 
 
 class Solved:
-    """Positions solved, for each seat and set of rules (a key says nothing of the rules: the same cards go on
-    otherwise in переводной), kept from one search to the next; emptied when it holds ``size``."""
+    """Positions solved, for each set of rules and pair of seats left (a key says nothing of the rules: the same
+    cards go on otherwise in переводной), kept from one search to the next; emptied when it holds ``size``. A
+    result is kept as the lower seat of the pair sees it: the other one's is its complement (one of the two is the
+    durak, or neither), so a search for either seat finds what a search for the other learned."""
 
     def __init__(self, size: int = 400_000) -> None:
         self.size = size
         self.seats: dict[tuple[Rules | None, int], dict[int, Bounds]] = {}
 
-    def of(self, rules: Rules | None, me: int) -> dict[int, Bounds]:
+    def of(self, rules: Rules | None, anchor: int) -> dict[int, Bounds]:
+        """The table of results as seat ``anchor`` sees them."""
         if sum(len(m) for m in self.seats.values()) >= self.size:
             self.seats.clear()
-        return self.seats.setdefault((rules, me), {})
+        return self.seats.setdefault((rules, anchor), {})
 
 
 def _key(s: State) -> Key:
@@ -139,15 +142,19 @@ class Solver:
     that is known, and the table keeps what was learned of it, a bound (at least, at most) where not the value."""
 
     def __init__(self, me: int, nodes: int, deadline: float | None = None, solved: Solved | None = None,
-                 rules: Rules | None = None) -> None:
-        """``rules``: the game's, for its table's key (:func:`key_of`); None keeps every position by :func:`_key`."""
+                 rules: Rules | None = None, anchor: int | None = None) -> None:
+        """``rules``: the game's, for its table's key (:func:`key_of`); None keeps every position by :func:`_key`.
+        ``anchor``: the seat whose results the table keeps (the lower of the two left, :func:`anchor_of`), where
+        not ``me``: they are turned round on the way in and out."""
         self.me = me
+        anchor = me if anchor is None else anchor
+        self.flip = anchor != me
         self.key = _key if rules is None else key_of(rules)
         self.left = nodes
         self.deadline = deadline
         # positions by their key's 64-bit hash: a quarter of the memory of the keys themselves, and two positions of
         # one search share a hash about once in 10^8 searches of 400,000 positions
-        self.memo: dict[int, Bounds] = {} if solved is None else solved.of(rules, me)
+        self.memo: dict[int, Bounds] = {} if solved is None else solved.of(rules, anchor)
         self.path: set[int] = set()   # the positions of the line being searched
 
     def fingerprint(self, state: State) -> int:
@@ -162,6 +169,8 @@ class Solver:
             return score(state, self.me)
         key = hash(self.key(state))
         low, high = self.memo.get(key, UNKNOWN)
+        if self.flip:
+            low, high = 1.0 - high, 1.0 - low
         if low == high or low >= beta:
             return low
         if high <= alpha:
@@ -211,7 +220,7 @@ class Solver:
             low, high = best, max(high, best)
         else:
             low = high = best
-        self.memo[key] = BOUNDS[low, high]
+        self.memo[key] = BOUNDS[1.0 - high, 1.0 - low] if self.flip else BOUNDS[low, high]
         return best
 
 
@@ -236,7 +245,7 @@ def best_moves(state: State, me: int, nodes: int = 20_000, deadline: float | Non
     ``values`` (if given) holds the moves whose result was found before, with it."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes, deadline, solved, state.rules)
+    solver = Solver(me, nodes, deadline, solved, state.rules, anchor_of(state))
     solver.path.add(solver.fingerprint(state))
     values = [] if values is None else values
     try:
@@ -264,15 +273,17 @@ def nothing_hidden(k: Knowledge) -> bool:
     return len(k.unseen) == v.counts[other] - len(k.known[other])
 
 
-def values(state: State, me: int, moves: list[Action], nodes: int,
-           deadline: float | None = None) -> list[float] | None:
+def values(state: State, me: int, moves: list[Action], nodes: int, deadline: float | None = None,
+           solved: Solved | None = None, spent: list[int] | None = None) -> list[float] | None:
     """Each of ``moves``' result for ``me`` (the seat to move) against best play, in a position with no stock and
-    two players left: 1, 0.5 or 0. None when that needs more than ``nodes`` positions or the ``deadline``."""
+    two players left: 1, 0.5 or 0. None when that needs more than ``nodes`` positions or the ``deadline``.
+    ``solved``: a table kept from the searches before (the same endgame's earlier decisions); ``spent`` (if given)
+    has the positions searched appended."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
         return None
-    solver = Solver(me, nodes, deadline, rules=state.rules)
+    solver = Solver(me, nodes, deadline, solved, state.rules, anchor_of(state))
     solver.path.add(solver.fingerprint(state))
-    found = []
+    found: list[float] = []
     try:
         for action in moves:
             child = state.copy()
@@ -280,4 +291,12 @@ def values(state: State, me: int, moves: list[Action], nodes: int,
             found.append(solver.value(child))
     except (OutOfBudget, RecursionError):
         return None
+    finally:
+        if spent is not None:
+            spent.append(nodes - max(solver.left, 0))
     return found
+
+
+def anchor_of(state: State) -> int:
+    """The lower of the two seats left: the one whose results a :class:`Solved` table keeps."""
+    return next(p for p in range(state.players) if p not in state.out)

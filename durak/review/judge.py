@@ -21,7 +21,9 @@ Where the seat can know every card (two players left, the stock empty, nothing s
 sampled: each candidate is valued exactly, against best play on both sides (``durak.ai.endgame``: 1 the seat
 escapes, 0.5 a draw, 0 he is the durak), so a move that throws away a won endgame costs 100 points and one among
 moves that all lose costs nothing. A position too big for ``EXACT_NODES`` positions a deal (of ``deals_max``) is
-sampled as above.
+sampled as above. A game's endgame is judged decision after decision in one process (:class:`Ending`): what the
+search for one decision solved serves the next (its position most often lies in the tree searched before, for
+either seat), and the positions the decisions may search are one budget, which the first and biggest may spend.
 
 A move can be judged a mistake although the game was won (the deal was kind), and a move that only the true deal
 could justify is not called best: the review never looks at cards the player could not see (docs/review.md).
@@ -60,6 +62,28 @@ PLAYON = "checked"  # the greedy play-on, and the tree where a label is at stake
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
+EXACT_GAME_NODES = 2_048_000  # the most a game's endgame may search, its decisions' EXACT_NODES together (at most):
+#                               about 15 s of one process for its biggest, with the compiled engine (docs/review.md)
+
+
+class Ending:
+    """A game's exact endgame, judged decision after decision in one process: the positions solved for each are
+    kept for the next, and the game's budget of positions is shared among them. The first decision, the biggest
+    (the most cards in hand), may spend what the others would each have been given, up to ``EXACT_GAME_NODES``;
+    every decision may search at least its own ``EXACT_NODES`` a deal. The same decisions in the same order give
+    the same verdicts."""
+
+    def __init__(self, decisions: int, deals_max: int = DEALS_MAX) -> None:
+        self.each = EXACT_NODES * deals_max
+        self.left = min(decisions * self.each, max(EXACT_GAME_NODES, self.each))
+        self.table = endgame.Solved(size=2 * self.left + self.each * decisions)  # never emptied within the game
+
+    def nodes(self) -> int:
+        """What the next decision may search."""
+        return max(self.each, self.left)
+
+    def spent(self, nodes: int) -> None:
+        self.left -= nodes
 
 
 def label_of(cost: float) -> str | None:
@@ -93,22 +117,27 @@ class Verdict:
 
 def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MAX,
           between: Callable[[], object] | None = None, playon: str = PLAYON, settle: bool = True,
-          margin: float = MARGIN) -> Verdict | None:
+          margin: float = MARGIN, ending: Ending | None = None) -> Verdict | None:
     """The verdict on ``played`` at ``k``'s seat, or None for a forced move. Given the seat's knowledge alone, it
     cannot look at a card the seat could not see; the same seed gives the same verdict. ``between`` is called
     before each deal (the bot's review steps aside there while a press is handled). ``playon``: who plays the game
     on after each move (``PLAYONS``); ``settle=False`` plays all of ``deals_max`` (the calibration's judge);
     ``margin``: the standard errors a label must stand by to be settled. The verdict names the play-on it was
-    judged with ("checked" gives "greedy" or "tree"), for a second judging of the same position to ask it again."""
+    judged with ("checked" gives "greedy" or "tree"), for a second judging of the same position to ask it again.
+    ``ending``: the game's endgame judged so far (:class:`Ending`), where every card is known; else the decision
+    searches alone, with ``EXACT_NODES`` a deal."""
     seat = k.seat
-    candidates = greedy.honest_moves(k.view.legal)
-    if played not in candidates:
-        candidates.append(played)  # a cheat, judged beside the honest moves
+    candidates = choices(k, played)
     if len(candidates) < 2:
         return None
     typical = k.sample(random.Random(seed))
     if endgame.nothing_hidden(k):  # the one deal there is, every move of it weighed: no shortlist
-        exact = endgame.values(typical, seat, candidates, EXACT_NODES * deals_max)
+        if ending is None:
+            exact = endgame.values(typical, seat, candidates, EXACT_NODES * deals_max)
+        else:
+            spent: list[int] = []
+            exact = endgame.values(typical, seat, candidates, ending.nodes(), solved=ending.table, spent=spent)
+            ending.spent(spent[0])
         if exact is not None:
             return _verdict(candidates, exact, played, 1, exact=True)
     candidates = shortlist(candidates, None, typical, seat, CANDIDATES)
@@ -124,6 +153,14 @@ def judge(k: Knowledge, played: Action, seed: int = 0, deals_max: int = DEALS_MA
     if first is None or (settled and first.cost < CHECK_FROM):
         return first
     return _sampled(k, candidates, played, seed, deals_max, between, "tree", settle, margin)[0]
+
+
+def choices(k: Knowledge, played: Action) -> list[Action]:
+    """The moves weighed at a decision: the honest ones, and the one played if it was a cheat."""
+    candidates = greedy.honest_moves(k.view.legal)
+    if played not in candidates:
+        candidates.append(played)  # a cheat, judged beside the honest moves
+    return candidates
 
 
 def _sampled(k: Knowledge, candidates: list[Action], played: Action, seed: int, deals_max: int,

@@ -20,7 +20,8 @@ from durak.record import Record, knowledge
 from durak.review import Judged, decisions_of, describe, judge, judge_all, label_of, move_accuracy
 from durak.review.command import main as review_main
 from durak.review.command import play
-from durak.review.judge import CHECK_DEALS, CHECK_FROM, EXACT_NODES
+from durak.review.game import ending_of, judge_ending, seed_of
+from durak.review.judge import CHECK_DEALS, CHECK_FROM, EXACT_NODES, choices
 
 SEVERITY = {None: 0, "inaccuracy": 1, "mistake": 2, "blunder": 3}
 DEALS = 64   # enough for the tests' claims, an eighth of the review's own most
@@ -194,6 +195,36 @@ def test_where_every_card_is_known_each_move_is_valued_against_best_play() -> No
             thrown += verdict.cost > 0
     assert exact >= 5 and decided >= 20, (exact, decided)
     assert thrown, "the easy computer throws an endgame away somewhere, and it is a blunder"
+
+
+@pytest.mark.slow
+def test_a_games_endgame_judged_as_one_values_bigger_positions_exactly_for_either_seat() -> None:
+    """The review judges a game's endgame decision after decision, with one table and one budget: a position too
+    big for one decision's search alone is valued exactly there, and every value is the one a search of that
+    position alone finds, for either seat (what was solved for one serves the other); the same in one process as
+    in two."""
+    bigger, seats = 0, set()
+    for preset, seed in (("perevodnoy", 1), ("perevodnoy", 9)):
+        deal, actions = play(Rules.from_dict({"preset": preset}), ["easy", "normal"], seed, 0)
+        decisions = decisions_of(deal, actions, lowest_leads=True)
+        known = [decisions[i] for i in ending_of(decisions)]
+        assert known and all(endgame.nothing_hidden(d.knowledge) for d in known)
+        verdicts = judge_ending(known, seed, DEALS)
+        for d, v in zip(known, verdicts, strict=True):
+            moves = choices(d.knowledge, d.played)
+            truth = endgame.values(d.knowledge.sample(random.Random(0)), d.seat, moves, 1_000_000)
+            assert truth is not None
+            if len(moves) < 2 or len(set(truth)) == 1:
+                assert v is None, "nothing to judge"
+                continue
+            assert v is not None and v.exact and dict(v.values) == dict(zip(moves, truth, strict=True))
+            seats.add(d.seat)
+            alone = judge(d.knowledge, d.played, seed_of(seed, d), DEALS)
+            assert alone is not None
+            bigger += not alone.exact
+        assert judge_all(decisions, seed, jobs=2, deals_max=DEALS) == judge_all(decisions, seed, deals_max=DEALS)
+    assert seats == {0, 1}
+    assert bigger, "some position too big for its own search is exact in the game's"
 
 
 def _played_out(state: State, seat: int, action: Action) -> float:
