@@ -280,6 +280,8 @@ def values(state: State, me: int, moves: list[Action], nodes: int, deadline: flo
     ``solved``: a table kept from the searches before (the same endgame's earlier decisions); ``spent`` (if given)
     has the positions searched appended."""
     if state.players - len(state.out) != 2 or state.stock or next_seat(state) != me:
+        if spent is not None:
+            spent.append(0)
         return None
     solver = Solver(me, nodes, deadline, solved, state.rules, anchor_of(state))
     solver.path.add(solver.fingerprint(state))
