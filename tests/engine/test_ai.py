@@ -443,6 +443,24 @@ def test_the_endgame_values_every_move_alike_whether_positions_are_kept_by_shape
     assert compared >= 8, compared
 
 
+def test_the_table_of_solved_positions_gives_back_what_was_kept_under_each_hash() -> None:
+    """The search's table (two flat arrays, doubled as it fills) reads back the last bounds kept under each of a
+    few hundred thousand hashes, negative ones, 0 and hashes that share their low bits among them, and nothing
+    under a hash never kept."""
+    rng = random.Random(5)
+    table, model = endgame.Table(), {}
+    bounds = list(endgame.BOUNDS.values())
+    hashes = [0, 1, -1, 2**63 - 1, -2**63] + [rng.getrandbits(64) - 2**63 for _ in range(200_000)]
+    hashes += [h + (k << 40) for h in hashes[5:2000] for k in (1, 2)]  # the same slot, at every size
+    for h in hashes + hashes[::7]:
+        b = rng.choice(bounds)
+        table.put(h, b)
+        model[h or 1] = b  # 0 is kept as 1
+    assert len(table) == len(model)
+    assert all(table.get(h or 1) == b for h, b in model.items())
+    assert all(table.get(rng.getrandbits(64) - 2**63) == endgame.UNKNOWN for _ in range(1000))
+
+
 def test_what_one_set_of_rules_solved_is_not_read_under_another() -> None:
     """The hard computer's process keeps what it solved from game to game; the same cards go on otherwise in
     переводной than in подкидной, so each set of rules has its own table."""
@@ -451,8 +469,8 @@ def test_what_one_set_of_rules_solved_is_not_read_under_another() -> None:
     seat = next_seat(state)
     assert seat is not None
     assert endgame.best_moves(state, seat, nodes=50_000, solved=kept) is not None
-    assert kept.of(state.rules, seat)
-    assert not kept.of(Rules.from_dict({"preset": "perevodnoy"}), seat)
+    assert kept.of(state.rules, endgame.anchor_of(state))
+    assert not kept.of(Rules.from_dict({"preset": "perevodnoy"}), endgame.anchor_of(state))
 
 
 def test_hard_reads_the_other_players_lead_and_cover_but_does_not_trust_them_blindly() -> None:
