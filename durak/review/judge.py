@@ -62,8 +62,9 @@ PLAYON = "checked"  # the greedy play-on, and the tree where a label is at stake
 MARGIN = 2.0  # standard errors of a cost's difference within which its label must stay to be settled
 EXACT_NODES = 200     # positions an exact endgame may search for one decision, per deal it would be given else:
 #                       about what sampling that many deals costs (400,000 at the review's 2,048), else it is sampled
-EXACT_GAME_NODES = 2_048_000  # the most a game's endgame may search, its decisions' EXACT_NODES together (at most):
-#                               about 15 s of one process for its biggest, with the compiled engine (docs/review.md)
+EXACT_GAME_NODES = 3_072_000  # the most a game's endgame may search, its decisions' EXACT_NODES together (at most):
+#                               about 20 s of one process for the biggest of endgame_bench.py's 200 positions, which
+#                               needs 2.6 million, with the compiled engine (docs/review.md)
 
 
 class Ending:
